@@ -1,0 +1,1 @@
+"""Pure agents: no Django, Channels or Celery imports here."""

@@ -1,0 +1,42 @@
+"""The pure agent interface: an agent sees one seat's observation and legal actions, nothing else."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from gameplay.engines.api import Action, Observation, Rules, TextAction
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What an agent chose: an action id (with text for a text action) and an optional chat message."""
+
+    action_id: str
+    text: str | None = None
+    message: str | None = None
+
+
+@dataclass(frozen=True)
+class TurnView:
+    """Everything an agent may use for one decision."""
+
+    game_id: str
+    seat: int
+    observation: Observation
+    legal_actions: tuple[Action, ...]
+    text_actions: tuple[TextAction, ...] = ()
+    rules: Rules | None = None
+    # Seed for any randomness the agent uses, derived by the caller from match seed, version and seat,
+    # so that a match replays identically.
+    seed: int = 0
+    extra: dict = field(default_factory=dict)
+
+
+class Agent:
+    """Base class. Subclasses set ``name`` and implement ``decide``."""
+
+    name: str = ""
+    description: str = ""
+
+    def decide(self, view: TurnView) -> Decision:
+        raise NotImplementedError

@@ -1,0 +1,23 @@
+"""Registered agents by name. Agent configurations stored in the database build on these."""
+
+from __future__ import annotations
+
+from .base import Agent
+from .random_agent import RandomAgent
+
+AGENTS: dict[str, type[Agent]] = {cls.name: cls for cls in (RandomAgent,)}
+
+
+class UnknownAgentError(LookupError):
+    pass
+
+
+def create_agent(name: str) -> Agent:
+    try:
+        return AGENTS[name]()
+    except KeyError:
+        raise UnknownAgentError(f"unknown agent {name!r}; known: {', '.join(sorted(AGENTS))}") from None
+
+
+def agent_names() -> list[str]:
+    return sorted(AGENTS)

@@ -1,0 +1,1 @@
+"""Pure-Python game engines (no Django, Channels or Celery imports here)."""

@@ -1,0 +1,318 @@
+"""The pure game-engine contract every game implements.
+
+In the spirit of OpenSpiel's Game/State split: a ``Game`` is an immutable spec
+plus options and creates ``State`` objects; a ``State`` is mutated only through
+``apply_action`` and can always be serialised to JSON and rebuilt, or replayed
+from its seed and action log. Nothing in this package may import Django,
+Channels or Celery: engines are used by the web app, by agents, by tests and by
+command-line tools alike.
+
+Information leaves an engine only through ``State.observation(seat)``; that is
+where hidden information is enforced. Each state also declares its secrets
+(``State.secrets()``) so the conformance suite can check that no observation
+carries another seat's secret values.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Mapping, Sequence
+
+
+class EngineError(Exception):
+    """Base class for errors an engine reports to its caller."""
+
+
+class IllegalActionError(EngineError):
+    """The action is not legal for that seat in this state (state unchanged)."""
+
+
+class InvalidOptionsError(EngineError):
+    """Game options failed validation."""
+
+
+@dataclass(frozen=True)
+class Action:
+    """A structured action: a stable string id and a label a person can read.
+
+    ``path`` optionally names the board locations a person clicks, in order, to
+    choose this action (a placement: one cell; a move: from-cell then to-cell).
+    Board UIs use it generically; agents ignore it.
+    """
+
+    id: str
+    label: str
+    path: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class TextAction:
+    """An open-ended action whose payload is free text validated by the engine.
+
+    ``id`` is submitted like a structured action id together with the text,
+    e.g. a Codenames clue (``id="clue"``, hint ``"word,number"``).
+    """
+
+    id: str
+    label: str
+    hint: str = ""
+    max_length: int = 200
+
+
+@dataclass(frozen=True)
+class ActionRecord:
+    """One applied action in a state's log; enough to replay the game."""
+
+    seat: int
+    action_id: str
+    text: str | None = None
+
+    def to_json(self) -> list:
+        return [self.seat, self.action_id, self.text]
+
+    @classmethod
+    def from_json(cls, data: Sequence) -> "ActionRecord":
+        return cls(int(data[0]), str(data[1]), data[2])
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What one seat may know. ``data`` feeds the UI, ``text`` feeds LLM agents.
+
+    ``seat`` is None for the public (spectator) view.
+    """
+
+    seat: int | None
+    data: Mapping[str, Any]
+    text: str
+
+    def to_json(self) -> dict:
+        return {"seat": self.seat, "data": self.data, "text": self.text}
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Rules text: a short summary and named subtopics an agent can ask for."""
+
+    summary: str
+    topics: Mapping[str, str] = field(default_factory=dict)
+
+    def topic(self, name: str) -> str:
+        try:
+            return self.topics[name]
+        except KeyError:
+            raise KeyError(f"unknown rules topic {name!r}; known: {', '.join(self.topics)}") from None
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One game option: name, default, a human description and allowed type."""
+
+    name: str
+    default: Any
+    description: str
+    type: type = bool
+    choices: tuple | None = None
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Immutable facts about a game, independent of any options."""
+
+    id: str
+    name: str
+    description: str
+    min_seats: int
+    max_seats: int
+    perfect_information: bool = True
+    simultaneous: bool = False
+    has_chance: bool = False
+    has_chat: bool = False
+    options: tuple[OptionSpec, ...] = ()
+    seat_names: tuple[str, ...] = ()
+
+
+class Game:
+    """An immutable game definition plus validated options; creates states."""
+
+    spec: ClassVar[GameSpec]
+    state_class: ClassVar[type["State"]]
+    rules: ClassVar[Rules]
+
+    def __init__(self, options: Mapping[str, Any] | None = None, num_seats: int | None = None):
+        self.options = self._validate_options(dict(options or {}))
+        self.num_seats = num_seats if num_seats is not None else self.spec.min_seats
+        if not self.spec.min_seats <= self.num_seats <= self.spec.max_seats:
+            raise InvalidOptionsError(
+                f"{self.spec.name} needs {self.spec.min_seats}-{self.spec.max_seats} seats, got {self.num_seats}"
+            )
+
+    def _validate_options(self, given: dict) -> dict:
+        known = {o.name: o for o in self.spec.options}
+        unknown = sorted(set(given) - set(known))
+        if unknown:
+            raise InvalidOptionsError(f"unknown option(s) for {self.spec.id}: {', '.join(unknown)}")
+        result = {}
+        for name, opt in known.items():
+            value = given.get(name, opt.default)
+            if opt.type is bool and isinstance(value, str):
+                value = value.lower() in ("1", "true", "yes", "on")
+            try:
+                value = opt.type(value)
+            except (TypeError, ValueError):
+                raise InvalidOptionsError(f"option {name} must be {opt.type.__name__}") from None
+            if opt.choices is not None and value not in opt.choices:
+                raise InvalidOptionsError(f"option {name} must be one of {opt.choices}")
+            result[name] = value
+        return result
+
+    # --- limits and teams ---------------------------------------------------
+    def max_actions(self) -> int:
+        """An upper bound on actions in any playout; the conformance suite enforces it."""
+        raise NotImplementedError
+
+    def teams(self) -> list[int]:
+        """Team index per seat. Default: every seat is its own team."""
+        return list(range(self.num_seats))
+
+    def seat_name(self, seat: int) -> str:
+        names = self.spec.seat_names
+        return names[seat] if seat < len(names) else f"Player {seat + 1}"
+
+    # --- states -------------------------------------------------------------
+    def new_initial_state(self, seed: int) -> "State":
+        return self.state_class(self, seed)
+
+    def state_from_json(self, data: Mapping[str, Any]) -> "State":
+        return self.state_class.from_json(self, data)
+
+    def replay(self, seed: int, log: Sequence[ActionRecord]) -> "State":
+        """Rebuild a state exactly from its seed and action log."""
+        state = self.new_initial_state(seed)
+        for record in log:
+            state.apply_action(record.seat, record.action_id, record.text)
+        return state
+
+
+class State:
+    """A game state. Subclasses keep all their data JSON-safe in ``_payload()``.
+
+    Chance comes from ``self.rng()``: a fresh ``random.Random`` derived from the
+    match seed and a draw counter kept in the state, so a state restored from
+    JSON continues with exactly the same random stream.
+    """
+
+    def __init__(self, game: Game, seed: int):
+        self.game = game
+        self.seed = int(seed)
+        self.rng_draws = 0
+        self.log: list[ActionRecord] = []
+
+    # --- what subclasses implement ------------------------------------------
+    def current_seats(self) -> list[int]:
+        """Seats that must act now: one for turn-based play, several when simultaneous."""
+        raise NotImplementedError
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        raise NotImplementedError
+
+    def text_actions(self, seat: int) -> list[TextAction]:
+        """Open-ended actions available to ``seat`` (default: none)."""
+        return []
+
+    def validate_text(self, seat: int, action_id: str, text: str) -> str:
+        """Check and normalise free text for a text action; raise IllegalActionError if bad."""
+        raise IllegalActionError(f"{action_id!r} takes no text")
+
+    def _apply(self, seat: int, action_id: str, text: str | None) -> None:
+        """Apply a validated action."""
+        raise NotImplementedError
+
+    def is_terminal(self) -> bool:
+        raise NotImplementedError
+
+    def scores(self) -> list[float]:
+        """Terminal scores per seat, each in [0, 1], summing to 1."""
+        raise NotImplementedError
+
+    def observation(self, seat: int | None) -> Observation:
+        """What ``seat`` may see (None: the public view)."""
+        raise NotImplementedError
+
+    def secrets(self) -> dict[int, list[str]]:
+        """Per seat, string values only that seat may see (default: none)."""
+        return {}
+
+    def _payload(self) -> dict:
+        """Game-specific JSON-safe data."""
+        raise NotImplementedError
+
+    def _load_payload(self, payload: Mapping[str, Any]) -> None:
+        raise NotImplementedError
+
+    # --- shared machinery ----------------------------------------------------
+    def rng(self) -> random.Random:
+        """A deterministic random stream for one chance event."""
+        self.rng_draws += 1
+        return random.Random(f"{self.seed}:{self.rng_draws}")
+
+    def apply_action(self, seat: int, action_id: str, text: str | None = None) -> None:
+        """Validate and apply one action; on any error the state is unchanged."""
+        if self.is_terminal():
+            raise IllegalActionError("the game is over")
+        if seat not in self.current_seats():
+            raise IllegalActionError(f"it is not {self.game.seat_name(seat)}'s turn")
+        text_specs = {t.id: t for t in self.text_actions(seat)}
+        if action_id in text_specs:
+            spec = text_specs[action_id]
+            if text is None or not str(text).strip():
+                raise IllegalActionError(f"{spec.label} needs text ({spec.hint})")
+            if len(text) > spec.max_length:
+                raise IllegalActionError(f"text is longer than {spec.max_length} characters")
+            text = self.validate_text(seat, action_id, str(text))
+        else:
+            if action_id not in {a.id for a in self.legal_actions(seat)}:
+                raise IllegalActionError(f"{action_id!r} is not a legal action now")
+            text = None
+        self._apply(seat, action_id, text)
+        self.log.append(ActionRecord(seat, action_id, text))
+
+    def actor_label(self) -> str:
+        seats = self.current_seats()
+        return ", ".join(self.game.seat_name(s) for s in seats)
+
+    def to_json(self) -> dict:
+        return {
+            "game": self.game.spec.id,
+            "options": dict(self.game.options),
+            "num_seats": self.game.num_seats,
+            "seed": self.seed,
+            "rng_draws": self.rng_draws,
+            "log": [r.to_json() for r in self.log],
+            "payload": self._payload(),
+        }
+
+    @classmethod
+    def from_json(cls, game: Game, data: Mapping[str, Any]) -> "State":
+        if data.get("game") != game.spec.id:
+            raise EngineError(f"state is for {data.get('game')!r}, not {game.spec.id!r}")
+        state = cls(game, data["seed"])
+        state.rng_draws = int(data["rng_draws"])
+        state.log = [ActionRecord.from_json(r) for r in data["log"]]
+        state._load_payload(copy.deepcopy(data["payload"]))
+        return state
+
+    def clone(self) -> "State":
+        return type(self).from_json(self.game, json.loads(json.dumps(self.to_json())))
+
+    def winner(self) -> int | None:
+        """The seat with the strictly highest terminal score, or None (draw, or not over)."""
+        if not self.is_terminal():
+            return None
+        scores = self.scores()
+        best = max(scores)
+        leaders = [i for i, s in enumerate(scores) if s == best]
+        return leaders[0] if len(leaders) == 1 else None

@@ -1,0 +1,70 @@
+"""The new-match form, built from the chosen game's spec (options and seat count)."""
+
+from __future__ import annotations
+
+from django import forms
+
+from agents_app.agents.registry import AGENTS
+from gameplay.engines.api import GameSpec
+
+YOU = "you"
+INVITE = "invite"
+
+
+def controller_choices() -> list[tuple[str, str]]:
+    choices = [(YOU, "Me (this browser)"), (INVITE, "Another person (invite link)")]
+    choices += [(f"agent:{name}", f"Agent: {name} — {cls.description}") for name, cls in sorted(AGENTS.items())]
+    return choices
+
+
+class NewMatchForm(forms.Form):
+    seed = forms.IntegerField(
+        required=False, min_value=0, max_value=2**62, help_text="Leave empty for a random seed."
+    )
+
+    def __init__(self, spec: GameSpec, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.spec = spec
+        if spec.min_seats != spec.max_seats:
+            self.fields["num_seats"] = forms.TypedChoiceField(
+                choices=[(n, n) for n in range(spec.min_seats, spec.max_seats + 1)], coerce=int, initial=spec.min_seats
+            )
+        for opt in spec.options:
+            field_name = f"opt_{opt.name}"
+            if opt.type is bool:
+                field = forms.BooleanField(required=False, initial=opt.default, label=opt.description)
+            elif opt.choices:
+                field = forms.TypedChoiceField(
+                    choices=[(c, c) for c in opt.choices], coerce=opt.type, initial=opt.default, label=opt.description
+                )
+            elif opt.type is int:
+                field = forms.IntegerField(initial=opt.default, label=opt.description)
+            else:
+                field = forms.CharField(initial=opt.default, label=opt.description, max_length=200)
+            self.fields[field_name] = field
+        for seat in range(spec.max_seats):
+            name = spec.seat_names[seat] if seat < len(spec.seat_names) else f"Player {seat + 1}"
+            self.fields[f"seat_{seat}"] = forms.ChoiceField(
+                choices=controller_choices(),
+                initial=YOU if seat == 0 else "agent:random",
+                label=name,
+                required=seat < spec.min_seats,
+            )
+
+    def seat_count(self) -> int:
+        return self.cleaned_data.get("num_seats") or self.spec.min_seats
+
+    def options(self) -> dict:
+        return {o.name: self.cleaned_data[f"opt_{o.name}"] for o in self.spec.options}
+
+    def controllers(self) -> list[str]:
+        return [self.cleaned_data[f"seat_{i}"] for i in range(self.seat_count())]
+
+    def clean(self):
+        data = super().clean()
+        if self.errors:
+            return data
+        chosen = self.controllers()
+        if chosen.count(YOU) > 1:
+            raise forms.ValidationError("Only one seat can be yours; invite other people with links.")
+        return data

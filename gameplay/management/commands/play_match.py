@@ -1,0 +1,80 @@
+"""python manage.py play_match --game santorini --agents random,random --seed 7 --json [--count N]"""
+
+from __future__ import annotations
+
+import json
+
+from django.core.management.base import BaseCommand, CommandError
+
+from agents_app.agents.registry import AGENTS
+from agents_app.tasks import play_agent_turns
+from gameplay import services
+from gameplay.engines.registry import GAMES
+from gameplay.models import Match
+
+
+class Command(BaseCommand):
+    help = "Play and store agent-vs-agent matches; print one result per match."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--game", required=True, help=f"one of: {', '.join(sorted(GAMES))}")
+        parser.add_argument("--agents", required=True, help="comma-separated agent per seat, e.g. random,random")
+        parser.add_argument("--seed", type=int, default=0, help="seed of the first match; match k uses seed+k")
+        parser.add_argument("--count", type=int, default=1, help="number of matches")
+        parser.add_argument("--options", default="{}", help="game options as a JSON object")
+        parser.add_argument("--json", action="store_true", help="print one JSON object per match")
+
+    def handle(self, *args, **opts):
+        game_id = opts["game"]
+        if game_id not in GAMES:
+            raise CommandError(f"unknown game {game_id!r}; known: {', '.join(sorted(GAMES))}", returncode=2)
+        agents = [a.strip() for a in opts["agents"].split(",") if a.strip()]
+        for name in agents:
+            if name not in AGENTS:
+                raise CommandError(f"unknown agent {name!r}; known: {', '.join(sorted(AGENTS))}", returncode=2)
+        try:
+            options = json.loads(opts["options"])
+            assert isinstance(options, dict)
+        except (ValueError, AssertionError):
+            raise CommandError("--options must be a JSON object", returncode=2) from None
+        if opts["count"] < 1:
+            raise CommandError("--count must be at least 1", returncode=2)
+        for k in range(opts["count"]):
+            seed = opts["seed"] + k
+            try:
+                match = services.create_match(
+                    game_id,
+                    [services.SeatController("agent", agent_name=a) for a in agents],
+                    seed=seed,
+                    options=options,
+                    host_seat=None,
+                    schedule_agents=False,
+                )
+            except services.ServiceError as err:
+                raise CommandError(str(err), returncode=2) from None
+            play_agent_turns(match.pk)  # run in this process: the CLI needs no worker
+            self.report(Match.objects.get(pk=match.pk), agents, opts["json"])
+
+    def report(self, match: Match, agents: list[str], as_json: bool):
+        moves = list(
+            match.events.filter(kind="action").order_by("seq").values_list("seat", "payload__action_id")
+        )
+        result = {
+            "match_id": match.pk,
+            "game": match.game_id,
+            "seed": match.seed,
+            "agents": agents,
+            "status": match.status,
+            "scores": match.scores,
+            "winner": match.winner,
+            "turns": len(moves),
+            "moves": [f"{seat}:{action}" for seat, action in moves],
+        }
+        if as_json:
+            self.stdout.write(json.dumps(result))
+        else:
+            winner = "draw" if match.winner is None else f"seat {match.winner} ({agents[match.winner]})"
+            self.stdout.write(
+                f"match {match.pk}: {match.game_id} seed {match.seed} — {match.status}, winner {winner}, "
+                f"scores {match.scores}, {len(moves)} actions"
+            )

@@ -1,0 +1,121 @@
+"""Matches, their seats, the append-only event log and state snapshots.
+
+Writes go through gameplay.services; reads through gameplay.selectors.
+"""
+
+import secrets
+
+from django.db import models
+
+
+def new_seat_token() -> str:
+    # 32 random bytes, URL-safe: the only credential a seat's link carries.
+    return secrets.token_urlsafe(32)
+
+
+class Match(models.Model):
+    class Status(models.TextChoices):
+        ACTIVE = "active", "In progress"
+        FINISHED = "finished", "Finished"
+        ABORTED = "aborted", "Aborted"
+
+    game_id = models.CharField(max_length=64, db_index=True)
+    options = models.JSONField(default=dict, blank=True)
+    seed = models.BigIntegerField()
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE, db_index=True)
+    # Number of actions applied so far; clients send it back to detect stale views.
+    version = models.PositiveIntegerField(default=0)
+    state = models.JSONField(help_text="Current engine state (engine JSON).")
+    scores = models.JSONField(null=True, blank=True)
+    winner = models.SmallIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    # When the current decision started; think time of the next action is measured from here.
+    turn_started_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name_plural = "matches"
+
+    def __str__(self) -> str:
+        return f"{self.game_id} #{self.pk} ({self.status})"
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status == self.Status.FINISHED
+
+
+class Seat(models.Model):
+    class Controller(models.TextChoices):
+        HUMAN = "human", "Human"
+        AGENT = "agent", "Agent"
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    team = models.PositiveSmallIntegerField(default=0)
+    controller = models.CharField(max_length=8, choices=Controller.choices)
+    agent_name = models.CharField(max_length=100, blank=True, help_text="Registered agent id for agent seats.")
+    token = models.CharField(max_length=64, unique=True, default=new_seat_token, editable=False)
+    display_name = models.CharField(max_length=100, blank=True)
+    is_host = models.BooleanField(default=False, help_text="The seat that created the match sees invite links.")
+    joined_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["match", "index"]
+        constraints = [models.UniqueConstraint(fields=["match", "index"], name="unique_seat_index")]
+
+    def __str__(self) -> str:
+        return f"seat {self.index} of match {self.match_id}"
+
+    @property
+    def is_agent(self) -> bool:
+        return self.controller == self.Controller.AGENT
+
+    @property
+    def controller_label(self) -> str:
+        return f"agent: {self.agent_name}" if self.is_agent else (self.display_name or "human")
+
+
+class Event(models.Model):
+    """Append-only log: every applied action and every chat message, with server time."""
+
+    class Kind(models.TextChoices):
+        START = "start", "Start"
+        ACTION = "action", "Action"
+        MESSAGE = "message", "Message"
+        END = "end", "End"
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveIntegerField(help_text="Position in this match's log, from 1.")
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    seat = models.SmallIntegerField(null=True, blank=True)
+    payload = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    think_time_ms = models.PositiveIntegerField(null=True, blank=True)
+    version = models.PositiveIntegerField(help_text="Match version after this event.")
+
+    class Meta:
+        ordering = ["match", "seq"]
+        constraints = [models.UniqueConstraint(fields=["match", "seq"], name="unique_event_seq")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} #{self.seq} of match {self.match_id}"
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None:
+            raise ValueError("events are append-only")
+        super().save(*args, **kwargs)
+
+
+class StateSnapshot(models.Model):
+    """Engine state after a given version; the replay page and audits read these."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="snapshots")
+    version = models.PositiveIntegerField()
+    state = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "version"]
+        constraints = [models.UniqueConstraint(fields=["match", "version"], name="unique_snapshot_version")]

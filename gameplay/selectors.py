@@ -1,0 +1,126 @@
+"""Reads: matches, seats, per-seat views and replays. No writes here."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from gameplay.engines.api import Action, Observation, State, TextAction
+from gameplay.engines.registry import create_game, game_class
+from gameplay.models import Event, Match, Seat
+
+
+def match_group_name(match_id: int) -> str:
+    return f"match-{match_id}"
+
+
+def seat_by_token(token: str) -> Seat | None:
+    if not isinstance(token, str) or not token or len(token) > 64:
+        return None
+    return Seat.objects.select_related("match").filter(token=token).first()
+
+
+def state_of(match: Match) -> State:
+    game = create_game(match.game_id, match.options, num_seats=match.state["num_seats"])
+    return game.state_from_json(match.state)
+
+
+@dataclass(frozen=True)
+class ChatLine:
+    seat: int
+    name: str
+    text: str
+    at: object
+
+
+@dataclass
+class SeatView:
+    """Everything one seat's page shows, derived only from that seat's observation."""
+
+    match: Match
+    seat: Seat | None
+    observation: Observation
+    legal_actions: list[Action]
+    text_actions: list[TextAction]
+    my_turn: bool
+    to_move_label: str
+    seats: list[Seat]
+    chat: list[ChatLine] = field(default_factory=list)
+    last_action: str | None = None
+    game_name: str = ""
+    result: str | None = None
+
+    @property
+    def board_template(self) -> str:
+        return f"games/{self.match.game_id}/board.html"
+
+
+def seat_view(match: Match, seat: Seat | None) -> SeatView:
+    state = state_of(match)
+    index = seat.index if seat is not None else None
+    my_turn = index is not None and not state.is_terminal() and index in state.current_seats()
+    seats = list(match.seats.all())
+    names = {s.index: s.display_name for s in seats}
+    last = (
+        Event.objects.filter(match=match, kind=Event.Kind.ACTION).order_by("-seq").values("seat", "payload").first()
+    )
+    return SeatView(
+        match=match,
+        seat=seat,
+        observation=state.observation(index),
+        legal_actions=state.legal_actions(index) if my_turn else [],
+        text_actions=state.text_actions(index) if my_turn else [],
+        my_turn=my_turn,
+        to_move_label=", ".join(names.get(s, f"seat {s}") for s in state.current_seats()),
+        seats=seats,
+        chat=chat_lines(match, index, names),
+        last_action=f"{names.get(last['seat'])}: {last['payload'].get('label')}" if last else None,
+        game_name=game_class(match.game_id).spec.name,
+        result=result_text(match, names, index),
+    )
+
+
+def chat_lines(match: Match, seat_index: int | None, names: dict[int, str]) -> list[ChatLine]:
+    lines = []
+    for e in match.events.filter(kind=Event.Kind.MESSAGE).order_by("seq"):
+        audience = e.payload.get("audience")  # None = everyone; team chats name their seats
+        if audience is not None and seat_index not in audience:
+            continue
+        lines.append(ChatLine(e.seat, names.get(e.seat, f"seat {e.seat}"), e.payload.get("text", ""), e.created_at))
+    return lines
+
+
+def result_text(match: Match, names: dict[int, str], seat_index: int | None) -> str | None:
+    if match.status != Match.Status.FINISHED:
+        return None
+    if match.winner is None:
+        return "The match ended in a draw."
+    if seat_index is not None:
+        return "You won!" if match.winner == seat_index else f"You lost. {names.get(match.winner)} won."
+    return f"{names.get(match.winner)} won."
+
+
+def recent_matches(limit: int = 50):
+    return Match.objects.prefetch_related("seats").order_by("-created_at")[:limit]
+
+
+@dataclass(frozen=True)
+class ReplayFrame:
+    version: int
+    event: Event | None
+    observation: Observation
+
+
+def replay_frames(match: Match) -> list[ReplayFrame]:
+    """Step through the event log, rebuilding public observations by replaying the engine from the seed."""
+    game = create_game(match.game_id, match.options, num_seats=match.state["num_seats"])
+    state = game.new_initial_state(match.seed)
+    frames = [ReplayFrame(0, None, state.observation(None))]
+    for event in match.events.order_by("seq"):
+        if event.kind == Event.Kind.ACTION:
+            state.apply_action(event.seat, event.payload["action_id"], event.payload.get("text"))
+        frames.append(ReplayFrame(event.version, event, state.observation(None)))
+    return frames
+
+
+def match_by_id(match_id: int) -> Match:
+    return Match.objects.get(pk=match_id)

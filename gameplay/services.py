@@ -1,0 +1,236 @@
+"""Writes: the one place where matches are created, actions applied and messages posted.
+
+Every action — from a browser, an agent task or the CLI — goes through
+``submit_action``: inside one transaction it locks the match row, checks the
+expected version, the seat, the turn and legality (the engine does the last
+two), saves the new state and appends an Event. Any rejection raises
+``ActionRejected`` and leaves the match and its log untouched.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from agents_app.agents.registry import AGENTS
+from gameplay.engines.api import EngineError, IllegalActionError
+from gameplay.engines.registry import create_game
+from gameplay.models import Event, Match, Seat, StateSnapshot
+from gameplay.selectors import match_group_name, state_of
+
+logger = logging.getLogger(__name__)
+
+# Keep a full snapshot every this many actions (and at start and end); replays rebuild the rest from the log.
+SNAPSHOT_EVERY = 20
+
+
+class ServiceError(Exception):
+    """A request the service refuses; ``str(err)`` is a message fit for the user."""
+
+
+class ActionRejected(ServiceError):
+    pass
+
+
+@dataclass(frozen=True)
+class SeatController:
+    """Who plays a seat when creating a match: a human (by link) or a registered agent."""
+
+    kind: str  # "human" or "agent"
+    agent_name: str = ""
+    display_name: str = ""
+
+
+def create_match(
+    game_id: str,
+    controllers: Sequence[SeatController],
+    *,
+    seed: int,
+    options: Mapping[str, Any] | None = None,
+    host_seat: int | None = 0,
+    schedule_agents: bool = True,
+) -> Match:
+    """Create a match with its seats, the start event and the initial snapshot."""
+    try:
+        game = create_game(game_id, options, num_seats=len(controllers))
+    except EngineError as err:
+        raise ServiceError(str(err)) from None
+    for c in controllers:
+        if c.kind == Seat.Controller.AGENT and c.agent_name not in AGENTS:
+            raise ServiceError(f"unknown agent {c.agent_name!r}; known: {', '.join(sorted(AGENTS))}")
+        if c.kind not in Seat.Controller.values:
+            raise ServiceError(f"unknown seat controller {c.kind!r}")
+    state = game.new_initial_state(seed)
+    now = timezone.now()
+    teams = game.teams()
+    with transaction.atomic():
+        match = Match.objects.create(
+            game_id=game_id, options=game.options, seed=seed, state=state.to_json(), turn_started_at=now
+        )
+        for index, c in enumerate(controllers):
+            Seat.objects.create(
+                match=match,
+                index=index,
+                team=teams[index],
+                controller=c.kind,
+                agent_name=c.agent_name if c.kind == Seat.Controller.AGENT else "",
+                display_name=c.display_name or game.seat_name(index),
+                is_host=(index == host_seat and c.kind == Seat.Controller.HUMAN),
+            )
+        Event.objects.create(
+            match=match, seq=1, kind=Event.Kind.START, payload={"options": game.options, "seed": seed}, version=0
+        )
+        StateSnapshot.objects.create(match=match, version=0, state=match.state)
+    if schedule_agents:
+        schedule_agent_turns(match)
+    return match
+
+
+def submit_action(
+    match_id: int,
+    seat_index: int,
+    action_id: str,
+    *,
+    expected_version: int,
+    text: str | None = None,
+    extra: Mapping[str, Any] | None = None,
+    schedule_agents: bool = True,
+) -> Match:
+    """Apply one action for one seat, or raise ActionRejected and change nothing."""
+    if not isinstance(action_id, str) or not action_id or len(action_id) > 200:
+        raise ActionRejected("missing or malformed action id")
+    if text is not None and (not isinstance(text, str) or len(text) > settings.MAX_CHAT_LENGTH):
+        raise ActionRejected(f"text must be at most {settings.MAX_CHAT_LENGTH} characters")
+    with transaction.atomic():
+        match = _locked_match(match_id)
+        if match.status != Match.Status.ACTIVE:
+            raise ActionRejected("the match is over")
+        if expected_version != match.version:
+            raise ActionRejected(
+                f"your view is out of date (version {expected_version}, match is at {match.version}); refreshed"
+            )
+        state = state_of(match)
+        label = _label_before(state, seat_index, action_id)
+        try:
+            state.apply_action(seat_index, action_id, text)
+        except IllegalActionError as err:
+            raise ActionRejected(str(err)) from None
+        record = state.log[-1]
+        if record.text is not None:
+            label = f"{label}: {record.text}"
+        now = timezone.now()
+        think_ms = _elapsed_ms(match.turn_started_at, now)
+        match.version += 1
+        match.state = state.to_json()
+        match.turn_started_at = now
+        payload = {"action_id": record.action_id, "label": label}
+        if record.text is not None:
+            payload["text"] = record.text
+        payload.update(extra or {})
+        _append_event(match, Event.Kind.ACTION, seat_index, payload, think_ms)
+        if state.is_terminal():
+            _finish(match, state, now)
+        elif match.version % SNAPSHOT_EVERY == 0:
+            StateSnapshot.objects.create(match=match, version=match.version, state=match.state)
+        match.save()
+    notify_match_changed(match)
+    if schedule_agents:
+        schedule_agent_turns(match)
+    return match
+
+
+def post_message(match_id: int, seat_index: int, text: Any) -> Event:
+    """Append a chat line from a seat. Chat is an event beside the actions, not an action."""
+    if not isinstance(text, str):
+        raise ServiceError("a message must be text")
+    text = text.strip()
+    if not text:
+        raise ServiceError("empty message")
+    if len(text) > settings.MAX_CHAT_LENGTH:
+        raise ServiceError(f"message is longer than {settings.MAX_CHAT_LENGTH} characters")
+    with transaction.atomic():
+        match = _locked_match(match_id)
+        if match.status != Match.Status.ACTIVE:
+            raise ServiceError("the match is over")
+        event = _append_event(match, Event.Kind.MESSAGE, seat_index, {"text": text}, None)
+        match.save(update_fields=["updated_at"])
+    notify_match_changed(match)
+    return event
+
+
+def mark_joined(seat: Seat) -> None:
+    if seat.joined_at is None:
+        Seat.objects.filter(pk=seat.pk, joined_at__isnull=True).update(joined_at=timezone.now())
+
+
+def notify_match_changed(match: Match) -> None:
+    """Tell every connected seat of this match to re-render its own view."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    async_to_sync(layer.group_send)(match_group_name(match.pk), {"type": "match.changed", "version": match.version})
+
+
+def schedule_agent_turns(match: Match) -> None:
+    """Queue the agent task if an agent seat must act now (eager Celery runs it in-process)."""
+    if match.status != Match.Status.ACTIVE:
+        return
+    from agents_app.tasks import play_agent_turns  # late import: agents_app.tasks imports this module
+
+    state = state_of(match)
+    agent_seats = set(match.seats.filter(controller=Seat.Controller.AGENT).values_list("index", flat=True))
+    if agent_seats & set(state.current_seats()):
+        play_agent_turns.delay(match.pk)
+
+
+# --- helpers -------------------------------------------------------------------
+
+
+def _locked_match(match_id: int) -> Match:
+    try:
+        return Match.objects.select_for_update().get(pk=match_id)
+    except Match.DoesNotExist:
+        raise ServiceError("no such match") from None
+
+
+def _append_event(match: Match, kind: str, seat: int | None, payload: dict, think_ms: int | None) -> Event:
+    last = match.events.order_by("-seq").values_list("seq", flat=True).first() or 0
+    return Event.objects.create(
+        match=match, seq=last + 1, kind=kind, seat=seat, payload=payload, think_time_ms=think_ms, version=match.version
+    )
+
+
+def _finish(match: Match, state, now) -> None:
+    scores = state.scores()
+    match.status = Match.Status.FINISHED
+    match.scores = scores
+    match.winner = state.winner()
+    match.finished_at = now
+    _append_event(match, Event.Kind.END, None, {"scores": scores, "winner": match.winner}, None)
+    StateSnapshot.objects.create(match=match, version=match.version, state=match.state)
+
+
+def _label_before(state, seat: int, action_id: str) -> str:
+    """The human label of an action, read before applying it (labels describe the state they act on)."""
+    if state.is_terminal() or seat not in state.current_seats():
+        return action_id  # the engine will reject it; the label is never stored
+    for action in state.legal_actions(seat):
+        if action.id == action_id:
+            return action.label
+    for spec in state.text_actions(seat):
+        if spec.id == action_id:
+            return spec.label
+    return action_id
+
+
+def _elapsed_ms(start, end) -> int | None:
+    if start is None:
+        return None
+    return max(0, int((end - start).total_seconds() * 1000))

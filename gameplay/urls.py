@@ -1,0 +1,14 @@
+from django.contrib import admin
+from django.urls import path
+
+from gameplay import views
+
+urlpatterns = [
+    path("", views.lobby, name="lobby"),
+    path("games/<slug:game_id>/new/", views.new_match, name="new_match"),
+    path("play/<str:token>/", views.play, name="play"),
+    path("matches/", views.match_list, name="match_list"),
+    path("matches/<int:match_id>/", views.match_detail, name="match_detail"),
+    path("matches/<int:match_id>/replay/", views.replay, name="replay"),
+    path("admin/", admin.site.urls),
+]

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class RatingAppConfig(AppConfig):
+    name = "rating_app"
+    verbose_name = "Ratings"
