@@ -205,6 +205,9 @@ class State:
     JSON continues with exactly the same random stream.
     """
 
+    # Subclasses: __init__ builds the initial state (and may draw chance via rng());
+    # from_json calls it too and then overwrites everything from the payload. Do not
+    # name an attribute "winner": it would hide the winner() method below.
     def __init__(self, game: Game, seed: int):
         self.game = game
         self.seed = int(seed)
@@ -235,7 +238,8 @@ class State:
         raise NotImplementedError
 
     def scores(self) -> list[float]:
-        """Terminal scores per seat, each in [0, 1], summing to 1."""
+        """Scores per seat, each in [0, 1], summing to 1. Meaningful once terminal;
+        before that engines return an even split so callers never see an invalid vector."""
         raise NotImplementedError
 
     def observation(self, seat: int | None) -> Observation:
@@ -265,6 +269,7 @@ class State:
             raise IllegalActionError("the game is over")
         if seat not in self.current_seats():
             raise IllegalActionError(f"it is not {self.game.seat_name(seat)}'s turn")
+        # Text action ids and structured ids share one namespace; engines keep them distinct.
         text_specs = {t.id: t for t in self.text_actions(seat)}
         if action_id in text_specs:
             spec = text_specs[action_id]

@@ -1,0 +1,32 @@
+"""The one registry of games. Adding a game = its package + one entry here + its templates."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from .api import EngineError, Game, GameSpec
+from .santorini import SantoriniGame
+
+GAMES: dict[str, type[Game]] = {
+    cls.spec.id: cls
+    for cls in (SantoriniGame,)
+}
+
+
+class UnknownGameError(EngineError):
+    pass
+
+
+def game_class(game_id: str) -> type[Game]:
+    try:
+        return GAMES[game_id]
+    except KeyError:
+        raise UnknownGameError(f"unknown game {game_id!r}; known: {', '.join(sorted(GAMES))}") from None
+
+
+def create_game(game_id: str, options: Mapping[str, Any] | None = None, num_seats: int | None = None) -> Game:
+    return game_class(game_id)(options, num_seats)
+
+
+def all_specs() -> list[GameSpec]:
+    return [cls.spec for cls in GAMES.values()]

@@ -1,0 +1,299 @@
+"""Santorini (base game, no god powers) as a pure engine.
+
+The board is 25 cells indexed ``(row - 1) * 5 + column`` so that ``a1`` is 0 and
+``e5`` is 24; neighbour lists are precomputed once because move generation is
+the hot path of every random playout and of every ``apply_action`` check.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ..api import Action, Game, GameSpec, Observation, OptionSpec, State
+from .rules import RULES
+
+SIZE = 5
+DOME = 4
+COLUMNS = "abcde"
+NAMES = [f"{COLUMNS[i % SIZE]}{i // SIZE + 1}" for i in range(SIZE * SIZE)]
+INDEX = {name: i for i, name in enumerate(NAMES)}
+WORKER_IDS = ("A", "B")
+
+
+def _neighbours(i: int) -> tuple[int, ...]:
+    r, c = divmod(i, SIZE)
+    return tuple(
+        (r + dr) * SIZE + (c + dc)
+        for dr in (-1, 0, 1)
+        for dc in (-1, 0, 1)
+        if (dr or dc) and 0 <= r + dr < SIZE and 0 <= c + dc < SIZE
+    )
+
+
+NEIGHBOURS = [_neighbours(i) for i in range(SIZE * SIZE)]
+
+
+class SantoriniState(State):
+    def __init__(self, game: Game, seed: int):
+        super().__init__(game, seed)
+        self.levels = [0] * (SIZE * SIZE)
+        # workers[seat][k] is the cell of worker WORKER_IDS[k]; placement order fixes the ids.
+        self.workers: list[list[int]] = [[], []]
+        self.phase = "place"
+        self.to_move: int | None = 0
+        self.moved: int | None = None  # cell of the worker that moved, during the build phase
+        self.turns_taken = [0, 0]  # per seat; drives the alternate_workers variant
+        self.turn = 0
+        self.winner_seat: int | None = None  # not "winner": State.winner() is a method
+        self.last_action: str | None = None
+
+    # --- rules helpers ---------------------------------------------------------
+    def _occupied(self) -> set[int]:
+        return set(self.workers[0]) | set(self.workers[1])
+
+    def _allowed_workers(self, seat: int) -> list[int]:
+        """Indices of the workers ``seat`` may move this turn."""
+        if self.game.options["alternate_workers"]:
+            return [self.turns_taken[seat] % 2]
+        return [0, 1]
+
+    def _builds(self, at: int, occupied: set[int]) -> list[int]:
+        levels = self.levels
+        return [n for n in NEIGHBOURS[at] if n not in occupied and levels[n] < DOME]
+
+    def _moves(self, seat: int) -> list[tuple[int, int]]:
+        """Legal (from, to) moves; a move counts only if a build can follow it.
+
+        In the base game the vacated cell is always buildable, so the build check
+        never removes a move, but it keeps the "must be able to move and build"
+        rule honest if board rules ever change.
+        """
+        levels, occupied, result = self.levels, self._occupied(), []
+        for k in self._allowed_workers(seat):
+            src = self.workers[seat][k]
+            limit = levels[src] + 1
+            for dst in NEIGHBOURS[src]:
+                if dst in occupied or levels[dst] >= DOME or levels[dst] > limit:
+                    continue
+                if self._is_win(src, dst) or self._builds(dst, (occupied - {src}) | {dst}):
+                    result.append((src, dst))
+        return result
+
+    def _is_win(self, src: int, dst: int) -> bool:
+        if self.levels[dst] != 3:
+            return False
+        return self.levels[src] == 2 or self.game.options["win_on_any_level3"]
+
+    def _move_label(self, src: int, dst: int) -> str:
+        return (
+            f"Move worker {NAMES[src].upper()} → {NAMES[dst].upper()} "
+            f"(level {self.levels[src]} → {self.levels[dst]})"
+        )
+
+    def _build_label(self, cell: int) -> str:
+        level = self.levels[cell]
+        if level == DOME - 1:
+            return f"Build a dome on {NAMES[cell].upper()}"
+        return f"Build on {NAMES[cell].upper()} (level {level} → {level + 1})"
+
+    def _start_turn(self, seat: int) -> None:
+        """Hand the turn to ``seat``; a seat with no legal move loses at once."""
+        self.phase, self.to_move, self.moved = "move", seat, None
+        if not self._moves(seat):
+            self.phase, self.to_move, self.winner_seat = "over", None, 1 - seat
+
+    # --- contract --------------------------------------------------------------
+    def current_seats(self) -> list[int]:
+        return [] if self.phase == "over" else [self.to_move]
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        if self.phase == "over" or seat != self.to_move:
+            return []
+        if self.phase == "place":
+            occupied = self._occupied()
+            actions = [
+                Action(f"place:{NAMES[i]}", f"Place a worker on {NAMES[i].upper()}", (NAMES[i],))
+                for i in range(SIZE * SIZE)
+                if i not in occupied
+            ]
+        elif self.phase == "move":
+            actions = [
+                Action(f"move:{NAMES[s]}-{NAMES[d]}", self._move_label(s, d), (NAMES[s], NAMES[d]))
+                for s, d in self._moves(seat)
+            ]
+        else:
+            actions = [
+                Action(f"build:{NAMES[c]}", self._build_label(c), (NAMES[c],))
+                for c in self._builds(self.moved, self._occupied())
+            ]
+        actions.sort(key=lambda a: a.id)
+        return actions
+
+    def _apply(self, seat: int, action_id: str, text: str | None) -> None:
+        kind, _, arg = action_id.partition(":")
+        if kind == "place":
+            cell = INDEX[arg]
+            self.last_action = f"Place a worker on {arg.upper()}"
+            self.workers[seat].append(cell)
+            if len(self.workers[seat]) < 2:
+                return
+            if seat == 0:
+                self.to_move = 1
+            else:
+                self._start_turn(0)
+        elif kind == "move":
+            src, dst = (INDEX[x] for x in arg.split("-"))
+            self.last_action = self._move_label(src, dst)
+            self.workers[seat][self.workers[seat].index(src)] = dst
+            if self._is_win(src, dst):
+                self.turn += 1
+                self.turns_taken[seat] += 1
+                self.phase, self.to_move, self.winner_seat = "over", None, seat
+            else:
+                self.phase, self.moved = "build", dst
+        else:
+            cell = INDEX[arg]
+            self.last_action = self._build_label(cell)
+            self.levels[cell] += 1
+            self.turn += 1
+            self.turns_taken[seat] += 1
+            self._start_turn(1 - seat)
+
+    def is_terminal(self) -> bool:
+        return self.phase == "over"
+
+    def scores(self) -> list[float]:
+        # Santorini has no draws; before the end both seats share equally so the
+        # result still sums to 1 for any caller that asks early.
+        if self.winner_seat is None:
+            return [0.5, 0.5]
+        return [1.0 if s == self.winner_seat else 0.0 for s in range(2)]
+
+    def observation(self, seat: int | None) -> Observation:
+        where = {}
+        for s in range(2):
+            for k, cell in enumerate(self.workers[s]):
+                where[cell] = {"seat": s, "id": WORKER_IDS[k]}
+        # Top row (row 5) first, as the board is drawn on screen.
+        rows = [
+            [
+                {"name": NAMES[i], "level": self.levels[i], "dome": self.levels[i] == DOME,
+                 "worker": where.get(i)}
+                for i in range(r * SIZE, r * SIZE + SIZE)
+            ]
+            for r in reversed(range(SIZE))
+        ]
+        alternate = self.game.options["alternate_workers"]
+        required = None
+        if alternate and self.phase in ("move", "build"):
+            required = WORKER_IDS[self.turns_taken[self.to_move] % 2]
+        data = {
+            "rows": rows,
+            "phase": self.phase,
+            "to_move": self.to_move,
+            "you": seat,
+            "moved_worker": NAMES[self.moved] if self.moved is not None else None,
+            "last_action": self.last_action,
+            "winner": self.winner_seat,
+            "turn": self.turn,
+            "alternate_workers": alternate,
+            "required_worker": required,
+        }
+        return Observation(seat, data, self._render(rows, seat, required))
+
+    def _render(self, rows: list, seat: int | None, required: str | None) -> str:
+        name = self.game.seat_name
+        lines = []
+        if seat is None:
+            lines.append("You are watching Santorini.")
+        else:
+            case = "uppercase A/B" if seat == 0 else "lowercase a/b"
+            lines.append(f"You are {name(seat)} (seat {seat}); your workers are {case}.")
+        lines.append("Cells show level (0-3) then worker (A/B = seat 0, a/b = seat 1, . = none); ## = dome.")
+        lines.append("     a  b  c  d  e")
+        for row in rows:
+            cells = []
+            for cell in row:
+                if cell["dome"]:
+                    cells.append("##")
+                else:
+                    w = cell["worker"]
+                    mark = "." if w is None else (w["id"] if w["seat"] == 0 else w["id"].lower())
+                    cells.append(f"{cell['level']}{mark}")
+            lines.append(f"  {row[0]['name'][1]}  " + " ".join(cells))
+        if self.last_action:
+            lines.append(f"Last action: {self.last_action}.")
+        if self.phase == "over":
+            lines.append(f"Game over after {self.turn} turns: {name(self.winner_seat)} wins.")
+        else:
+            who = "your" if seat == self.to_move else f"{name(self.to_move)}'s"
+            if self.phase == "build":
+                step = f"build next to the worker on {NAMES[self.moved]}"
+            else:
+                step = f"{self.phase} a worker"
+            lines.append(f"Turn {self.turn + 1}: {who} turn to {step}.")
+            if required is not None:
+                lines.append(f"Only worker {required} may be used this turn (alternating workers).")
+        return "\n".join(lines)
+
+    def _payload(self) -> dict:
+        return {
+            "levels": list(self.levels),
+            "workers": [[NAMES[c] for c in ws] for ws in self.workers],
+            "phase": self.phase,
+            "to_move": self.to_move,
+            "moved": NAMES[self.moved] if self.moved is not None else None,
+            "turns_taken": list(self.turns_taken),
+            "turn": self.turn,
+            "winner": self.winner_seat,
+            "last_action": self.last_action,
+        }
+
+    def _load_payload(self, payload: Mapping[str, Any]) -> None:
+        self.levels = [int(x) for x in payload["levels"]]
+        self.workers = [[INDEX[c] for c in ws] for ws in payload["workers"]]
+        self.phase = payload["phase"]
+        self.to_move = payload["to_move"]
+        self.moved = INDEX[payload["moved"]] if payload["moved"] is not None else None
+        self.turns_taken = [int(x) for x in payload["turns_taken"]]
+        self.turn = int(payload["turn"])
+        self.winner_seat = payload["winner"]
+        self.last_action = payload["last_action"]
+
+
+class SantoriniGame(Game):
+    spec = GameSpec(
+        id="santorini",
+        name="Santorini",
+        description=(
+            "Move and build on a 5x5 island; climb a worker onto a level-3 tower to win "
+            "(base game, no god powers)."
+        ),
+        min_seats=2,
+        max_seats=2,
+        perfect_information=True,
+        options=(
+            OptionSpec(
+                "alternate_workers",
+                False,
+                "Workers alternate each turn (A, B, A, ...); a player whose turn's worker is stuck "
+                "loses. GameBench variant; its preset also sets win_on_any_level3.",
+            ),
+            OptionSpec(
+                "win_on_any_level3",
+                False,
+                "Any move onto level 3 wins, even from level 3 (GameBench rules text); officially "
+                "only a move up from level 2 wins.",
+            ),
+        ),
+    )
+    state_class = SantoriniState
+    rules = RULES
+
+    def max_actions(self) -> int:
+        # Proof of the bound: 4 placements, then each turn is a move plus a build
+        # (or a final winning move with no build). Every build adds one level and
+        # levels never go down. Workers always stand on 4 cells, which are at most
+        # level 3, so the board never holds more than 21 * 4 + 4 * 3 = 96 levels:
+        # at most 96 builds, hence 4 + 2 * 96 + 1 = 197 actions <= 204.
+        return 4 + 2 * 100

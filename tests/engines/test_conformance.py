@@ -1,0 +1,47 @@
+"""Every registered game passes the engine conformance suite (seeded random playouts)."""
+
+from __future__ import annotations
+
+import pytest
+
+from gameplay.engines.registry import GAMES
+
+from .conformance import check_playouts
+
+N_PLAYOUTS = 200
+
+
+def _option_presets(cls) -> list[tuple[str, dict]]:
+    """Default options, plus every bool option flipped, so variants get exercised too."""
+    presets = [("default", {})]
+    flipped = {o.name: not o.default for o in cls.spec.options if o.type is bool}
+    if flipped:
+        presets.append(("bools-flipped", flipped))
+    return presets
+
+
+CASES = [
+    pytest.param(game_id, options, id=f"{game_id}-{label}")
+    for game_id, cls in sorted(GAMES.items())
+    for label, options in _option_presets(cls)
+]
+
+
+@pytest.mark.parametrize("game_id,options", CASES)
+def test_random_playouts_conform(game_id, options):
+    cls = GAMES[game_id]
+    finals = check_playouts(lambda: cls(options), n_playouts=N_PLAYOUTS, base_seed=1000)
+    assert len(finals) == N_PLAYOUTS
+    assert all(state.is_terminal() for state in finals)
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_spec_is_consistent(game_id):
+    cls = GAMES[game_id]
+    game = cls()
+    assert cls.spec.id == game_id
+    assert cls.spec.min_seats <= game.num_seats <= cls.spec.max_seats
+    assert game.max_actions() > 0
+    assert cls.rules.summary
+    for name in cls.rules.topics:
+        assert cls.rules.topic(name)
