@@ -1,0 +1,74 @@
+"""Browser fixtures: the real app under daphne, driven by Playwright in Debian's Chromium."""
+
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.support.live_server import daphne_server, migrate, server_env
+
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if "tests/browser/" in str(item.fspath):
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    if not os.path.exists(CHROMIUM):
+        message = f"Chromium not found at {CHROMIUM} (apt-get install chromium)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)  # CI must never pass by skipping the browser journeys
+        pytest.skip(message)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=CHROMIUM,
+            headless=True,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+            ],
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture(scope="session")
+def server_url(tmp_path_factory):
+    """One daphne process on a fresh SQLite file, on the embedded default (in-memory layer, eager Celery)."""
+    db = tmp_path_factory.mktemp("browser-db") / "db.sqlite3"
+    env = server_env(f"sqlite:///{db}")
+    migrate(env)
+    ARTIFACTS.mkdir(exist_ok=True)
+    with daphne_server(env, log_path=ARTIFACTS / "browser-daphne.log") as url:
+        yield url
+
+
+@pytest.fixture
+def phone_page(chromium):
+    context = chromium.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                                   has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def laptop_page(chromium):
+    context = chromium.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    yield page
+    context.close()

@@ -1,0 +1,101 @@
+"""User journeys in a real browser: a person plays Santorini to the end against the random agent,
+two people play each other through an invite link, and the board works from the keyboard."""
+
+import re
+import time
+
+from tests.browser.conftest import ARTIFACTS
+from tests.browser.santorini_player import board_version, click_something, result_text, wait_for_board_change
+
+
+def start_match(page, server_url: str, seat_1: str) -> None:
+    page.goto(server_url + "/")
+    page.get_by_role("link", name="New Santorini match").click()
+    page.get_by_label("Player 2").select_option(seat_1)
+    page.get_by_role("button", name="Start match").click()
+    page.wait_for_url(re.compile(r"/play/[\w-]+/$"))
+    page.wait_for_selector("#board .santorini button.cell")  # the websocket delivered a live board
+
+
+def test_person_beats_or_loses_to_random_agent_on_a_phone(phone_page, server_url):
+    page = phone_page
+    start_match(page, server_url, "agent:random")
+    assert page.locator("#status").inner_text().startswith("Your turn")
+    page.screenshot(path=str(ARTIFACTS / "santorini-start.png"), full_page=True)
+
+    clicks = 0
+    deadline = time.monotonic() + 120
+    while result_text(page) is None:
+        assert time.monotonic() < deadline, "match did not finish in time"
+        before = page.locator("#board").inner_html()
+        assert click_something(page), "my turn, but nothing on the board is clickable"
+        clicks += 1
+        if clicks == 12:
+            page.screenshot(path=str(ARTIFACTS / "santorini-middle.png"), full_page=True)
+        wait_for_board_change(page, before)
+
+    page.screenshot(path=str(ARTIFACTS / "santorini-end.png"), full_page=True)
+    assert result_text(page) in ("You won!", "You lost. Player 2 won.")
+    assert clicks >= 6  # two placements, then at least one move (select + target) and build
+    # The finished match is listed with its result and can be replayed step by step.
+    page.goto(server_url + "/matches/")
+    assert page.locator("table.matches").inner_text().count("Finished") >= 1
+    page.get_by_role("link", name="replay").first.click()
+    page.get_by_role("link", name="◀ Back").click()
+    page.wait_for_url(re.compile(r"step=\d+"))
+    assert page.locator(".santorini").count() == 1
+
+
+def test_two_people_play_through_an_invite_link(chromium, server_url):
+    host_ctx, guest_ctx = chromium.new_context(), chromium.new_context()
+    host, guest = host_ctx.new_page(), guest_ctx.new_page()
+    try:
+        start_match(host, server_url, "invite")
+        invite = host.get_by_label("Invite link for Player 2").input_value()
+        assert "/play/" in invite and invite not in host.url
+        guest.goto(invite)
+        guest.wait_for_selector("#board .santorini")
+        assert "Waiting for Player 1" in guest.locator("#status").inner_text()
+        # Chat reaches the other person live.
+        host.get_by_label("Message").fill("good luck!")
+        host.get_by_label("Message").press("Enter")
+        guest.wait_for_selector("#chat-log >> text=good luck!")
+
+        deadline = time.monotonic() + 120
+        while result_text(host) is None:
+            assert time.monotonic() < deadline, "match did not finish in time"
+            mover = host if host.locator("#status.your-turn").count() else guest
+            other = guest if mover is host else host
+            before_other = board_version(other)
+            before = mover.locator("#board").inner_html()
+            assert click_something(mover)
+            wait_for_board_change(mover, before)
+            if board_version(mover) != before_other:  # an action was applied: the other page follows
+                other.wait_for_function(
+                    "v => document.querySelector('#board').dataset.version === v", arg=board_version(mover)
+                )
+        assert {result_text(host), result_text(guest)} in (
+            {"You won!", "You lost. Player 1 won."},
+            {"You won!", "You lost. Player 2 won."},
+        )
+    finally:
+        host_ctx.close()
+        guest_ctx.close()
+
+
+def test_board_is_playable_from_the_keyboard(laptop_page, server_url):
+    page = laptop_page
+    start_match(page, server_url, "agent:random")
+    # Two placements by keyboard: focus a highlighted square, press Enter.
+    for expected_version in ("1", "2"):
+        before = page.locator("#board").inner_html()
+        page.locator("#board button.cell.target").first.focus()
+        page.keyboard.press("Enter")
+        wait_for_board_change(page, before)
+        page.wait_for_function("v => Number(document.querySelector('#board').dataset.version) >= v",
+                               arg=int(expected_version))
+    assert page.locator("#board .santorini .worker.seat0").count() == 2
+    # The list of all legal actions is reachable by keyboard too.
+    page.get_by_text(re.compile(r"All legal actions")).focus()
+    page.keyboard.press("Enter")
+    assert page.locator(".action-list button").count() > 0
