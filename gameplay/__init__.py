@@ -1,5 +1,13 @@
-"""Game play: engines, matches, realtime play. Also holds the project settings, ASGI app and Celery app."""
+"""Game play: engines, matches, realtime play. Also holds the project settings, ASGI app and Celery app.
 
-from .celery import app as celery_app
+The Celery app is loaded by ``GameplayConfig.ready()`` (so ``shared_task`` binds to it whenever Django
+starts), not imported here: ``gameplay.engines`` must stay importable without Django, Channels or Celery.
+"""
 
-__all__ = ("celery_app",)
+
+def __getattr__(name):
+    if name == "celery_app":
+        from .celery import app
+
+        return app
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
