@@ -1,0 +1,86 @@
+"""python manage.py bench_play [--game santorini] [--playouts 500] [--matches 20]
+
+Prints measured numbers (not a pass/fail test): pure engine playout speed, stored matches through the
+match service (every action in a transaction with a version check and an event), and per-seat HTML
+rendering of a live view.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+
+from django.core.management.base import BaseCommand, CommandError
+
+from agents_app.tasks import play_agent_turns
+from gameplay import selectors, services
+from gameplay.engines.registry import GAMES, create_game
+from gameplay.rendering import seat_fragments
+
+
+class Command(BaseCommand):
+    help = "Benchmark engine playouts, match-service throughput and view rendering."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--game", default="santorini")
+        parser.add_argument("--playouts", type=int, default=500)
+        parser.add_argument("--matches", type=int, default=20)
+        parser.add_argument("--renders", type=int, default=200)
+
+    def handle(self, *args, **opts):
+        if opts["game"] not in GAMES:
+            raise CommandError(f"unknown game {opts['game']!r}", returncode=2)
+        game_id = opts["game"]
+        self.bench_engine(game_id, opts["playouts"])
+        match = self.bench_service(game_id, opts["matches"])
+        self.bench_render(match, opts["renders"])
+
+    def bench_engine(self, game_id: str, n: int) -> None:
+        game = create_game(game_id)
+        actions = 0
+        started = time.perf_counter()
+        for seed in range(n):
+            rng = random.Random(seed)
+            state = game.new_initial_state(seed)
+            while not state.is_terminal():
+                seat = rng.choice(state.current_seats())
+                state.apply_action(seat, rng.choice(state.legal_actions(seat)).id)
+                actions += 1
+        elapsed = time.perf_counter() - started
+        self.stdout.write(
+            f"engine   {n} random playouts: {elapsed * 1000 / n:.2f} ms/playout, {actions / elapsed:,.0f} actions/s"
+        )
+
+    def bench_service(self, game_id: str, n: int):
+        actions = 0
+        started = time.perf_counter()
+        match = None
+        for seed in range(n):
+            match = services.create_match(
+                game_id,
+                [services.SeatController("agent", agent_name="random")] * 2,
+                seed=seed,
+                host_seat=None,
+                schedule_agents=False,
+            )
+            actions += play_agent_turns(match.pk)
+        elapsed = time.perf_counter() - started
+        self.stdout.write(
+            f"service  {n} stored random-vs-random matches: {elapsed * 1000 / n:.1f} ms/match, "
+            f"{actions / elapsed:,.0f} actions/s ({elapsed * 1000 / max(actions, 1):.2f} ms/action incl. DB)"
+        )
+        return match
+
+    def bench_render(self, match, n: int) -> None:
+        match = selectors.match_by_id(match.pk)
+        seat = match.seats.get(index=0)
+        times = []
+        for _ in range(n):
+            started = time.perf_counter()
+            seat_fragments(selectors.seat_view(match, seat))
+            times.append((time.perf_counter() - started) * 1000)
+        self.stdout.write(
+            f"render   seat view (selectors + HTML fragments), {n} runs: median {statistics.median(times):.2f} ms, "
+            f"p95 {sorted(times)[int(n * 0.95) - 1]:.2f} ms"
+        )
