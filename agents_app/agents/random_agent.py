@@ -18,7 +18,7 @@ class RandomAgent(Agent):
         rng = random.Random(view.seed)
         choices: list[tuple[str, str | None]] = [(a.id, None) for a in view.legal_actions]
         for spec in view.text_actions:
-            choices.append((spec.id, short_text_for(spec.hint, rng)))
+            choices.append((spec.id, short_text_for(spec.hint, rng)[: spec.max_length]))
         if not choices:
             raise ValueError("no legal action to choose from")
         action_id, text = rng.choice(choices)
