@@ -1,7 +1,8 @@
-from django.urls import path
+from django.urls import re_path
 
 from gameplay.consumers import MatchConsumer
 
+# The token segment may be empty so a missing token reaches the consumer and is refused cleanly.
 websocket_urlpatterns = [
-    path("ws/play/<str:token>/", MatchConsumer.as_asgi()),
+    re_path(r"^ws/play/(?P<token>[^/]*)/$", MatchConsumer.as_asgi()),
 ]
