@@ -60,7 +60,11 @@ class MatchConsumer(WebsocketConsumer):
         }.get(frame.get("kind"))
         if handler is None:
             return self.send_error("Unknown message kind; nothing was changed.")
-        handler(frame)
+        try:
+            handler(frame)
+        except Exception:  # keep the socket: the transaction rolled back, so nothing changed
+            logger.exception("error handling %s frame for match %s", frame.get("kind"), self.seat.match_id)
+            self.send_error("Something went wrong on the server; nothing was changed. Please try again.")
 
     # --- frame handlers ---------------------------------------------------------
 

@@ -80,8 +80,10 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # Websocket consumers and agent tasks write from several threads: wait for the lock instead of failing.
-    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    # Websocket consumers and agent tasks write from several threads. BEGIN IMMEDIATE takes the write
+    # lock when a transaction starts, so concurrent submits queue (up to the timeout) and the second one
+    # then sees the first one's version, instead of failing to upgrade a read lock ("database is locked").
+    DATABASES["default"].setdefault("OPTIONS", {}).update(timeout=20, transaction_mode="IMMEDIATE")
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -80,7 +80,7 @@ def match_list(request):
 def match_detail(request, match_id: int):
     match = get_object_or_404(Match, pk=match_id)
     view = selectors.seat_view(match, None)
-    return render(request, "gameplay/match_detail.html", {**view_context(view), "events": match.events.all()})
+    return render(request, "gameplay/match_detail.html", view_context(view))
 
 
 def replay(request, match_id: int):

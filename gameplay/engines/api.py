@@ -189,6 +189,14 @@ class Game:
     def state_from_json(self, data: Mapping[str, Any]) -> "State":
         return self.state_class.from_json(self, data)
 
+    def observation_image(self, observation: Observation) -> bytes | None:
+        """An optional PNG of an observation (for people and vision-capable agents).
+
+        It takes the observation, not the state, so an image can never show more than
+        the seat may see. Default: this game has no image.
+        """
+        return None
+
     def replay(self, seed: int, log: Sequence[ActionRecord]) -> "State":
         """Rebuild a state exactly from its seed and action log."""
         state = self.new_initial_state(seed)

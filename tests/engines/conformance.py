@@ -41,6 +41,14 @@ def _observation_dumps(state: State) -> dict:
     return dumps
 
 
+def check_observation_images(state: State) -> None:
+    """Where a game draws observations, each image is a PNG made from that observation alone."""
+    for seat in [*range(state.game.num_seats), None]:
+        image = state.game.observation_image(state.observation(seat))
+        if image is not None:
+            assert isinstance(image, bytes) and image.startswith(b"\x89PNG\r\n\x1a\n"), "image must be PNG bytes"
+
+
 def check_observation_leaks(state: State, dumps: dict | None = None) -> None:
     """No seat's observation may carry another seat's secrets; the public view carries none."""
     secrets = {int(k): [str(v) for v in vals] for k, vals in state.secrets().items()}
@@ -134,6 +142,7 @@ def random_playout(game: Game, seed: int, texts: tuple[str, ...] = DEFAULT_TEXTS
             assert state.legal_actions(s) or state.text_actions(s), f"seat {s} must act but cannot"
         if step % probe_every == 0:
             check_rejects_illegal(state)
+            check_observation_images(state)
         seat = rng.choice(seats)
         actions = state.legal_actions(seat)
         if actions:
