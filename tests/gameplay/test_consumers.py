@@ -495,3 +495,22 @@ async def test_chat_over_max_length_is_rejected(layer):
     reply = await assert_rejected(comm0, comm1, match_id, frame, f"longer than {django_settings.MAX_CHAT_LENGTH}")
     assert text not in reply
     await close_all(comm0, comm1)
+
+
+async def test_unexpected_server_error_keeps_the_socket_and_changes_nothing(layer, monkeypatch):
+    match_id, (tok0, tok1) = await new_match()
+    comm0, html = await connect(tok0)
+    comm1, _ = await connect(tok1)
+
+    def broken_submit(*args, **kwargs):
+        raise RuntimeError("database went away")
+
+    monkeypatch.setattr(services, "submit_action", broken_submit)
+    frame = clickable(html, "action")["c3"]["vals"]
+    await assert_rejected(comm0, comm1, match_id, json.dumps(frame), "Something went wrong on the server")
+    monkeypatch.undo()
+    # The same socket still works afterwards.
+    await comm0.send_to(text_data=json.dumps(frame))
+    reply = await receive_until(comm0, lambda h: 'id="board"' in h)
+    assert version_of(reply) == 1
+    await close_all(comm0, comm1)
