@@ -8,8 +8,8 @@ action, clicking it submits that action; otherwise it extends the selection.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
 from gameplay.engines.api import Action
 

@@ -10,8 +10,9 @@ two), saves the new state and appends an Event. Any rejection raises
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer

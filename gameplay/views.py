@@ -25,7 +25,7 @@ def new_match(request, game_id: str):
     try:
         spec = game_class(game_id).spec
     except UnknownGameError:
-        raise Http404("No such game")
+        raise Http404("No such game") from None
     form = NewMatchForm(spec, request.POST or None)
     if request.method == "POST" and form.is_valid():
         choices = form.controllers()

@@ -18,8 +18,9 @@ from __future__ import annotations
 import copy
 import json
 import random
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Mapping, Sequence
+from typing import Any, ClassVar
 
 
 class EngineError(Exception):
@@ -74,7 +75,7 @@ class ActionRecord:
         return [self.seat, self.action_id, self.text]
 
     @classmethod
-    def from_json(cls, data: Sequence) -> "ActionRecord":
+    def from_json(cls, data: Sequence) -> ActionRecord:
         return cls(int(data[0]), str(data[1]), data[2])
 
 
@@ -139,7 +140,7 @@ class Game:
     """An immutable game definition plus validated options; creates states."""
 
     spec: ClassVar[GameSpec]
-    state_class: ClassVar[type["State"]]
+    state_class: ClassVar[type[State]]
     rules: ClassVar[Rules]
 
     def __init__(self, options: Mapping[str, Any] | None = None, num_seats: int | None = None):
@@ -183,10 +184,10 @@ class Game:
         return names[seat] if seat < len(names) else f"Player {seat + 1}"
 
     # --- states -------------------------------------------------------------
-    def new_initial_state(self, seed: int) -> "State":
+    def new_initial_state(self, seed: int) -> State:
         return self.state_class(self, seed)
 
-    def state_from_json(self, data: Mapping[str, Any]) -> "State":
+    def state_from_json(self, data: Mapping[str, Any]) -> State:
         return self.state_class.from_json(self, data)
 
     def observation_image(self, observation: Observation) -> bytes | None:
@@ -197,7 +198,7 @@ class Game:
         """
         return None
 
-    def replay(self, seed: int, log: Sequence[ActionRecord]) -> "State":
+    def replay(self, seed: int, log: Sequence[ActionRecord]) -> State:
         """Rebuild a state exactly from its seed and action log."""
         state = self.new_initial_state(seed)
         for record in log:
@@ -309,7 +310,7 @@ class State:
         }
 
     @classmethod
-    def from_json(cls, game: Game, data: Mapping[str, Any]) -> "State":
+    def from_json(cls, game: Game, data: Mapping[str, Any]) -> State:
         if data.get("game") != game.spec.id:
             raise EngineError(f"state is for {data.get('game')!r}, not {game.spec.id!r}")
         state = cls(game, data["seed"])
@@ -318,7 +319,7 @@ class State:
         state._load_payload(copy.deepcopy(data["payload"]))
         return state
 
-    def clone(self) -> "State":
+    def clone(self) -> State:
         return type(self).from_json(self.game, json.loads(json.dumps(self.to_json())))
 
     def winner(self) -> int | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Callable
+from collections.abc import Callable
 
 from gameplay.engines.api import Game, IllegalActionError, State, TextAction
 

@@ -491,7 +491,7 @@ async def test_chat_over_max_length_is_rejected(layer):
     comm1, _ = await connect(tok1)
     text = "y" * 5_000
     frame = json.dumps({"kind": "chat", "text": text})
-    assert django_settings.MAX_CHAT_LENGTH < len(text) and len(frame) <= django_settings.MAX_FRAME_BYTES
+    assert len(text) > django_settings.MAX_CHAT_LENGTH and len(frame) <= django_settings.MAX_FRAME_BYTES
     reply = await assert_rejected(comm0, comm1, match_id, frame, f"longer than {django_settings.MAX_CHAT_LENGTH}")
     assert text not in reply
     await close_all(comm0, comm1)

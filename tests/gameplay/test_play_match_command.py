@@ -12,7 +12,6 @@ import pytest
 from django.core.management import call_command
 
 from gameplay.models import Event, Match
-
 from tests.support.live_server import migrate, server_env
 
 ROOT = Path(__file__).resolve().parents[2]

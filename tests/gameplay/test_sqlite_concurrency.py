@@ -32,7 +32,8 @@ for r in range(8):
     for t in threads: t.start()
     for t in threads: t.join()
     match.refresh_from_db()
-    outcomes.append({"results": sorted(results), "version": match.version, "actions": match.events.filter(kind="action").count()})
+    actions = match.events.filter(kind="action").count()
+    outcomes.append({"results": sorted(results), "version": match.version, "actions": actions})
 print(json.dumps(outcomes))
 """
 

@@ -95,11 +95,11 @@ def test_concurrent_submissions_with_same_version(same_action):
         barrier = threading.Barrier(2)
         results: list[object] = [None, None]
 
-        def submit(i: int) -> None:
+        def submit(i: int, barrier=barrier, results=results, match=match, action_ids=action_ids) -> None:
             try:
                 barrier.wait(timeout=10)
                 results[i] = services.submit_action(match.pk, 0, action_ids[i], expected_version=0)
-            except Exception as err:  # noqa: BLE001 — recorded and asserted below
+            except Exception as err:
                 results[i] = err
             finally:
                 connection.close()  # each thread has its own connection; don't leave it open

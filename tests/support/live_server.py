@@ -40,7 +40,7 @@ def migrate(env: dict[str, str]) -> None:
 def daphne_server(env: dict[str, str], port: int | None = None, log_path: Path | None = None):
     """Start daphne on 127.0.0.1:port; yield the base URL; stop it afterwards."""
     port = port or free_port()
-    log = open(log_path, "wb") if log_path else subprocess.DEVNULL
+    log = open(log_path, "wb") if log_path else subprocess.DEVNULL  # noqa: SIM115  (closed in finally)
     proc = subprocess.Popen(
         [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "gameplay.asgi:application"],
         cwd=ROOT,
@@ -58,7 +58,7 @@ def daphne_server(env: dict[str, str], port: int | None = None, log_path: Path |
                     break
             except OSError:
                 if time.monotonic() > deadline:
-                    raise RuntimeError("daphne did not start within 30 s")
+                    raise RuntimeError("daphne did not start within 30 s") from None
                 time.sleep(0.1)
         yield f"http://127.0.0.1:{port}"
     finally:

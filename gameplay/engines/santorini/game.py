@@ -7,7 +7,8 @@ the hot path of every random playout and of every ``apply_action`` check.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ..api import Action, Game, GameSpec, Observation, OptionSpec, State
 from .rules import RULES
