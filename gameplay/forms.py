@@ -30,18 +30,16 @@ class NewMatchForm(forms.Form):
                 choices=[(n, n) for n in range(spec.min_seats, spec.max_seats + 1)], coerce=int, initial=spec.min_seats
             )
         for opt in spec.options:
-            field_name = f"opt_{opt.name}"
+            common = {"initial": opt.default, "label": opt.name.replace("_", " ").capitalize(), "help_text": opt.description}
             if opt.type is bool:
-                field = forms.BooleanField(required=False, initial=opt.default, label=opt.description)
+                field = forms.BooleanField(required=False, **common)
             elif opt.choices:
-                field = forms.TypedChoiceField(
-                    choices=[(c, c) for c in opt.choices], coerce=opt.type, initial=opt.default, label=opt.description
-                )
+                field = forms.TypedChoiceField(choices=[(c, c) for c in opt.choices], coerce=opt.type, **common)
             elif opt.type is int:
-                field = forms.IntegerField(initial=opt.default, label=opt.description)
+                field = forms.IntegerField(**common)
             else:
-                field = forms.CharField(initial=opt.default, label=opt.description, max_length=200)
-            self.fields[field_name] = field
+                field = forms.CharField(max_length=200, **common)
+            self.fields[f"opt_{opt.name}"] = field
         for seat in range(spec.max_seats):
             name = spec.seat_names[seat] if seat < len(spec.seat_names) else f"Player {seat + 1}"
             self.fields[f"seat_{seat}"] = forms.ChoiceField(
