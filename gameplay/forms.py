@@ -30,7 +30,8 @@ class NewMatchForm(forms.Form):
                 choices=[(n, n) for n in range(spec.min_seats, spec.max_seats + 1)], coerce=int, initial=spec.min_seats
             )
         for opt in spec.options:
-            common = {"initial": opt.default, "label": opt.name.replace("_", " ").capitalize(), "help_text": opt.description}
+            label = opt.name.replace("_", " ").capitalize()
+            common = {"initial": opt.default, "label": label, "help_text": opt.description}
             if opt.type is bool:
                 field = forms.BooleanField(required=False, **common)
             elif opt.choices:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 
 from gameplay.engines.api import Action, Observation, Rules, TextAction
@@ -32,11 +33,12 @@ class TurnView:
     extra: dict = field(default_factory=dict)
 
 
-class Agent:
+class Agent(ABC):
     """Base class. Subclasses set ``name`` and implement ``decide``."""
 
     name: str = ""
     description: str = ""
 
+    @abstractmethod
     def decide(self, view: TurnView) -> Decision:
-        raise NotImplementedError
+        """Choose one of ``view.legal_actions`` (or a text action with its text)."""

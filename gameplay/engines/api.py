@@ -18,6 +18,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -136,7 +137,7 @@ class GameSpec:
     seat_names: tuple[str, ...] = ()
 
 
-class Game:
+class Game(ABC):
     """An immutable game definition plus validated options; creates states."""
 
     spec: ClassVar[GameSpec]
@@ -171,9 +172,9 @@ class Game:
         return result
 
     # --- limits and teams ---------------------------------------------------
+    @abstractmethod
     def max_actions(self) -> int:
         """An upper bound on actions in any playout; the conformance suite enforces it."""
-        raise NotImplementedError
 
     def teams(self) -> list[int]:
         """Team index per seat. Default: every seat is its own team."""
@@ -206,7 +207,7 @@ class Game:
         return state
 
 
-class State:
+class State(ABC):
     """A game state. Subclasses keep all their data JSON-safe in ``_payload()``.
 
     Chance comes from ``self.rng()``: a fresh ``random.Random`` derived from the
@@ -224,12 +225,13 @@ class State:
         self.log: list[ActionRecord] = []
 
     # --- what subclasses implement ------------------------------------------
+    @abstractmethod
     def current_seats(self) -> list[int]:
         """Seats that must act now: one for turn-based play, several when simultaneous."""
-        raise NotImplementedError
 
+    @abstractmethod
     def legal_actions(self, seat: int) -> list[Action]:
-        raise NotImplementedError
+        """Structured actions ``seat`` may take now, in a stable order; [] when it is not to act."""
 
     def text_actions(self, seat: int) -> list[TextAction]:
         """Open-ended actions available to ``seat`` (default: none)."""
@@ -239,32 +241,34 @@ class State:
         """Check and normalise free text for a text action; raise IllegalActionError if bad."""
         raise IllegalActionError(f"{action_id!r} takes no text")
 
+    @abstractmethod
     def _apply(self, seat: int, action_id: str, text: str | None) -> None:
         """Apply a validated action."""
-        raise NotImplementedError
 
+    @abstractmethod
     def is_terminal(self) -> bool:
-        raise NotImplementedError
+        """True once the game is over (no seat acts any more)."""
 
+    @abstractmethod
     def scores(self) -> list[float]:
         """Scores per seat, each in [0, 1], summing to 1. Meaningful once terminal;
         before that engines return an even split so callers never see an invalid vector."""
-        raise NotImplementedError
 
+    @abstractmethod
     def observation(self, seat: int | None) -> Observation:
         """What ``seat`` may see (None: the public view)."""
-        raise NotImplementedError
 
     def secrets(self) -> dict[int, list[str]]:
         """Per seat, string values only that seat may see (default: none)."""
         return {}
 
+    @abstractmethod
     def _payload(self) -> dict:
         """Game-specific JSON-safe data."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _load_payload(self, payload: Mapping[str, Any]) -> None:
-        raise NotImplementedError
+        """Restore the game-specific data written by ``_payload``."""
 
     # --- shared machinery ----------------------------------------------------
     def rng(self) -> random.Random:
