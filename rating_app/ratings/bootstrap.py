@@ -1,0 +1,170 @@
+"""Weighted bootstrap of Bradley–Terry ratings, overall (every game weighted equally) and per game."""
+
+from __future__ import annotations
+
+import zlib
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+
+import numpy as np
+
+from . import LIBRARY_VERSION
+from .comparisons import comparison_matrix, connected_components
+from .ilsr import fit_batch, win_probability
+from .report import AgentRating, RatingConfig, RatingReport, ScopeRating
+from .results import MatchResult, RatingInputError
+
+# Resamples fitted per batch: bounds memory (batch x matches x agents^2) on large inputs.
+BATCH = 2_000
+
+
+def rate(matches: Sequence[MatchResult], config: RatingConfig | None = None) -> RatingReport:
+    """Ratings for every game on its own and for all games together."""
+    config = config or RatingConfig()
+    if not matches:
+        raise RatingInputError("no matches to rate")
+    if config.bootstrap < 1:
+        raise RatingInputError("the number of bootstrap resamples must be at least 1")
+    games = sorted({m.game for m in matches})
+    per_game = Counter(m.game for m in matches)
+    # w = 1 / N_game, counted over all of a game's matches (ties included), as the seeds did.
+    weights = np.array([1.0 / per_game[m.game] for m in matches])
+    scopes = {"overall": rate_scope("overall", matches, weights, config)}
+    for game in games:
+        subset = [m for m in matches if m.game == game]
+        scopes[game] = rate_scope(game, subset, np.ones(len(subset)), config)
+    agents = sorted({a for m in matches for a in m.agents})
+    return RatingReport(
+        config=config,
+        library_version=LIBRARY_VERSION,
+        games=games,
+        agents=agents,
+        n_matches=len(matches),
+        scopes=scopes,
+        average_scores=average_scores(matches),
+        match_counts_by_game={g: pair_counts([m for m in matches if m.game == g]) for g in games},
+    )
+
+
+def rate_scope(scope: str, matches: Sequence[MatchResult], weights: np.ndarray, config: RatingConfig) -> ScopeRating:
+    games = sorted({m.game for m in matches})
+    all_agents = sorted({a for m in matches for a in m.agents})
+    rows = comparison_matrix(matches, all_agents, config.ties)
+    k = len(all_agents)
+    totals = rows.sum(axis=0).reshape(k, k)
+    components = connected_components(all_agents, totals)
+    excluded = []
+    agents = all_agents
+    if len(components) > 1:
+        # Ratings of agents never compared, even indirectly, are not comparable: rate the largest
+        # connected group and say who was left out, instead of letting regularisation invent numbers.
+        agents = sorted(components[0])
+        for group in components[1:]:
+            for agent in group:
+                excluded.append({"agent": agent, "reason": "no counted comparison links it to " + ", ".join(agents)})
+        rows = comparison_matrix(matches, agents, config.ties)
+        k = len(agents)
+        totals = rows.sum(axis=0).reshape(k, k)
+    samples, absent = bootstrap_fits(scope, rows, weights, k, config)
+    return summarise(scope, games, matches, agents, samples, absent, totals, rows, excluded, components, config)
+
+
+def bootstrap_fits(scope: str, rows: np.ndarray, weights: np.ndarray, k: int, config: RatingConfig):
+    """B weighted resamples (size n, with replacement, P ∝ w), each fitted; returns (B, K) and absences."""
+    n = rows.shape[0]
+    # Each scope gets its own stream, fixed by the seed and the scope's name.
+    rng = np.random.default_rng([config.seed, zlib.crc32(scope.encode())])
+    probabilities = weights / weights.sum()
+    samples = np.empty((config.bootstrap, k))
+    absent = np.zeros(k, dtype=int)
+    for start in range(0, config.bootstrap, BATCH):
+        size = min(BATCH, config.bootstrap - start)
+        picks = rng.choice(n, size=(size, n), p=probabilities)
+        counts = np.bincount((picks + n * np.arange(size)[:, None]).ravel(), minlength=size * n).reshape(size, n)
+        wins = (counts @ rows).reshape(size, k, k)
+        samples[start : start + size] = fit_batch(wins, alpha=config.alpha, max_iter=1_000)
+        compared = (wins.sum(axis=2) + wins.sum(axis=1)) > 0
+        absent += (~compared).sum(axis=0)
+    return samples, absent
+
+
+def summarise(
+    scope, games, matches, agents, samples, absent, totals, rows, excluded, components, config
+) -> ScopeRating:
+    tail = (1.0 - config.interval) / 2 * 100
+    means = samples.mean(axis=0)
+    low, high = np.percentile(samples, [tail, 100 - tail], axis=0)
+    # Rank of each agent in each resample (1 = best).
+    ranks = np.argsort(np.argsort(-samples, axis=1), axis=1) + 1
+    rank_low, rank_high = np.percentile(ranks, [tail, 100 - tail], axis=0)
+    order = list(np.argsort(-means, kind="stable"))
+    played = Counter(a for m in matches for a in set(m.agents))
+    scores = _mean_scores(matches)
+    wins_total, losses_total = totals.sum(axis=1), totals.sum(axis=0)
+    ratings = []
+    for position, i in enumerate(order, start=1):
+        notes = []
+        if wins_total[i] == 0:
+            notes.append("never won a counted comparison: rating bounded only by the regularisation")
+        if losses_total[i] == 0:
+            notes.append("never lost a counted comparison: rating bounded only by the regularisation")
+        ratings.append(
+            AgentRating(
+                agent=agents[i],
+                rating=float(means[i]),
+                low=float(low[i]),
+                high=float(high[i]),
+                rank=position,
+                rank_low=int(np.floor(rank_low[i])),
+                rank_high=int(np.ceil(rank_high[i])),
+                average_score=scores[agents[i]],
+                matches=played[agents[i]],
+                absent_resamples=int(absent[i]),
+                notes=notes,
+            )
+        )
+    ranked = [agents[i] for i in order]
+    probabilities = win_probability(means[order])
+    counts = pair_counts(matches)
+    return ScopeRating(
+        scope=scope,
+        games=games,
+        agents=ranked,
+        ratings=ratings,
+        win_probability=[[float(p) for p in row] for row in probabilities],
+        match_counts=[[counts.get(a, {}).get(b, 0) for b in ranked] for a in ranked],
+        n_matches=len(matches),
+        n_counted=int((rows.sum(axis=1) > 0).sum()),
+        excluded=excluded,
+        components=components if len(components) > 1 else [],
+    )
+
+
+def _mean_scores(matches: Sequence[MatchResult]) -> dict[str, float]:
+    total, count = defaultdict(float), Counter()
+    for m in matches:
+        for agent, score in zip(m.agents, m.scores, strict=True):
+            total[agent] += score
+            count[agent] += 1
+    return {a: total[a] / count[a] for a in count}
+
+
+def average_scores(matches: Sequence[MatchResult]) -> dict[str, dict[str, float]]:
+    """Agent -> game -> total score / matches played in that game, plus "overall" over all its matches."""
+    by_game: dict[str, dict[str, float]] = defaultdict(dict)
+    for game in sorted({m.game for m in matches}):
+        for agent, mean in _mean_scores([m for m in matches if m.game == game]).items():
+            by_game[agent][game] = mean
+    for agent, mean in _mean_scores(matches).items():
+        by_game[agent]["overall"] = mean
+    return dict(by_game)
+
+
+def pair_counts(matches: Sequence[MatchResult]) -> dict[str, dict[str, int]]:
+    counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for m in matches:
+        for a in set(m.agents):
+            for b in set(m.agents):
+                if a != b:
+                    counts[a][b] += 1
+    return {a: dict(row) for a, row in counts.items()}

@@ -1,0 +1,69 @@
+"""From match results to pairwise comparisons: who beat whom, by how much, in which match.
+
+A two-seat match with scores (a, b) says: seat 1 beat seat 2 by a, seat 2 beat seat 1 by b
+(fractional scores count as weighted wins). A match with more seats is split into every pair
+of seats held by different agents, each pair's amounts normalised to sum to 1 and scaled by
+1 / (number of pairs), so one match weighs the same whatever its seat count. Equal scores
+are a tie: skipped (as the seeds did) or counted as half a win each way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations
+
+import numpy as np
+
+from .results import MatchResult
+
+TIE_RULES = ("skip", "half")
+
+
+def comparison_matrix(matches: Sequence[MatchResult], agents: Sequence[str], ties: str) -> np.ndarray:
+    """Shape (n_matches, K*K): row m holds match m's win amounts, entry i*K+j = i over j."""
+    if ties not in TIE_RULES:
+        raise ValueError(f"ties must be one of {TIE_RULES}, not {ties!r}")
+    index = {a: i for i, a in enumerate(agents)}
+    k = len(agents)
+    rows = np.zeros((len(matches), k * k))
+    for m, match in enumerate(matches):
+        pairs = [
+            (p, q)
+            for p, q in combinations(range(len(match.agents)), 2)
+            if match.agents[p] != match.agents[q] and match.agents[p] in index and match.agents[q] in index
+        ]
+        for p, q in pairs:
+            i, j = index[match.agents[p]], index[match.agents[q]]
+            sp, sq = match.scores[p], match.scores[q]
+            if sp == sq:
+                if ties == "skip":
+                    continue
+                win_p = win_q = 0.5
+            else:
+                win_p, win_q = sp / (sp + sq), sq / (sp + sq)
+            share = 1.0 / len(pairs) if len(match.agents) > 2 else 1.0
+            rows[m, i * k + j] += win_p * share
+            rows[m, j * k + i] += win_q * share
+    return rows
+
+
+def connected_components(agents: Sequence[str], totals: np.ndarray) -> list[list[str]]:
+    """Groups of agents linked by at least one counted comparison (largest first)."""
+    k = len(agents)
+    parent = list(range(k))
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    linked = (totals + totals.T) > 0
+    for i in range(k):
+        for j in range(i + 1, k):
+            if linked[i, j]:
+                parent[find(i)] = find(j)
+    groups: dict[int, list[str]] = {}
+    for i, agent in enumerate(agents):
+        groups.setdefault(find(i), []).append(agent)
+    return sorted(groups.values(), key=lambda g: (-len(g), g))
