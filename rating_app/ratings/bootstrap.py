@@ -70,22 +70,37 @@ def rate_scope(scope: str, matches: Sequence[MatchResult], weights: np.ndarray, 
 
 
 def bootstrap_fits(scope: str, rows: np.ndarray, weights: np.ndarray, k: int, config: RatingConfig):
-    """B weighted resamples (size n, with replacement, P ∝ w), each fitted; returns (B, K) and absences."""
+    """B weighted resamples, each fitted; returns (B, K) ratings and per-agent absence counts."""
+    samples = np.empty((config.bootstrap, k))
+    absent = np.zeros(k, dtype=int)
+    start = 0
+    for wins in resampled_wins(scope, rows, weights, k, config):
+        samples[start : start + len(wins)] = fit_batch(wins, alpha=config.alpha, max_iter=1_000)
+        compared = (wins.sum(axis=2) + wins.sum(axis=1)) > 0
+        absent += (~compared).sum(axis=0)
+        start += len(wins)
+    return samples, absent
+
+
+def resampled_wins(scope: str, rows: np.ndarray, weights: np.ndarray, k: int, config: RatingConfig):
+    """Yield batches of win matrices (size, K, K), one per resample: n matches drawn with replacement, P ∝ w."""
     n = rows.shape[0]
     # Each scope gets its own stream, fixed by the seed and the scope's name.
     rng = np.random.default_rng([config.seed, zlib.crc32(scope.encode())])
     probabilities = weights / weights.sum()
-    samples = np.empty((config.bootstrap, k))
-    absent = np.zeros(k, dtype=int)
     for start in range(0, config.bootstrap, BATCH):
         size = min(BATCH, config.bootstrap - start)
         picks = rng.choice(n, size=(size, n), p=probabilities)
         counts = np.bincount((picks + n * np.arange(size)[:, None]).ravel(), minlength=size * n).reshape(size, n)
-        wins = (counts @ rows).reshape(size, k, k)
-        samples[start : start + size] = fit_batch(wins, alpha=config.alpha, max_iter=1_000)
-        compared = (wins.sum(axis=2) + wins.sum(axis=1)) > 0
-        absent += (~compared).sum(axis=0)
-    return samples, absent
+        yield (counts @ rows).reshape(size, k, k)
+
+
+def scope_inputs(matches: Sequence[MatchResult], ties: str, overall: bool):
+    """(agents, comparison rows, weights) of a scope before any exclusion; for benchmarks and checks."""
+    agents = sorted({a for m in matches for a in m.agents})
+    per_game = Counter(m.game for m in matches)
+    weights = np.array([1.0 / per_game[m.game] for m in matches]) if overall else np.ones(len(matches))
+    return agents, comparison_matrix(matches, agents, ties), weights
 
 
 def summarise(
