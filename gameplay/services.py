@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -25,6 +26,7 @@ from gameplay.engines.api import EngineError, IllegalActionError
 from gameplay.engines.registry import create_game
 from gameplay.models import Event, Match, Seat, StateSnapshot
 from gameplay.selectors import match_group_name, state_of
+from gameplay.signals import match_finished
 
 logger = logging.getLogger(__name__)
 
@@ -216,6 +218,14 @@ def _finish(match: Match, state, now) -> None:
     match.finished_at = now
     _append_event(match, Event.Kind.END, None, {"scores": scores, "winner": match.winner}, None)
     StateSnapshot.objects.create(match=match, version=match.version, state=match.state)
+    transaction.on_commit(partial(_announce_finished, match.pk, match.game_id))
+
+
+def _announce_finished(match_id: int, game_id: str) -> None:
+    """Send match_finished; a failing receiver is logged, never turned into a failed action."""
+    for receiver, result in match_finished.send_robust(sender=Match, match_id=match_id, game_id=game_id):
+        if isinstance(result, Exception):
+            logger.error("match_finished receiver %r failed for match %s", receiver, match_id, exc_info=result)
 
 
 def _label_before(state, seat: int, action_id: str) -> str:

@@ -3,6 +3,7 @@
 DATABASE_URL  default: SQLite file db.sqlite3 next to manage.py
 REDIS_URL     unset: in-memory channel layer + eager Celery; set: channels_redis + Celery broker
 SECRET_KEY, DEBUG, ALLOWED_HOSTS as usual.
+RATING_BOOTSTRAP, RATING_SEED, RATING_TIES, RATING_REFRESH_DELAY  leaderboard ratings (see below)
 """
 
 import os
@@ -121,6 +122,13 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 MAX_CHAT_LENGTH = int(os.environ.get("MAX_CHAT_LENGTH", "1000"))
 # Largest websocket frame the consumer will parse.
 MAX_FRAME_BYTES = int(os.environ.get("MAX_FRAME_BYTES", "16384"))
+
+# Leaderboard ratings (rating_app): bootstrap resamples, their seed and the tie rule ("skip" or "half").
+RATING_BOOTSTRAP = int(os.environ.get("RATING_BOOTSTRAP", "10000"))
+RATING_SEED = int(os.environ.get("RATING_SEED", "0"))
+RATING_TIES = os.environ.get("RATING_TIES", "skip")
+# Seconds between a match finishing and the queued leaderboard refresh (only with a real Celery worker).
+RATING_REFRESH_DELAY = float(os.environ.get("RATING_REFRESH_DELAY", "10"))
 
 LOGGING = {
     "version": 1,

@@ -1,5 +1,5 @@
 from django.contrib import admin
-from django.urls import path
+from django.urls import include, path
 
 from gameplay import views
 
@@ -10,5 +10,6 @@ urlpatterns = [
     path("matches/", views.match_list, name="match_list"),
     path("matches/<int:match_id>/", views.match_detail, name="match_detail"),
     path("matches/<int:match_id>/replay/", views.replay, name="replay"),
+    path("ratings/", include("rating_app.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -4,3 +4,9 @@ from django.apps import AppConfig
 class RatingAppConfig(AppConfig):
     name = "rating_app"
     verbose_name = "Ratings"
+
+    def ready(self):
+        from gameplay.signals import match_finished
+        from rating_app.receivers import queue_leaderboard_refresh
+
+        match_finished.connect(queue_leaderboard_refresh, dispatch_uid="rating_app.queue_leaderboard_refresh")

@@ -1,0 +1,25 @@
+"""Signal receivers: keep the leaderboard fresh when matches finish."""
+
+from __future__ import annotations
+
+from celery import current_app
+from django.conf import settings
+
+
+def celery_is_eager() -> bool:
+    return bool(settings.CELERY_TASK_ALWAYS_EAGER or current_app.conf.task_always_eager)
+
+
+def queue_leaderboard_refresh(sender, match_id: int | None = None, **kwargs) -> None:
+    """After a match finishes, queue one refresh of the default platform leaderboard a little later.
+
+    Only with a real worker: eager Celery would compute the leaderboard inside every finishing
+    request (``play_match --count 100`` would compute it 100 times). Without a worker nothing is
+    queued; the page notices the changed matches and computes on demand. Refreshes queued close
+    together cost little: the first computes, the others find the stored run current.
+    """
+    if celery_is_eager():
+        return
+    from rating_app.tasks import refresh_leaderboard
+
+    refresh_leaderboard.apply_async(countdown=settings.RATING_REFRESH_DELAY)

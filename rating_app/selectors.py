@@ -1,0 +1,183 @@
+"""Reads: the match results a leaderboard rates, and stored rating runs. No writes here."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import hashlib
+import json
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import asdict
+from pathlib import Path
+
+from django.conf import settings
+
+from agents_app.agents.registry import AGENTS
+from gameplay.engines.registry import GAMES
+from gameplay.models import Match, Seat
+from rating_app import ratings
+from rating_app.models import RatingRun
+from rating_app.ratings import (
+    AgentRating,
+    MatchResult,
+    RatingConfig,
+    ScopeRating,
+    load_seed_file,
+)
+
+# Every human seat is one agent on the leaderboard: people as a group, against each agent.
+HUMAN = "human"
+GAMEBENCH_FILE = Path(settings.BASE_DIR) / "fixtures" / "gamebench_matches.json"
+GAMEBENCH_URL = "https://github.com/Joshuaclymer/GameBench"
+
+# Display names of the games in the GameBench data; games on this platform use their engine's name.
+GAMEBENCH_GAME_NAMES = {
+    "air_land_sea": "Air, Land & Sea",
+    "arctic_scavengers": "Arctic Scavengers",
+    "are_you_the_traitor": "Are You the Traitor?",
+    "codenames": "Codenames",
+    "hive": "Hive",
+    "pit": "Pit",
+    "santorini": "Santorini",
+    "sea_battle": "Sea Battle",
+    "two_rooms_and_a_boom": "Two Rooms and a Boom",
+}
+
+FILTER_KEYS = ("games", "agents", "since", "until")
+
+
+def game_name(game_id: str) -> str:
+    """The human name of a game id found in the data (an unknown id is shown readably, never dropped)."""
+    if game_id in GAMES:
+        return GAMES[game_id].spec.name
+    return GAMEBENCH_GAME_NAMES.get(game_id) or game_id.replace("_", " ").capitalize()
+
+
+def normalise_filters(filters: dict | None) -> dict:
+    """Canonical filters: sorted unique games and agents, ISO dates, every key present."""
+    filters = filters or {}
+    unknown = set(filters) - set(FILTER_KEYS)
+    if unknown:
+        raise ValueError(f"unknown filters: {', '.join(sorted(unknown))}")
+
+    def day(value) -> str | None:
+        if value in (None, ""):
+            return None
+        if isinstance(value, dt.datetime):
+            value = value.date()
+        if isinstance(value, dt.date):
+            return value.isoformat()
+        return dt.date.fromisoformat(str(value)).isoformat()
+
+    return {
+        "games": sorted(set(filters.get("games") or ())),
+        "agents": sorted(set(filters.get("agents") or ())),
+        "since": day(filters.get("since")),
+        "until": day(filters.get("until")),
+    }
+
+
+def platform_results(
+    games: Iterable[str] | None = None,
+    agents: Iterable[str] | None = None,
+    since: dt.date | str | None = None,
+    until: dt.date | str | None = None,
+) -> tuple[list[MatchResult], str]:
+    """Finished matches of this platform as rating input, and a fingerprint of exactly that set.
+
+    Each seat is rated as its agent id: ``seat.agent_name`` for agent seats, ``"human"`` for
+    every human seat. ``games`` keeps matches of those games; ``agents`` keeps matches in which
+    every seat is one of those agents (the leaderboard of that pool); ``since``/``until`` are
+    inclusive days of ``finished_at`` in the site's time zone. There is no tournament filter:
+    matches do not belong to tournaments yet.
+    """
+    f = normalise_filters({"games": games, "agents": agents, "since": since, "until": until})
+    matches = Match.objects.filter(status=Match.Status.FINISHED)
+    if f["games"]:
+        matches = matches.filter(game_id__in=f["games"])
+    if f["since"]:
+        matches = matches.filter(finished_at__date__gte=f["since"])
+    if f["until"]:
+        matches = matches.filter(finished_at__date__lte=f["until"])
+    rows = list(matches.order_by("pk").values_list("pk", "game_id", "scores", "finished_at"))
+    seats: dict[int, list[str]] = defaultdict(list)
+    seat_rows = (
+        Seat.objects.filter(match__in=matches)
+        .order_by("match_id", "index")
+        .values_list("match_id", "controller", "agent_name")
+    )
+    for match_id, controller, agent_name in seat_rows:
+        seats[match_id].append(agent_name if controller == Seat.Controller.AGENT else HUMAN)
+    wanted = set(f["agents"])
+    results, digest = [], hashlib.sha256()
+    for pk, game_id, scores, finished_at in rows:
+        ids = seats.get(pk, [])
+        if not isinstance(scores, list) or len(scores) != len(ids):
+            continue  # not a rateable result (cannot happen for matches finished by the match service)
+        if wanted and not set(ids) <= wanted:
+            continue
+        results.append(MatchResult(game_id, tuple(ids), tuple(float(s) for s in scores)))
+        stamp = finished_at.isoformat() if finished_at else ""
+        digest.update(f"{pk}:{stamp}\n".encode())
+    return results, digest.hexdigest()
+
+
+def gamebench_results() -> tuple[list[MatchResult], str]:
+    """The GameBench paper's match records (fixtures/gamebench_matches.json) and the file's sha256."""
+    fingerprint = hashlib.sha256(GAMEBENCH_FILE.read_bytes()).hexdigest()
+    return load_seed_file(GAMEBENCH_FILE), fingerprint
+
+
+def results_for(source: str, filters: dict) -> tuple[list[MatchResult], str]:
+    if source == RatingRun.Source.PLATFORM:
+        return platform_results(**normalise_filters(filters))
+    if source == RatingRun.Source.GAMEBENCH:
+        return gamebench_results()
+    raise ValueError(f"unknown rating source {source!r}")
+
+
+def run_filters(source: str, filters: dict | None) -> dict:
+    """The filters a run of this source records: the published data is always rated whole."""
+    return normalise_filters(filters) if source == RatingRun.Source.PLATFORM else {}
+
+
+def cache_key(source: str, filters: dict | None, config: RatingConfig) -> str:
+    """What makes two runs interchangeable, apart from the matches themselves (the library version too)."""
+    payload = {
+        "source": source,
+        "filters": run_filters(source, filters),
+        "config": asdict(config),
+        "library_version": ratings.LIBRARY_VERSION,
+    }
+    return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+
+
+def latest_run(source: str, filters: dict | None, config: RatingConfig) -> RatingRun | None:
+    """The newest run of this source, filters, configuration and library version (any matches)."""
+    return RatingRun.objects.filter(cache_key=cache_key(source, filters, config)).order_by("-created_at", "-pk").first()
+
+
+def platform_filter_choices() -> tuple[list[tuple[str, str]], list[str]]:
+    """Games (id, name) and agent ids the platform filters offer: registered ones plus any seen in matches."""
+    finished = Match.objects.filter(status=Match.Status.FINISHED)
+    game_ids = set(GAMES) | set(finished.values_list("game_id", flat=True).distinct())
+    agent_ids = set(AGENTS) | {HUMAN}
+    agent_ids |= set(
+        Seat.objects.filter(match__in=finished, controller=Seat.Controller.AGENT)
+        .values_list("agent_name", flat=True)
+        .distinct()
+    )
+    return sorted(((g, game_name(g)) for g in game_ids), key=lambda c: c[1].lower()), sorted(agent_ids)
+
+
+def run_scope(run: RatingRun, scope: str) -> ScopeRating | None:
+    """One scope of a stored run as the library's ScopeRating (None if the run has no such scope)."""
+    data = (run.result or {}).get("scopes", {}).get(scope)
+    if data is None:
+        return None
+    fields = {f.name for f in dataclasses.fields(ScopeRating)}
+    rating_fields = {f.name for f in dataclasses.fields(AgentRating)}
+    data = {k: v for k, v in data.items() if k in fields}
+    data["ratings"] = [AgentRating(**{k: v for k, v in r.items() if k in rating_fields}) for r in data["ratings"]]
+    return ScopeRating(**data)
