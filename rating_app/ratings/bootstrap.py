@@ -119,9 +119,11 @@ def summarise(
     ratings = []
     for position, i in enumerate(order, start=1):
         notes = []
-        if wins_total[i] == 0:
+        if wins_total[i] == 0 and losses_total[i] == 0:
+            notes.append("no counted comparison (only ties or self-play): the rating carries no information")
+        elif wins_total[i] == 0:
             notes.append("never won a counted comparison: rating bounded only by the regularisation")
-        if losses_total[i] == 0:
+        elif losses_total[i] == 0:
             notes.append("never lost a counted comparison: rating bounded only by the regularisation")
         ratings.append(
             AgentRating(

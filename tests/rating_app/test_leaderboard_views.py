@@ -309,3 +309,41 @@ def test_runs_are_read_only_in_the_admin(client, django_user_model):
     assert page.status_code == 200
     assert 'name="_save"' not in page.content.decode()
     assert client.get("/admin/rating_app/ratingrun/add/").status_code == 403
+
+
+GAMEBENCH_FILE = __import__("pathlib").Path(__file__).resolve().parents[2] / "fixtures" / "gamebench_matches.json"
+
+
+@pytest.mark.parametrize(
+    "game",
+    [
+        "air_land_sea",
+        "arctic_scavengers",
+        "are_you_the_traitor",
+        "codenames",
+        "hive",
+        "pit",
+        "santorini",
+        "sea_battle",
+        "two_rooms_and_a_boom",
+    ],
+)
+def test_one_game_only_numbers_land_under_that_game(client, game):
+    """Platform data holding one game only: the average-score table has that game's column (and
+    Overall) and nothing else, each cell is that agent's mean score in that game, and the only per-game
+    section is that game's."""
+    records = [r for r in json.loads(GAMEBENCH_FILE.read_text()) if r["game"] == game]
+    for r in records:
+        agents = [k for k in r if k != "game"]
+        finished(agents, [r[a] for a in agents], game=game)
+    html = html_of(client.get("/ratings/?source=platform"))
+    scores = next(t for t in tables(html) if "Average score by agent and game" in t)
+    headers = re.findall(r'<th scope="col" class="num" data-game="([^"]+)"', scores)
+    assert headers == [game, "overall"]
+    for agent in {a for r in records for a in r if a != "game"}:
+        played = [r[agent] for r in records if agent in r]
+        row = re.search(rf'<th scope="row" class="agent">{re.escape(agent)}</th>(.*?)</tr>', scores, flags=re.S)
+        cells = re.findall(r'<td class="num">(.*?)</td>', row.group(1))
+        assert cells[0] == cells[1], (agent, cells)  # the game's column and Overall: the same matches
+        assert float(cells[0]) == pytest.approx(sum(played) / len(played), abs=0.0006), (agent, cells)
+    assert re.findall(r'<h3 id="game-([^"]+)"', html) == [game]
