@@ -59,3 +59,22 @@ def test_errors_exit_2_with_one_line(args, message, tmp_path):
     )
     assert proc.returncode == 2
     assert message in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.django_db
+def test_platform_matches_with_date_range():
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from tests.rating_app.factories import finished
+
+    old = timezone.now() - dt.timedelta(days=30)
+    finished(["human", "random"], [1.0, 0.0], at=old)
+    finished(["random", "human"], [1.0, 0.0])
+    finished(["human", "random"], [1.0, 0.0])
+    everything = json.loads(run("--bootstrap", "50", "--json"))
+    yesterday = str(timezone.now().date() - dt.timedelta(days=1))
+    recent = json.loads(run("--bootstrap", "50", "--json", "--since", yesterday))
+    assert everything["n_matches"] == 3 and recent["n_matches"] == 2
+    assert set(recent["scopes"]["overall"]["agents"]) == {"human", "random"}

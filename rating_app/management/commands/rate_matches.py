@@ -7,6 +7,8 @@ Bradley–Terry ratings overall (every game weighted equally) and per game.
 
 from __future__ import annotations
 
+import argparse
+import datetime as dt
 import json
 import time
 
@@ -23,6 +25,8 @@ class Command(BaseCommand):
         parser.add_argument("--input", help="JSON file in the seeds' format; default: the platform's finished matches")
         parser.add_argument("--games", help="comma-separated games to include (default: all)")
         parser.add_argument("--agents", help="comma-separated agents to include (default: all)")
+        parser.add_argument("--since", type=_date, help="platform matches finished on or after this day (YYYY-MM-DD)")
+        parser.add_argument("--until", type=_date, help="platform matches finished on or before this day (YYYY-MM-DD)")
         parser.add_argument("--bootstrap", type=int, default=10_000, help="bootstrap resamples B (default 10000)")
         parser.add_argument("--seed", type=int, default=0)
         parser.add_argument("--ties", choices=TIE_RULES, default="skip", help="skip equal scores, or count half each")
@@ -34,11 +38,13 @@ class Command(BaseCommand):
         agents = _split(opts["agents"])
         try:
             if opts["input"]:
+                if opts["since"] or opts["until"]:
+                    raise RatingInputError("--since/--until filter platform matches; a file has no dates")
                 matches = load_seed_file(opts["input"])
             else:
                 from rating_app.selectors import platform_results
 
-                matches, _ = platform_results()
+                matches, _ = platform_results(since=opts["since"], until=opts["until"])
             if games:
                 matches = [m for m in matches if m.game in games]
             if agents:
@@ -108,6 +114,13 @@ def as_json(report) -> dict:
         },
         "average_scores": report.average_scores,
     }
+
+
+def _date(value: str) -> dt.date:
+    try:
+        return dt.date.fromisoformat(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a date (YYYY-MM-DD): {value!r}") from None
 
 
 def _split(value: str | None) -> set[str]:
