@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from agents_app.agents.base import Decision, TurnView
 from agents_app.agents.random_agent import RandomAgent
-from agents_app.agents.registry import create_agent
+from agents_app.agents.registry import AGENTS, create_agent
 from gameplay.engines.api import State
 
 logger = logging.getLogger(__name__)
@@ -28,21 +28,33 @@ def decision_seed(match_seed: int, version: int, seat: int) -> int:
     return (match_seed * 1_000_003 + version * 7_919 + seat * 104_729) % (2**63)
 
 
-def turn_view(game_id: str, state: State, seat: int, seed: int) -> TurnView:
+def turn_view(game_id: str, state: State, seat: int, seed: int, *, with_image: bool = False) -> TurnView:
+    """The seat's view for one decision; with_image adds the game's picture of that same observation."""
+    observation = state.observation(seat)
     return TurnView(
         game_id=game_id,
         seat=seat,
-        observation=state.observation(seat),
+        observation=observation,
         legal_actions=tuple(state.legal_actions(seat)),
         text_actions=tuple(state.text_actions(seat)),
         rules=state.game.rules,
         seed=seed,
+        image=_image_of(state, observation) if with_image else None,
     )
+
+
+def _image_of(state: State, observation) -> bytes | None:
+    try:
+        return state.game.observation_image(observation)
+    except Exception:  # a picture is a nicety: never stall a match over it
+        logger.exception("observation_image failed for %s", state.game.spec.id)
+        return None
 
 
 def decide(agent_name: str, game_id: str, state: State, seat: int, seed: int) -> AgentTurn:
     """Ask the named agent; if it raises or proposes an illegal action, a random legal one is used (logged)."""
-    view = turn_view(game_id, state, seat, seed)
+    wants_image = bool(getattr(AGENTS.get(agent_name), "accepts_images", False))
+    view = turn_view(game_id, state, seat, seed, with_image=wants_image)
     started = time.monotonic()
     try:
         decision = create_agent(agent_name).decide(view)

@@ -6,6 +6,9 @@ HEADERS entry):
   {"kind": "chat", "text": "..."}                                        post a chat line
   {"kind": "select", "location": "c3"}                                   board click (this socket only)
   {"kind": "clear"}                                                      clear the board selection
+  {"kind": "uhp", "text": "wS1 bQ-", "version": 12}                      a move typed in the game's notation
+                                                                         (games whose State has parse_move)
+A select frame may carry "restart": true to start a new selection at that location instead of extending it.
 """
 
 from __future__ import annotations
@@ -57,6 +60,7 @@ class MatchConsumer(WebsocketConsumer):
             "chat": self.on_chat,
             "select": self.on_select,
             "clear": self.on_clear,
+            "uhp": self.on_uhp,
         }.get(frame.get("kind"))
         if handler is None:
             return self.send_error("Unknown message kind; nothing was changed.")
@@ -85,6 +89,17 @@ class MatchConsumer(WebsocketConsumer):
             self.selection = ()
             self.send_view(error=f"{err}. Nothing was changed.")
 
+    def on_uhp(self, frame):
+        try:
+            version = int(frame.get("version"))
+        except (TypeError, ValueError):
+            return self.send_error("Missing or malformed version; nothing was changed.")
+        try:
+            services.submit_move_text(self.seat.match_id, self.seat.index, frame.get("text"), expected_version=version)
+        except services.ServiceError as err:
+            self.selection = ()
+            self.send_view(error=f"{err}. Nothing was changed.")
+
     def on_chat(self, frame):
         try:
             services.post_message(self.seat.match_id, self.seat.index, frame.get("text"))
@@ -95,9 +110,11 @@ class MatchConsumer(WebsocketConsumer):
         location = frame.get("location")
         if not isinstance(location, str) or len(location) > 32:
             return self.send_error("Malformed selection.")
-        # Clicking the last selected location again steps back.
+        # Clicking the last selected location again steps back; "restart" begins a new selection there.
         if self.selection and self.selection[-1] == location:
             self.selection = self.selection[:-1]
+        elif frame.get("restart") in (True, "true", "1"):
+            self.selection = (location,)
         else:
             self.selection = self.selection + (location,)
         self.send_view()

@@ -5,20 +5,43 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from django.template.loader import render_to_string
+from django.urls import reverse
 
 from gameplay.board_clicks import clicks_for, valid_selection
-from gameplay.selectors import SeatView
+from gameplay.engines.api import Game, Observation
+from gameplay.models import Match, Seat
+from gameplay.selectors import SeatView, game_of
 
 
 def view_context(view: SeatView, selection: Sequence[str] = ()) -> dict:
     selection = valid_selection(view.legal_actions, selection)
+    clicks = clicks_for(view.legal_actions, selection)
+    game = view.game if view.game is not None else game_of(view.match)
     return {
         "view": view,
         "obs": view.observation.data,
-        "clicks": clicks_for(view.legal_actions, selection),
+        "clicks": clicks,
+        # Where a new selection may start (the same as clicks when nothing is selected).
+        "start_clicks": clicks_for(view.legal_actions, ()) if selection else clicks,
         "selection": selection,
         "version": view.match.version,
+        **board_extras(game, view.observation, board_image_url(view.match, view.seat)),
     }
+
+
+def board_image_url(match: Match, seat: Seat | None, step: int | None = None) -> str:
+    """The board picture of this seat's observation (or the public one), tied to the match version."""
+    if seat is not None:
+        return reverse("board_png", kwargs={"token": seat.token}) + f"?v={match.version}"
+    url = reverse("match_board_png", kwargs={"match_id": match.pk})
+    return url + (f"?step={step}" if step is not None else f"?v={match.version}")
+
+
+def board_extras(game: Game, observation: Observation, image_url: str) -> dict:
+    """Game-specific board context through generic hooks: a game may offer ``board_layout(observation)``
+    (e.g. the geometry of its observation_image, for a clickable overlay); its result is ``layout``."""
+    hook = getattr(game, "board_layout", None)
+    return {"layout": hook(observation) if callable(hook) else None, "board_image_url": image_url}
 
 
 def seat_fragments(view: SeatView, selection: Sequence[str] = ()) -> str:

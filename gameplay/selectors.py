@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from gameplay.engines.api import Action, Observation, State, TextAction
+from gameplay.engines.api import Action, Game, Observation, State, TextAction
 from gameplay.engines.registry import create_game, game_class
 from gameplay.models import Event, Match, Seat
 
@@ -48,6 +48,7 @@ class SeatView:
     last_action: str | None = None
     game_name: str = ""
     result: str | None = None
+    game: Game | None = None
 
     @property
     def board_template(self) -> str:
@@ -76,6 +77,7 @@ def seat_view(match: Match, seat: Seat | None) -> SeatView:
         last_action=f"{names.get(last['seat'])}: {last['payload'].get('label')}" if last else None,
         game_name=game_class(match.game_id).spec.name,
         result=result_text(match, names, index),
+        game=state.game,
     )
 
 
@@ -120,6 +122,10 @@ def replay_frames(match: Match) -> list[ReplayFrame]:
             state.apply_action(event.seat, event.payload["action_id"], event.payload.get("text"))
         frames.append(ReplayFrame(event.version, event, state.observation(None)))
     return frames
+
+
+def game_of(match: Match) -> Game:
+    return create_game(match.game_id, match.options, num_seats=match.state["num_seats"])
 
 
 def match_by_id(match_id: int) -> Match:

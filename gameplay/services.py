@@ -149,6 +149,30 @@ def submit_action(
     return match
 
 
+def submit_move_text(match_id: int, seat_index: int, text: Any, *, expected_version: int) -> Match:
+    """Apply a move typed in the game's own notation (e.g. a UHP move string for Hive).
+
+    Generic: a game whose State offers ``parse_move(text) -> action_id`` maps the text to its canonical
+    action id, which then goes through ``submit_action`` like a click. Raises ActionRejected otherwise.
+    """
+    if not isinstance(text, str) or not text.strip():
+        raise ActionRejected("type a move first")
+    text = text.strip()
+    if len(text) > 200:
+        raise ActionRejected("that move is too long")
+    match = Match.objects.get(pk=match_id)
+    parse = getattr(state_of(match), "parse_move", None)
+    if parse is None:
+        raise ActionRejected("this game does not accept typed moves")
+    try:
+        action_id = parse(text)
+    except (EngineError, ValueError, KeyError, IndexError) as err:
+        raise ActionRejected(f"{text!r} is not a valid move ({err})") from None
+    if not isinstance(action_id, str) or not action_id:
+        raise ActionRejected(f"{text!r} is not a valid move")
+    return submit_action(match_id, seat_index, action_id, expected_version=expected_version)
+
+
 def post_message(match_id: int, seat_index: int, text: Any) -> Event:
     """Append a chat line from a seat. Chat is an event beside the actions, not an action."""
     if not isinstance(text, str):

@@ -7,9 +7,11 @@ urlpatterns = [
     path("", views.lobby, name="lobby"),
     path("games/<slug:game_id>/new/", views.new_match, name="new_match"),
     path("play/<str:token>/", views.play, name="play"),
+    path("play/<str:token>/board.png", views.board_png, name="board_png"),
     path("matches/", views.match_list, name="match_list"),
     path("matches/<int:match_id>/", views.match_detail, name="match_detail"),
     path("matches/<int:match_id>/replay/", views.replay, name="replay"),
+    path("matches/<int:match_id>/board.png", views.match_board_png, name="match_board_png"),
     path("ratings/", include("rating_app.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import inspect
 import secrets
 
-from django.http import Http404, HttpResponseForbidden
+from django.core.cache import cache
+from django.http import Http404, HttpResponse, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
@@ -13,7 +15,10 @@ from gameplay import selectors, services
 from gameplay.engines.registry import UnknownGameError, all_specs, game_class
 from gameplay.forms import INVITE, YOU, NewMatchForm
 from gameplay.models import Match, Seat
-from gameplay.rendering import view_context
+from gameplay.rendering import board_extras, board_image_url, view_context
+
+# Seconds a board picture of one match version stays in Django's cache (and in browsers, for that version).
+BOARD_IMAGE_SECONDS = 3600
 
 
 def lobby(request):
@@ -104,6 +109,68 @@ def replay(request, match_id: int):
         "clicks": {},
         "board_template": f"games/{match.game_id}/board.html",
         "seats": {s.index: s for s in match.seats.all()},
+        **board_extras(selectors.game_of(match), frame.observation, board_image_url(match, None, step=step)),
     }
     template = "gameplay/partials/replay_frame.html" if request.headers.get("HX-Request") else "gameplay/replay.html"
     return render(request, template, context)
+
+
+# --- board pictures ---------------------------------------------------------------------------
+
+
+def board_png(request, token: str):
+    """The picture of this seat's own observation (Game.observation_image); 404 for unknown links."""
+    seat = selectors.seat_by_token(token)
+    if seat is None:
+        raise Http404("This link is not valid.")
+    return _board_image(request, seat.match, seat.index)
+
+
+def match_board_png(request, match_id: int):
+    """The public picture (observation(None)); with ?step=N, a replay step of a finished match."""
+    match = get_object_or_404(Match, pk=match_id)
+    step = request.GET.get("step")
+    if step is None:
+        return _board_image(request, match, None)
+    if match.status != Match.Status.FINISHED:
+        return HttpResponseForbidden("The replay opens when the match has ended.")
+    try:
+        step = int(step)
+    except ValueError:
+        raise Http404("No such step") from None
+    return _board_image(request, match, None, step=step)
+
+
+def _board_image(request, match: Match, seat_index: int | None, step: int | None = None) -> HttpResponse:
+    game = selectors.game_of(match)
+    coords = request.GET.get("coords", "").lower() in ("1", "true", "yes", "on") and _takes_coords(game)
+    key = f"board-png:{match.pk}:{match.version}:{seat_index}:{int(coords)}:{step}"
+    png = cache.get(key)
+    if png is None:
+        if step is None:
+            observation = selectors.state_of(match).observation(seat_index)
+        else:
+            frames = selectors.replay_frames(match)
+            if not 0 <= step < len(frames):
+                raise Http404("No such step")
+            observation = frames[step].observation
+        png = game.observation_image(observation, coords=True) if coords else game.observation_image(observation)
+        if png is None:
+            raise Http404("This game has no board picture.")
+        cache.set(key, png, BOARD_IMAGE_SECONDS)
+    response = HttpResponse(png, content_type="image/png")
+    # The URL names the version (?v=) or replay step it shows: then the bytes never change.
+    scope = "private" if seat_index is not None else "public"
+    if step is not None or request.GET.get("v") == str(match.version):
+        response["Cache-Control"] = f"{scope}, max-age={BOARD_IMAGE_SECONDS}"
+    else:
+        response["Cache-Control"] = f"{scope}, no-cache"
+    return response
+
+
+def _takes_coords(game) -> bool:
+    """Whether the game's observation_image accepts coords=True (drawn cell coordinates)."""
+    try:
+        return "coords" in inspect.signature(game.observation_image).parameters
+    except (TypeError, ValueError):
+        return False

@@ -31,6 +31,9 @@ class TurnView:
     # so that a match replays identically.
     seed: int = 0
     extra: dict = field(default_factory=dict)
+    # A PNG of the observation (Game.observation_image), filled in only for agents that set
+    # ``accepts_images = True`` and only for games that draw one; None otherwise.
+    image: bytes | None = None
 
 
 class Agent(ABC):
@@ -38,6 +41,8 @@ class Agent(ABC):
 
     name: str = ""
     description: str = ""
+    # Vision-capable agents set this to receive TurnView.image (drawing it costs time, so it is opt-in).
+    accepts_images: bool = False
 
     @abstractmethod
     def decide(self, view: TurnView) -> Decision:

@@ -6,11 +6,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from .api import EngineError, Game, GameSpec
+from .hive import HiveGame
 from .santorini import SantoriniGame
 
 GAMES: dict[str, type[Game]] = {
     cls.spec.id: cls
-    for cls in (SantoriniGame,)
+    for cls in (SantoriniGame, HiveGame)
 }
 
 

@@ -134,6 +134,7 @@ def random_playout(game: Game, seed: int, texts: tuple[str, ...] = DEFAULT_TEXTS
         check_observation_leaks(state, _observation_dumps(state))
         if state.is_terminal():
             assert state.current_seats() == [], "terminal state still has seats to act"
+            check_observation_images(state)  # once per playout: drawing is costly and tested on its own
             break
         assert len(state.log) < limit, f"playout exceeded max_actions()={limit} (seed {seed})"
         seats = state.current_seats()
@@ -142,7 +143,6 @@ def random_playout(game: Game, seed: int, texts: tuple[str, ...] = DEFAULT_TEXTS
             assert state.legal_actions(s) or state.text_actions(s), f"seat {s} must act but cannot"
         if step % probe_every == 0:
             check_rejects_illegal(state)
-            check_observation_images(state)
         seat = rng.choice(seats)
         actions = state.legal_actions(seat)
         if actions:

@@ -10,6 +10,11 @@ from .conformance import check_playouts
 
 N_PLAYOUTS = 200
 
+# Options added to every preset of a game so 200 random playouts stay quick: random Hive games
+# mostly run to the turn cap, so cap them at 100 turns (the default 500-turn cap is exercised in
+# tests/engines/test_hive_conformance.py).
+FAST_PLAYOUTS = {"hive": {"max_turns": 100}}
+
 
 def _option_presets(cls) -> list[tuple[str, dict]]:
     """Default options, plus every bool option flipped, so variants get exercised too."""
@@ -30,6 +35,7 @@ CASES = [
 @pytest.mark.parametrize("game_id,options", CASES)
 def test_random_playouts_conform(game_id, options):
     cls = GAMES[game_id]
+    options = {**options, **FAST_PLAYOUTS.get(game_id, {})}
     finals = check_playouts(lambda: cls(options), n_playouts=N_PLAYOUTS, base_seed=1000)
     assert len(finals) == N_PLAYOUTS
     assert all(state.is_terminal() for state in finals)
