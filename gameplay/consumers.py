@@ -73,29 +73,33 @@ class MatchConsumer(WebsocketConsumer):
     # --- frame handlers ---------------------------------------------------------
 
     def on_action(self, frame):
-        try:
-            version = int(frame.get("version"))
-        except (TypeError, ValueError):
-            return self.send_error("Missing or malformed version; nothing was changed.")
-        try:
-            services.submit_action(
+        self._submit(
+            frame,
+            lambda version: services.submit_action(
                 self.seat.match_id,
                 self.seat.index,
                 frame.get("action_id"),
                 text=frame.get("text") or None,
                 expected_version=version,
-            )
-        except services.ServiceError as err:
-            self.selection = ()
-            self.send_view(error=f"{err}. Nothing was changed.")
+            ),
+        )
 
     def on_uhp(self, frame):
+        """A move typed in the game's notation (e.g. UHP for Hive); the engine maps it to an action id."""
+        self._submit(
+            frame,
+            lambda version: services.submit_move_text(
+                self.seat.match_id, self.seat.index, frame.get("text"), expected_version=version
+            ),
+        )
+
+    def _submit(self, frame, submit):
         try:
             version = int(frame.get("version"))
         except (TypeError, ValueError):
             return self.send_error("Missing or malformed version; nothing was changed.")
         try:
-            services.submit_move_text(self.seat.match_id, self.seat.index, frame.get("text"), expected_version=version)
+            submit(version)
         except services.ServiceError as err:
             self.selection = ()
             self.send_view(error=f"{err}. Nothing was changed.")

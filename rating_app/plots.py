@@ -60,13 +60,7 @@ def whisker_plot(
     height = top + row_h * max(len(ratings), 1) + bottom
     img = Image.new("RGB", (width, height), "white")
     draw = ImageDraw.Draw(img)
-    y = 12
-    for line in title_lines:
-        draw.text((16, y), line, font=title_font, fill=INK)
-        y += 26
-    for line in note_lines:
-        draw.text((16, y + 4), line, font=note_font, fill=MUTED)
-        y += 19
+    _draw_heading(draw, title_lines, title_font, note_lines, note_font)
 
     lo = min([r.low for r in ratings] + [0.0])
     hi = max([r.high for r in ratings] + [0.0])
@@ -142,13 +136,7 @@ def heatmap(
     height = top + n * cell + 24
     img = Image.new("RGB", (width, max(height, top + 160)), "white")
     draw = ImageDraw.Draw(img)
-    y = 12
-    for line in title_lines:
-        draw.text((16, y), line, font=title_font, fill=INK)
-        y += 26
-    for line in note_lines:
-        draw.text((16, y + 4), line, font=note_font, fill=MUTED)
-        y += 19
+    _draw_heading(draw, title_lines, title_font, note_lines, note_font)
 
     scale = DIVERGING if center is not None else SEQUENTIAL
     mid = center if center is not None else (vmin + vmax) / 2
@@ -267,3 +255,14 @@ def _colour(v: float, vmin: float, mid: float, vmax: float, scale) -> tuple[int,
 def _text_on(colour: tuple[int, int, int]) -> tuple[int, int, int]:
     r, g, b = colour
     return INK if 0.299 * r + 0.587 * g + 0.114 * b > 150 else (255, 255, 255)
+
+
+def _draw_heading(draw, title_lines, title_font, note_lines, note_font) -> None:
+    """Title lines, then smaller note lines, from the top-left corner of a figure."""
+    y = 12
+    for line in title_lines:
+        draw.text((16, y), line, font=title_font, fill=INK)
+        y += 26
+    for line in note_lines:
+        draw.text((16, y + 4), line, font=note_font, fill=MUTED)
+        y += 19

@@ -1,18 +1,13 @@
 """A person plays Hive against the random agent in a real browser: by clicking reserve pieces and
 highlighted cells on the board picture's overlay (once from the keyboard), moving a placed piece, and
-typing one move in UHP notation. Needs Hive in gameplay.engines.registry (skipped until then)."""
+typing one move in UHP notation."""
 
 from __future__ import annotations
 
 import re
 import time
 
-import pytest
-
-from gameplay.engines.registry import GAMES
 from tests.browser.conftest import ARTIFACTS
-
-pytestmark = pytest.mark.skipif("hive" not in GAMES, reason="Hive is not registered in gameplay.engines.registry yet")
 
 OWN_TURNS = 6
 

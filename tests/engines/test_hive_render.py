@@ -187,14 +187,12 @@ def test_hands_in_the_layout_give_reserve_locations():
     assert spiders == {"bug": "S", "count": 1, "name": "spider", "location": "hand:wS"}
 
 
-# --- with the real engine (skipped until gameplay.engines.hive provides HiveGame) ----------------------
+# --- with the real engine ---------------------------------------------------------------------------
 
 
 def hive_game():
-    try:
-        from gameplay.engines.hive import HiveGame
-    except ImportError as err:
-        pytest.skip(f"the Hive engine (gameplay.engines.hive.HiveGame) is not importable yet: {err}")
+    from gameplay.engines.hive import HiveGame
+
     return HiveGame()
 
 

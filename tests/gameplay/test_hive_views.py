@@ -42,10 +42,8 @@ def fresh_cache():
 
 @pytest.fixture
 def hive(monkeypatch):
-    try:
-        from gameplay.engines.hive import HiveGame
-    except ImportError as err:
-        pytest.skip(f"the Hive engine (gameplay.engines.hive.HiveGame) is not importable yet: {err}")
+    from gameplay.engines.hive import HiveGame
+
     assert HiveGame.observation_image is not Game.observation_image, (
         "HiveGame must implement observation_image (via gameplay.engines.hive.render.observation_png)"
     )
@@ -140,8 +138,7 @@ def test_unknown_token_picture_is_404(client, hive, bad):
 def test_coordinates_are_drawn_on_request(client, hive):
     import inspect
 
-    if "coords" not in inspect.signature(hive.observation_image).parameters:
-        pytest.skip("HiveGame.observation_image does not take coords=")
+    assert "coords" in inspect.signature(hive.observation_image).parameters
     match = play_random(hive_match(), 3)
     plain = client.get(f"/play/{token(match, 0)}/board.png?v={match.version}")
     coords = client.get(f"/play/{token(match, 0)}/board.png?v={match.version}&coords=1")
@@ -168,8 +165,7 @@ def test_public_picture_draws_the_public_observation(client, hive, monkeypatch):
 def test_replay_step_pictures_only_for_finished_matches(client, hive):
     match = hive_match((RANDOM, RANDOM), seed=3)
     match.refresh_from_db()
-    if match.status != Match.Status.FINISHED:
-        pytest.skip("random Hive play did not finish")
+    assert match.status == Match.Status.FINISHED  # agent-vs-agent play always ends (turn cap at worst)
     first = client.get(f"/matches/{match.pk}/board.png?step=1")
     later = client.get(f"/matches/{match.pk}/board.png?step=5")
     assert first.status_code == later.status_code == 200 and first.content != later.content
@@ -268,8 +264,6 @@ def assert_no_foreign_tokens(html: str, own: str | None) -> None:
 def test_typed_move_is_applied_through_parse_move(hive):
     match = hive_match()
     state = state_of(match)
-    if not hasattr(state, "parse_move"):
-        pytest.skip("HiveState.parse_move is not there yet")
     first = state.legal_actions(0)[0]
     match = services.submit_move_text(match.pk, 0, f"  {first.id} ", expected_version=0)
     assert match.version == 1
@@ -331,8 +325,6 @@ async def test_consumer_applies_a_typed_uhp_move_and_reports_bad_ones(hive, laye
 
     from tests.gameplay.ws_support import FLASH_ERROR, TIMEOUT, close_all, connect, receive_until, version_of
 
-    if not hasattr(hive.state_class, "parse_move"):
-        pytest.skip("HiveState.parse_move is not there yet")
     match = await database_sync_to_async(hive_match)()
     tok0 = await database_sync_to_async(token)(match, 0)
     comm, html = await connect(tok0)

@@ -202,8 +202,10 @@ def queued(monkeypatch):
 @pytest.fixture
 def worker_celery(settings, monkeypatch):
     """Settings as with a real broker and worker: tasks are queued, not run in-process."""
-    settings.CELERY_TASK_ALWAYS_EAGER = False
+    # Patch Celery's conf first: it reads Django settings lazily on first access, and must not cache
+    # the overridden value below as its own (that would leak "not eager" into later tests).
     monkeypatch.setattr(celery_app.conf, "task_always_eager", False)
+    settings.CELERY_TASK_ALWAYS_EAGER = False
     settings.RATING_REFRESH_DELAY = 7
 
 
