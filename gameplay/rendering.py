@@ -10,13 +10,12 @@ from django.urls import reverse
 from gameplay.board_clicks import clicks_for, valid_selection
 from gameplay.engines.api import Game, Observation
 from gameplay.models import Match, Seat
-from gameplay.selectors import SeatView, game_of
+from gameplay.selectors import SeatView
 
 
 def view_context(view: SeatView, selection: Sequence[str] = ()) -> dict:
     selection = valid_selection(view.legal_actions, selection)
     clicks = clicks_for(view.legal_actions, selection)
-    game = view.game if view.game is not None else game_of(view.match)
     return {
         "view": view,
         "obs": view.observation.data,
@@ -25,7 +24,7 @@ def view_context(view: SeatView, selection: Sequence[str] = ()) -> dict:
         "start_clicks": clicks_for(view.legal_actions, ()) if selection else clicks,
         "selection": selection,
         "version": view.match.version,
-        **board_extras(game, view.observation, board_image_url(view.match, view.seat)),
+        **board_extras(view.game, view.observation, board_image_url(view.match, view.seat)),
     }
 
 

@@ -20,8 +20,7 @@ def seat_by_token(token: str) -> Seat | None:
 
 
 def state_of(match: Match) -> State:
-    game = create_game(match.game_id, match.options, num_seats=match.state["num_seats"])
-    return game.state_from_json(match.state)
+    return game_of(match).state_from_json(match.state)
 
 
 @dataclass(frozen=True)
@@ -114,7 +113,7 @@ class ReplayFrame:
 
 def replay_frames(match: Match) -> list[ReplayFrame]:
     """Step through the event log, rebuilding public observations by replaying the engine from the seed."""
-    game = create_game(match.game_id, match.options, num_seats=match.state["num_seats"])
+    game = game_of(match)
     state = game.new_initial_state(match.seed)
     frames = [ReplayFrame(0, None, state.observation(None))]
     for event in match.events.order_by("seq"):
@@ -125,6 +124,7 @@ def replay_frames(match: Match) -> list[ReplayFrame]:
 
 
 def game_of(match: Match) -> Game:
+    """The match's game with its options and seat count (state_of restores the state on top of it)."""
     return create_game(match.game_id, match.options, num_seats=match.state["num_seats"])
 
 
