@@ -33,6 +33,10 @@ class Match(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     # When the current decision started; think time of the next action is measured from here.
     turn_started_at = models.DateTimeField(null=True, blank=True)
+    # Games played as a sequence of rounds (e.g. the five Gnomes at Night rounds) chain their matches.
+    previous_round = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="next_round"
+    )
 
     class Meta:
         ordering = ["-created_at"]

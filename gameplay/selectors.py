@@ -48,6 +48,7 @@ class SeatView:
     game_name: str = ""
     result: str | None = None
     game: Game | None = None
+    rounds: RoundSequence | None = None
 
     @property
     def board_template(self) -> str:
@@ -75,8 +76,41 @@ def seat_view(match: Match, seat: Seat | None) -> SeatView:
         chat=chat_lines(match, index, names),
         last_action=f"{names.get(last['seat'])}: {last['payload'].get('label')}" if last else None,
         game_name=game_class(match.game_id).spec.name,
-        result=result_text(match, names, index),
+        result=result_text(match, names, index, state),
         game=state.game,
+        rounds=round_sequence(match, seat, state.game),
+    )
+
+
+@dataclass(frozen=True)
+class RoundSequence:
+    """Where a match stands in a sequence of rounds, as one seat sees it."""
+
+    number: int  # 1-based position of this match in its chain
+    earlier: list[tuple[int, Match]]  # (number, match) of the finished rounds before this one
+    next_token: str | None  # this seat's link into the next round, once someone started it
+    can_start_next: bool  # the round is over and the game has another round
+
+
+def round_sequence(match: Match, seat: Seat | None, game: Game) -> RoundSequence | None:
+    """None for games without rounds; otherwise this match's place in its chain of rounds."""
+    if getattr(game, "next_round_options", None) is None:
+        return None
+    chain = []
+    current = match.previous_round
+    while current is not None and len(chain) < 100:
+        chain.append(current)
+        current = current.previous_round
+    chain.reverse()
+    following = Match.objects.filter(previous_round=match).first()
+    next_token = None
+    if following is not None and seat is not None:
+        next_token = following.seats.filter(index=seat.index).values_list("token", flat=True).first()
+    return RoundSequence(
+        number=len(chain) + 1,
+        earlier=[(i + 1, m) for i, m in enumerate(chain)],
+        next_token=next_token,
+        can_start_next=match.status == Match.Status.FINISHED and game.next_round_options() is not None,
     )
 
 
@@ -90,9 +124,12 @@ def chat_lines(match: Match, seat_index: int | None, names: dict[int, str]) -> l
     return lines
 
 
-def result_text(match: Match, names: dict[int, str], seat_index: int | None) -> str | None:
+def result_text(match: Match, names: dict[int, str], seat_index: int | None, state: State | None = None) -> str | None:
     if match.status != Match.Status.FINISHED:
         return None
+    cooperative = state is not None and len(set(state.game.teams())) == 1
+    if cooperative and callable(getattr(state, "result_text", None)):
+        return state.result_text()  # everyone wins or loses together: the game says how it went
     if match.winner is None:
         return "The match ended in a draw."
     if seat_index is not None:
@@ -119,6 +156,8 @@ def replay_frames(match: Match) -> list[ReplayFrame]:
     for event in match.events.order_by("seq"):
         if event.kind == Event.Kind.ACTION:
             state.apply_action(event.seat, event.payload["action_id"], event.payload.get("text"))
+        elif event.kind == Event.Kind.MESSAGE and callable(getattr(state, "record_message", None)):
+            state.record_message(event.seat, event.payload.get("text", ""))  # chat kept in the state
         frames.append(ReplayFrame(event.version, event, state.observation(None)))
     return frames
 

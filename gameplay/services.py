@@ -25,7 +25,7 @@ from agents_app.agents.registry import AGENTS
 from gameplay.engines.api import EngineError, IllegalActionError
 from gameplay.engines.registry import create_game
 from gameplay.models import Event, Match, Seat, StateSnapshot
-from gameplay.selectors import match_group_name, state_of
+from gameplay.selectors import game_of, match_group_name, state_of
 from gameplay.signals import match_finished
 
 logger = logging.getLogger(__name__)
@@ -186,10 +186,56 @@ def post_message(match_id: int, seat_index: int, text: Any) -> Event:
         match = _locked_match(match_id)
         if match.status != Match.Status.ACTIVE:
             raise ServiceError("the match is over")
+        fields = ["updated_at"]
+        state = state_of(match)
+        record_message = getattr(state, "record_message", None)
+        if callable(record_message):
+            # Games whose observations include the chat (Gnomes at Night) keep it in their state too,
+            # so agents read it from their observation like everything else they know.
+            try:
+                record_message(seat_index, text)
+            except EngineError as err:
+                raise ServiceError(str(err)) from None
+            match.state = state.to_json()
+            fields.append("state")
         event = _append_event(match, Event.Kind.MESSAGE, seat_index, {"text": text}, None)
-        match.save(update_fields=["updated_at"])
+        match.save(update_fields=fields)
     notify_match_changed(match)
     return event
+
+
+def start_next_round(match_id: int) -> Match:
+    """The next round of a finished match whose game plays a sequence of rounds (get or create).
+
+    Same seats, controllers and names; the game decides the next round's options
+    (``Game.next_round_options()``, None after the last round). Idempotent: both players
+    of a finished round may ask, and they land in the same next match.
+    """
+    with transaction.atomic():
+        match = _locked_match(match_id)
+        existing = Match.objects.filter(previous_round=match).first()
+        if existing is not None:
+            return existing
+        if match.status != Match.Status.FINISHED:
+            raise ServiceError("this round is not over yet")
+        next_options = getattr(game_of(match), "next_round_options", lambda: None)()
+        if next_options is None:
+            raise ServiceError("that was the last round")
+        seats = list(match.seats.order_by("index"))
+        host = next((s.index for s in seats if s.is_host), None)
+        following = create_match(
+            match.game_id,
+            [SeatController(s.controller, s.agent_name, s.display_name) for s in seats],
+            seed=(match.seed * 1_000_003 + 7919) % (2**31),
+            options=next_options,
+            host_seat=host,
+            schedule_agents=False,
+        )
+        following.previous_round = match
+        following.save(update_fields=["previous_round"])
+    notify_match_changed(match)  # the other player's page now links to the next round
+    schedule_agent_turns(following)
+    return following
 
 
 def mark_joined(seat: Seat) -> None:

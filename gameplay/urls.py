@@ -8,6 +8,7 @@ urlpatterns = [
     path("games/<slug:game_id>/new/", views.new_match, name="new_match"),
     path("play/<str:token>/", views.play, name="play"),
     path("play/<str:token>/board.png", views.board_png, name="board_png"),
+    path("play/<str:token>/next-round/", views.next_round, name="next_round"),
     path("matches/", views.match_list, name="match_list"),
     path("matches/<int:match_id>/", views.match_detail, name="match_detail"),
     path("matches/<int:match_id>/replay/", views.replay, name="replay"),

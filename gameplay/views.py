@@ -6,10 +6,11 @@ import inspect
 import secrets
 
 from django.core.cache import cache
-from django.http import Http404, HttpResponse, HttpResponseForbidden
+from django.http import Http404, HttpResponse, HttpResponseBadRequest, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_http_methods, require_POST
 
 from gameplay import selectors, services
 from gameplay.engines.registry import UnknownGameError, all_specs, game_class
@@ -65,7 +66,8 @@ def play(request, token: str):
         raise Http404("This link is not valid.")
     view = selectors.seat_view(seat.match, seat)
     invites = []
-    if seat.is_host:
+    # Later rounds of a sequence reach every player through the previous round's page, not by invite.
+    if seat.is_host and seat.match.previous_round_id is None:
         invites = [
             (s, request.build_absolute_uri(reverse("play", kwargs={"token": s.token})))
             for s in view.seats
@@ -76,6 +78,20 @@ def play(request, token: str):
         "gameplay/match.html",
         {**view_context(view), "ws_path": f"/ws/play/{token}/", "invites": invites},
     )
+
+
+@csrf_exempt  # the seat token in the URL is the credential; another site cannot know it
+@require_POST
+def next_round(request, token: str):
+    """Start (or join) the next round of a finished round and go to this seat's page in it."""
+    seat = selectors.seat_by_token(token)
+    if seat is None:
+        raise Http404("This link is not valid.")
+    try:
+        following = services.start_next_round(seat.match_id)
+    except services.ServiceError as err:
+        return HttpResponseBadRequest(f"{err}.")
+    return redirect("play", token=following.seats.get(index=seat.index).token)
 
 
 def match_list(request):

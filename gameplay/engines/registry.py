@@ -6,12 +6,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from .api import EngineError, Game, GameSpec
+from .gnomes import GnomesGame
 from .hive import HiveGame
 from .santorini import SantoriniGame
 
 GAMES: dict[str, type[Game]] = {
     cls.spec.id: cls
-    for cls in (SantoriniGame, HiveGame)
+    for cls in (SantoriniGame, HiveGame, GnomesGame)
 }
 
 

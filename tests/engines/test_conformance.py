@@ -12,8 +12,9 @@ N_PLAYOUTS = 200
 
 # Options added to every preset of a game so 200 random playouts stay quick: random Hive games
 # mostly run to the turn cap, so cap them at 100 turns (the default 500-turn cap is exercised in
-# tests/engines/test_hive_conformance.py).
-FAST_PLAYOUTS = {"hive": {"max_turns": 100}}
+# tests/engines/test_hive_conformance.py). Random Gnomes walks rarely find the treasure either; 80 moves
+# still cross most of the maze (the default cap of 200 is exercised in tests/engines/test_gnomes.py).
+FAST_PLAYOUTS = {"hive": {"max_turns": 100}, "gnomes": {"turn_cap": 80}}
 
 
 def _option_presets(cls) -> list[tuple[str, dict]]:
