@@ -1,0 +1,153 @@
+"""python manage.py gnomes_intents [--set FILE] [--llm] [--json] [--show-errors]
+
+Measures the Gnomes at Night intent parsers (seeds/003 §4.2) on a labelled set of partner messages: overall
+accuracy, recall per flag and the confusions behind the errors. The rule-based parser is always measured; the
+LLM parser too with --llm, or whenever GNOMES_LLM_BASE_URL / OPENAI_BASE_URL names an endpoint.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from django.conf import settings as django_settings
+from django.core.management.base import BaseCommand, CommandError
+
+from agents_app.agents.gnomes.flags import Flag
+from agents_app.agents.gnomes.intents import IntentParser, RuleBasedParser
+from agents_app.agents.gnomes.llm import LLMParser, LLMSettings, make_client
+
+DEFAULT_SET = "fixtures/gnomes/intents.jsonl"
+
+
+@dataclass
+class Score:
+    """How one parser did on the set."""
+
+    parser: str
+    total: int = 0
+    correct: int = 0
+    support: Counter = field(default_factory=Counter)
+    hits: Counter = field(default_factory=Counter)
+    confusions: Counter = field(default_factory=Counter)  # (expected, parsed) -> count
+    errors: list[tuple[str, Flag, Flag]] = field(default_factory=list)
+    fallbacks: int | None = None  # LLM parser only: replies answered by the rules instead
+
+    @property
+    def accuracy(self) -> float:
+        return self.correct / self.total if self.total else 0.0
+
+    def as_dict(self) -> dict:
+        return {
+            "parser": self.parser,
+            "total": self.total,
+            "correct": self.correct,
+            "accuracy": round(self.accuracy, 4),
+            "per_flag": {
+                flag.value: {
+                    "support": self.support[flag],
+                    "correct": self.hits[flag],
+                    "recall": round(self.hits[flag] / self.support[flag], 4) if self.support[flag] else None,
+                }
+                for flag in Flag
+            },
+            "confusions": [
+                {"expected": e.value, "parsed": p.value, "count": n} for (e, p), n in self.confusions.most_common()
+            ],
+            "errors": [{"text": t, "expected": e.value, "parsed": p.value} for t, e, p in self.errors],
+            "fallbacks": self.fallbacks,
+        }
+
+
+def load_set(path: Path) -> list[tuple[str, Flag]]:
+    """The labelled messages of a JSON-lines file; header objects carrying "_comment" are skipped."""
+    examples = []
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as err:
+        raise CommandError(f"cannot read {path}: {err}") from None
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+            if "_comment" in row:
+                continue
+            examples.append((str(row["text"]), Flag(row["flag"])))
+        except (ValueError, KeyError, TypeError) as err:
+            raise CommandError(f"{path}:{number}: not a {{text, flag}} object ({err})") from None
+    if not examples:
+        raise CommandError(f"{path} holds no labelled messages")
+    return examples
+
+
+def measure(name: str, parser: IntentParser, examples: list[tuple[str, Flag]]) -> Score:
+    score = Score(name, fallbacks=0 if isinstance(parser, LLMParser) else None)
+    for text, expected in examples:
+        parsed = parser.parse(text)
+        score.total += 1
+        score.support[expected] += 1
+        if parsed is expected:
+            score.correct += 1
+            score.hits[expected] += 1
+        else:
+            score.confusions[(expected, parsed)] += 1
+            score.errors.append((text, expected, parsed))
+        if isinstance(parser, LLMParser) and parser.last_used_fallback:
+            score.fallbacks += 1
+    return score
+
+
+class Command(BaseCommand):
+    help = "Accuracy of the Gnomes at Night intent parsers on a labelled message set."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--set", default=DEFAULT_SET, help=f"JSON lines of {{text, flag}} (default {DEFAULT_SET})")
+        parser.add_argument("--llm", action="store_true", help="also measure the LLM parser (needs an endpoint)")
+        parser.add_argument("--json", action="store_true", help="print one JSON object")
+        parser.add_argument("--show-errors", action="store_true", help="list every misparsed message")
+
+    def handle(self, *args, **opts):
+        path = Path(opts["set"])
+        if not path.is_absolute() and not path.exists():
+            path = Path(django_settings.BASE_DIR) / path  # so the default works from any working directory
+        examples = load_set(path)
+
+        scores = [measure("Rule-based", RuleBasedParser(), examples)]
+        llm_settings = LLMSettings.from_env(os.environ)
+        if opts["llm"] and llm_settings is None:
+            raise CommandError("--llm needs an endpoint: set GNOMES_LLM_BASE_URL (or OPENAI_BASE_URL)")
+        if llm_settings is not None:
+            llm_parser = LLMParser(make_client(llm_settings), llm_settings)
+            scores.append(measure(f"LLM ({llm_settings.model} at {llm_settings.display_url})", llm_parser, examples))
+
+        if opts["json"]:
+            report = {"set": str(path), "messages": len(examples), "scores": [s.as_dict() for s in scores]}
+            self.stdout.write(json.dumps(report, indent=2, ensure_ascii=False))
+            return
+        self.stdout.write(f"Intent set: {path} ({len(examples)} messages)")
+        for score in scores:
+            self.stdout.write("")
+            self._print_score(score, opts["show_errors"])
+
+    def _print_score(self, score: Score, show_errors: bool) -> None:
+        line = f"{score.parser} parser: {score.correct}/{score.total} correct ({score.accuracy:.1%})"
+        if score.fallbacks is not None:
+            line += f"; {score.fallbacks} of {score.total} replies fell back to the rule-based parser"
+        self.stdout.write(line)
+        self.stdout.write(f"  {'flag':<8} {'support':>7} {'correct':>7} {'recall':>7}")
+        for flag in Flag:
+            support, hits = score.support[flag], score.hits[flag]
+            recall = f"{hits / support:.1%}" if support else "-"
+            self.stdout.write(f"  {flag.value:<8} {support:>7} {hits:>7} {recall:>7}")
+        if score.confusions:
+            pairs = ", ".join(f"{e.value}->{p.value} x{n}" for (e, p), n in score.confusions.most_common())
+            self.stdout.write(f"  confusions (expected->parsed): {pairs}")
+        else:
+            self.stdout.write("  confusions: none")
+        if show_errors:
+            for text, expected, parsed in score.errors:
+                self.stdout.write(f"  [{expected.value} -> {parsed.value}] {text!r}")

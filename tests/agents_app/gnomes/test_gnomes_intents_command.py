@@ -1,0 +1,95 @@
+"""python manage.py gnomes_intents: accuracy of the intent parsers on the labelled set (no database needed)."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from tests.support.openai_server import scripted_openai_server
+
+ENDPOINT_VARIABLES = ("GNOMES_LLM_BASE_URL", "OPENAI_BASE_URL", "GNOMES_LLM_MODEL", "GNOMES_LLM_API_KEY_ENV")
+
+
+@pytest.fixture(autouse=True)
+def no_configured_endpoint(monkeypatch):
+    """Measure only what each test asks for, whatever the developer's shell exports."""
+    for name in ENDPOINT_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+
+
+def run(*args: str) -> str:
+    out = io.StringIO()
+    call_command("gnomes_intents", *args, stdout=out)
+    return out.getvalue()
+
+
+@pytest.fixture
+def small_set(tmp_path):
+    path = tmp_path / "intents.jsonl"
+    rows = [
+        {"_comment": "a tiny set for command tests"},
+        {"text": "go left", "flag": "LEFT"},
+        {"text": "where is the treasure?", "flag": "INQUIRY"},
+        {"text": "ok", "flag": "ACCEPT"},
+        {"text": "lol", "flag": "REJECT"},  # deliberately mislabelled, to produce one error
+    ]
+    path.write_text("\n".join(json.dumps(row) for row in rows) + "\n", encoding="utf-8")
+    return path
+
+
+def test_default_set_accuracy_is_at_least_90_percent():
+    output = run()
+    match = re.search(r"Rule-based parser: (\d+)/(\d+) correct \((\d+\.\d)%\)", output)
+    assert match, output
+    correct, total, percent = int(match[1]), int(match[2]), float(match[3])
+    assert total >= 170
+    assert correct / total >= 0.90 and percent >= 90.0
+    assert re.search(r"^\s+RIGHT\s+\d+\s+\d+\s+\d+\.\d%$", output, re.M)  # the per-flag table
+    assert "LLM" not in output  # no endpoint configured, so only the rules are measured
+
+
+def test_errors_and_confusions_are_reported(small_set):
+    output = run("--set", str(small_set), "--show-errors")
+    assert "Rule-based parser: 3/4 correct (75.0%)" in output
+    assert "confusions (expected->parsed): REJECT->NONE x1" in output
+    assert "[REJECT -> NONE] 'lol'" in output
+
+
+def test_json_output(small_set):
+    report = json.loads(run("--set", str(small_set), "--json"))
+    (rules,) = report["scores"]
+    assert report["messages"] == 4
+    assert (rules["correct"], rules["total"], rules["accuracy"]) == (3, 4, 0.75)
+    assert rules["per_flag"]["REJECT"] == {"support": 1, "correct": 0, "recall": 0.0}
+    assert rules["per_flag"]["STAY"]["recall"] is None
+    assert rules["confusions"] == [{"expected": "REJECT", "parsed": "NONE", "count": 1}]
+    assert rules["fallbacks"] is None
+
+
+def test_llm_flag_needs_an_endpoint(small_set):
+    with pytest.raises(CommandError, match="GNOMES_LLM_BASE_URL"):
+        run("--set", str(small_set), "--llm")
+
+
+def test_configured_endpoint_measures_the_llm_parser_too(small_set, monkeypatch):
+    labels = {"go left": "LEFT", "where is the treasure?": "INQUIRY", "ok": "not sure", "lol": "NONE"}
+
+    def reply(body):
+        message = body["messages"][-1]["content"]
+        return next(label for text, label in labels.items() if repr(text) in message)
+
+    with scripted_openai_server(reply) as server:
+        monkeypatch.setenv("GNOMES_LLM_BASE_URL", server.base_url)
+        output = run("--set", str(small_set))
+    assert len(server.requests) == 4
+    # "ok" got an unusable reply, so the rules answered it (correctly, ACCEPT); "lol" is mislabelled in the set.
+    assert re.search(
+        r"LLM \(gpt-3\.5-turbo at http://127\.0\.0\.1:\d+/v1\) parser: 3/4 correct \(75\.0%\); "
+        r"1 of 4 replies fell back to the rule-based parser",
+        output,
+    ), output
