@@ -78,6 +78,11 @@ def normalise_filters(filters: dict | None) -> dict:
     }
 
 
+def cooperative_games() -> list[str]:
+    """Registered games whose seats always form a single team: nothing to rate between players."""
+    return [game_id for game_id, cls in GAMES.items() if len(set(cls().teams())) == 1]
+
+
 def platform_results(
     games: Iterable[str] | None = None,
     agents: Iterable[str] | None = None,
@@ -93,7 +98,8 @@ def platform_results(
     matches do not belong to tournaments yet.
     """
     f = normalise_filters({"games": games, "agents": agents, "since": since, "until": until})
-    matches = Match.objects.filter(status=Match.Status.FINISHED)
+    # Cooperative games (every seat on one team, e.g. Gnomes at Night) have no winner to rate.
+    matches = Match.objects.filter(status=Match.Status.FINISHED).exclude(game_id__in=cooperative_games())
     if f["games"]:
         matches = matches.filter(game_id__in=f["games"])
     if f["since"]:
