@@ -25,7 +25,7 @@ def suggest(flag: Flag) -> str:
     if flag.action is None:
         raise ValueError(f"{flag} is not a move")
     if flag is Flag.STAY:
-        return "Can you stay where you are?"
+        return "Can you stay put this turn?"
     return f"Can you move {flag.action}?"
 
 

@@ -182,3 +182,11 @@ def test_combine_keeps_the_latest_intent(flags, combined):
 def test_combine_over_parsed_messages(parser):
     messages = ["go left", "no wait", "go up", "lol sorry"]
     assert combine([parser.parse(m) for m in messages]) is Flag.UP
+
+
+def test_the_agents_own_suggestions_parse_as_the_move_they_ask_for(parser):
+    """The simulated partner and any reader of the agent's messages go through this parser."""
+    from agents_app.agents.gnomes.messages import suggest
+
+    for flag in (Flag.STAY, Flag.RIGHT, Flag.UP, Flag.LEFT, Flag.DOWN):
+        assert parser.parse(suggest(flag)) is flag

@@ -273,7 +273,7 @@ def test_llm_parser_agrees_with_a_perfect_model_on_the_set():
 def test_suggest_and_cannot_templates():
     assert suggest(Flag.RIGHT) == "Can you move right?"
     assert suggest(Flag.UP) == "Can you move up?"
-    assert suggest(Flag.STAY) == "Can you stay where you are?"
+    assert suggest(Flag.STAY) == "Can you stay put this turn?"
     assert cannot("left") == "I cannot move left because there is a wall in that direction."
     with pytest.raises(ValueError):
         suggest(Flag.ACCEPT)
@@ -299,7 +299,7 @@ def test_template_answers_about_moves_turns_and_suggestions():
     )
     stuck = InquiryFacts((0, 0), ("stay",), ("up", "left"), None, suggestion="stay", turn=3, turn_cap=40)
     assert template_answer("what walls do you have?", stuck) == (
-        "From here every direction is walled off on my side. Walls block up and left. Can you stay where you are?"
+        "From here every direction is walled off on my side. Walls block up and left. Can you stay put this turn?"
     )
     assert template_answer("how many turns do we have left?", FACTS) == "We are on turn 7 of 40."
 

@@ -1,0 +1,123 @@
+"""Plays one Gnomes at Night round between the simulated partner and an ego agent, and measures it.
+
+Seat 0 is the simulated partner on side 0 and seat 1 the ego agent on side 1, as in the paper (the human is
+player 0, the agent player 1); seat 0 moves first. Each decision gets a TurnView built the way
+agents_app.services.turn_view builds one, with a seed that is a pure function of (seed, round, turn, seat),
+so a round replays exactly. Chat goes through ``state.record_message`` right after the move, as the platform
+does it. Pure: no Django, no database.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass, field
+
+from agents_app.agents.base import Agent, TurnView
+from gameplay.engines.gnomes import GnomesGame
+from gameplay.engines.gnomes.game import FOUND
+
+GAME_ID = "gnomes"
+PARTNER_SEAT, EGO_SEAT = 0, 1
+
+
+@dataclass
+class RoundResult:
+    round: int
+    seed: int
+    turns: int
+    found: bool
+    wall_hits: int
+    turn_cap: int
+    messages: dict[str, int] = field(default_factory=dict)  # "agent" / "partner" -> messages sent
+    think_ms: list[float] = field(default_factory=list)  # the ego agent's time per decision
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+def decision_seed(seed: int, round_number: int, turn: int, seat: int) -> int:
+    """Per-decision seed: the same (seed, round, turn, seat) always gives the same decision."""
+    return (seed * 1_000_003 + round_number * 9_176_867 + turn * 7_919 + seat * 104_729) % (2**63)
+
+
+def view_for(state, seat: int, seed: int) -> TurnView:
+    """The seat's TurnView, as agents_app.services.turn_view builds it (without the optional image)."""
+    return TurnView(
+        game_id=GAME_ID,
+        seat=seat,
+        observation=state.observation(seat),
+        legal_actions=tuple(state.legal_actions(seat)),
+        text_actions=tuple(state.text_actions(seat)),
+        rules=state.game.rules,
+        seed=seed,
+    )
+
+
+def play_round(ego: Agent, partner: Agent, round_number: int, seed: int, turn_cap: int = 200) -> RoundResult:
+    game = GnomesGame(options={"round": round_number, "first_seat": PARTNER_SEAT, "turn_cap": turn_cap})
+    state = game.new_initial_state(seed)
+    agents = {PARTNER_SEAT: partner, EGO_SEAT: ego}
+    sent = {PARTNER_SEAT: 0, EGO_SEAT: 0}
+    think_ms: list[float] = []
+    while not state.is_terminal():
+        seat = state.current_seats()[0]
+        view = view_for(state, seat, decision_seed(seed, round_number, state.turn, seat))
+        started = time.perf_counter()
+        decision = agents[seat].decide(view)
+        if seat == EGO_SEAT:
+            think_ms.append((time.perf_counter() - started) * 1000)
+        state.apply_action(seat, decision.action_id)
+        if decision.message and not state.is_terminal():
+            state.record_message(seat, decision.message)
+            sent[seat] += 1
+    return RoundResult(
+        round=round_number,
+        seed=seed,
+        turns=state.turn,
+        found=state.status == FOUND,
+        wall_hits=state.wall_hits,
+        turn_cap=turn_cap,
+        messages={"agent": sent[EGO_SEAT], "partner": sent[PARTNER_SEAT]},
+        think_ms=think_ms,
+    )
+
+
+# --- many rounds ---------------------------------------------------------------------------------------------
+
+
+def make_ego(kind: str, budget: int) -> Agent:
+    # Imported here so that the runner above stays usable with any Agent.
+    from .comm_agent import GnomesCommAgent
+    from .mute_agent import GnomesMuteAgent
+
+    agents = {"comm": GnomesCommAgent, "mute": GnomesMuteAgent}
+    if kind not in agents:
+        raise ValueError(f"unknown ego {kind!r}; expected one of {sorted(agents)}")
+    return agents[kind](budget=budget)
+
+
+def play_job(job: tuple[str, int, int, int]) -> RoundResult:
+    """One (ego kind, round, seed, budget) job; a top-level function so worker processes can run it."""
+    from .partner import SimulatedPartner
+
+    kind, round_number, seed, budget = job
+    return play_round(make_ego(kind, budget), SimulatedPartner(), round_number, seed)
+
+
+def summarise(results: list[RoundResult]) -> dict:
+    """Means over rounds; an unsuccessful round counts as turn_cap turns."""
+    if not results:
+        return {"n": 0}
+    n = len(results)
+    think = sorted(ms for r in results for ms in r.think_ms)
+    return {
+        "n": n,
+        "mean_turns": round(sum(r.turns for r in results) / n, 2),
+        "success_rate": round(sum(r.found for r in results) / n, 3),
+        "failures": sum(not r.found for r in results),
+        "mean_wall_hits": round(sum(r.wall_hits for r in results) / n, 2),
+        "mean_messages_agent": round(sum(r.messages["agent"] for r in results) / n, 2),
+        "mean_messages_partner": round(sum(r.messages["partner"] for r in results) / n, 2),
+        "mean_think_ms": round(sum(think) / len(think), 2) if think else 0.0,
+        "p95_think_ms": round(think[min(len(think) - 1, int(0.95 * len(think)))], 2) if think else 0.0,
+    }

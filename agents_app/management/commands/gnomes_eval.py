@@ -1,0 +1,122 @@
+"""python manage.py gnomes_eval --ego comm|mute|both --partner simulated --seeds 30 [--rounds 1,2,3,4,5]
+[--budget N] [--workers 2] [--json]
+
+Plays Gnomes at Night rounds between the simulated partner (seat 0) and a planning agent (seat 1) and reports,
+per round and overall: mean turns to the treasure (an unsuccessful round counts as the turn cap), success
+rate, messages sent by each side and the agent's mean think time. ``--ego both`` runs the communicating and
+the mute agent on the same seeds and says which needed fewer turns. Seeds are 0 .. N-1.
+
+JSON (--json): one object {"ego", "seeds", "budget", "turn_cap", "note", "rounds": {"1": ...}, "overall": ...};
+with a single ego each entry is that ego's summary, with both it is {"comm": ..., "mute": ...,
+"fewer_turns": "comm" | "mute" | "tie"}.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import time
+
+from django.core.management.base import BaseCommand, CommandError
+
+from agents_app.agents.gnomes.evaluation import RoundResult, play_job, summarise
+
+TURN_CAP = 200
+NOTE = f"mean_turns counts an unsuccessful round as the turn cap ({TURN_CAP} turns)"
+
+
+class Command(BaseCommand):
+    help = "Evaluate the Gnomes at Night agents with the simulated partner."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--ego", choices=("comm", "mute", "both"), default="both")
+        parser.add_argument("--partner", choices=("simulated",), default="simulated")
+        parser.add_argument("--seeds", type=int, default=30)
+        parser.add_argument("--rounds", default="1,2,3,4,5")
+        parser.add_argument("--budget", type=int, default=1000, help="planner iterations per move")
+        parser.add_argument("--workers", type=int, default=2, help="processes (1 = run in this process)")
+        parser.add_argument("--json", action="store_true")
+
+    def handle(self, *args, **options):
+        rounds = _parse_rounds(options["rounds"])
+        if options["seeds"] < 1 or options["budget"] < 1 or options["workers"] < 1:
+            raise CommandError("--seeds, --budget and --workers must be positive")
+        egos = ("comm", "mute") if options["ego"] == "both" else (options["ego"],)
+        jobs = [(ego, r, seed, options["budget"]) for ego in egos for r in rounds for seed in range(options["seeds"])]
+        started = time.perf_counter()
+        results = _run(jobs, options["workers"])
+        elapsed = time.perf_counter() - started
+        report = build_report(options["ego"], egos, rounds, options["seeds"], options["budget"], jobs, results)
+        if options["json"]:
+            self.stdout.write(json.dumps(report, indent=2))
+            return
+        self.stdout.write(render_text(report, egos, rounds))
+        self.stdout.write(f"({len(jobs)} rounds played in {elapsed:.0f} s with {options['workers']} worker(s))")
+
+
+def _parse_rounds(text: str) -> list[int]:
+    try:
+        rounds = sorted({int(part) for part in text.split(",") if part.strip()})
+    except ValueError:
+        raise CommandError(f"--rounds must be numbers like 1,2,3, not {text!r}") from None
+    if not rounds or any(r not in (1, 2, 3, 4, 5) for r in rounds):
+        raise CommandError("--rounds must name rounds between 1 and 5")
+    return rounds
+
+
+def _run(jobs: list[tuple], workers: int) -> list[RoundResult]:
+    if workers == 1 or len(jobs) == 1:
+        return [play_job(job) for job in jobs]
+    with multiprocessing.get_context("fork").Pool(workers) as pool:
+        return pool.map(play_job, jobs, chunksize=1)
+
+
+def build_report(ego: str, egos, rounds, seeds: int, budget: int, jobs, results: list[RoundResult]) -> dict:
+    by_key: dict[tuple[str, int], list[RoundResult]] = {}
+    for (kind, round_number, _, _), result in zip(jobs, results, strict=True):
+        by_key.setdefault((kind, round_number), []).append(result)
+
+    def entry(groups: dict[str, list[RoundResult]]) -> dict:
+        if len(egos) == 1:
+            return summarise(groups[egos[0]])
+        summaries = {kind: summarise(groups[kind]) for kind in egos}
+        return {**summaries, "fewer_turns": _fewer(summaries["comm"], summaries["mute"])}
+
+    per_round = {str(r): entry({kind: by_key[(kind, r)] for kind in egos}) for r in rounds}
+    overall = entry({kind: [x for r in rounds for x in by_key[(kind, r)]] for kind in egos})
+    report = {"ego": ego, "seeds": seeds, "budget": budget, "turn_cap": TURN_CAP, "note": NOTE}
+    report.update(rounds=per_round, overall=overall)
+    if len(egos) == 2:
+        report["comm_fewer_turns_in_rounds"] = sum(e["fewer_turns"] == "comm" for e in per_round.values())
+    return report
+
+
+def _fewer(comm: dict, mute: dict) -> str:
+    if comm["mean_turns"] == mute["mean_turns"]:
+        return "tie"
+    return "comm" if comm["mean_turns"] < mute["mean_turns"] else "mute"
+
+
+def render_text(report: dict, egos, rounds) -> str:
+    lines = [f"Gnomes at Night, {report['seeds']} seeds, budget {report['budget']} iterations/move; {report['note']}."]
+    header = f"{'round':>7} " + " ".join(
+        f"| {kind + ' turns':>11} {'success':>7} {'msgs a/p':>11} {'think ms':>8} " for kind in egos
+    )
+    if len(egos) == 2:
+        header += "| fewer turns"
+    lines.append(header)
+    for label, entry in [*((str(r), report["rounds"][str(r)]) for r in rounds), ("overall", report["overall"])]:
+        stats = [entry] if len(egos) == 1 else [entry[kind] for kind in egos]
+        row = f"{label:>7} " + " ".join(
+            f"| {s['mean_turns']:>11.1f} {s['success_rate']:>7.0%} "
+            f"{s['mean_messages_agent']:>5.1f}/{s['mean_messages_partner']:<5.1f} {s['mean_think_ms']:>8.1f} "
+            for s in stats
+        )
+        if len(egos) == 2:
+            row += f"| {entry['fewer_turns']}"
+        lines.append(row)
+    if len(egos) == 2:
+        lines.append(
+            f"comm needs fewer turns than mute in {report['comm_fewer_turns_in_rounds']} of {len(rounds)} rounds"
+        )
+    return "\n".join(lines)
