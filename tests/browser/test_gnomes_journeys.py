@@ -105,7 +105,7 @@ def test_person_finds_the_round_1_treasure_with_the_mute_agent_using_arrow_butto
     deadline = time.monotonic() + 240
     while result_text(page) is None:
         assert time.monotonic() < deadline, "the round did not finish in time"
-        page.wait_for_selector("#board .gnomes-turn.mine, #result")
+        page.wait_for_selector("#board .gnomes-turn.mine, #result", timeout=30_000)  # the agent's reply
         if result_text(page) is not None:
             break
         before = turn_on(page)
@@ -113,7 +113,7 @@ def test_person_finds_the_round_1_treasure_with_the_mute_agent_using_arrow_butto
         page.locator(f'#board button[data-action-id="{action}"]').click()
         presses += 1
         page.wait_for_function(
-            "t => Number(document.querySelector('#board .gnomes-turn').dataset.turn) > t", arg=before
+            "t => Number(document.querySelector('#board .gnomes-turn').dataset.turn) > t", arg=before, timeout=30_000
         )
     page.screenshot(path=str(ARTIFACTS / "gnomes-found.png"), full_page=True)
     assert result_text(page).startswith("Treasure found")
