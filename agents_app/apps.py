@@ -4,3 +4,6 @@ from django.apps import AppConfig
 class AgentsAppConfig(AppConfig):
     name = "agents_app"
     verbose_name = "Agents"
+
+    def ready(self) -> None:
+        from agents_app import receivers  # noqa: F401  (connects the signal receivers)

@@ -1,18 +1,32 @@
-"""Running agents for match seats: build the seat's view, ask the agent, fall back if it fails."""
+"""Running agents for match seats: build the seat's view, ask the agent, fall back if it fails.
+
+Also the writes of this app: storing the model calls behind each decision, and the pre-flight check a
+tournament runs before it starts LLM seats.
+"""
 
 from __future__ import annotations
 
 import logging
 import random
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from agents_app.agents.base import Decision, TurnView
+from agents_app import selectors
+from agents_app.agents.base import Decision, ModelCall, TurnView
 from agents_app.agents.random_agent import RandomAgent
-from agents_app.agents.registry import AGENTS, create_agent
+from agents_app.models import AgentCall
 from gameplay.engines.api import State
+from gameplay.models import Event
+from gameplay.services import ServiceError
 
 logger = logging.getLogger(__name__)
+
+RAP_WITHOUT_LOGPROBS = "RAP needs logprobs: this endpoint gives none — the agent will not start"
+
+
+class AgentNotReady(ServiceError):
+    """An agent that cannot play as configured (e.g. RAP against an endpoint without logprobs)."""
 
 
 @dataclass(frozen=True)
@@ -21,6 +35,8 @@ class AgentTurn:
     fallback: bool
     reason: str = ""
     think_ms: int = 0
+    # The model calls behind the decision, kept even when the platform had to fall back.
+    calls: tuple[ModelCall, ...] = ()
 
 
 def decision_seed(match_seed: int, version: int, seat: int) -> int:
@@ -52,21 +68,48 @@ def _image_of(state: State, observation) -> bytes | None:
 
 
 def decide(agent_name: str, game_id: str, state: State, seat: int, seed: int) -> AgentTurn:
-    """Ask the named agent; if it raises or proposes an illegal action, a random legal one is used (logged)."""
-    wants_image = bool(getattr(AGENTS.get(agent_name), "accepts_images", False))
-    view = turn_view(game_id, state, seat, seed, with_image=wants_image)
+    """Ask the named agent; if it raises or proposes an illegal action, a random legal one is used (logged).
+
+    An agent that gave up by itself (``Decision.fallback_reason``) already chose a random legal action;
+    that counts as a fallback too, with the agent's reason.
+    """
     started = time.monotonic()
+    agent = decision = None
     try:
-        decision = create_agent(agent_name).decide(view)
-        problem = _problem_with(decision, view, state, seat)
-    except Exception as err:  # an agent must never stall a match
-        decision, problem = None, f"{type(err).__name__}: {err}"
+        agent = selectors.build_agent(agent_name, text_validator=_text_checker(state, seat))
+    except Exception as err:  # an unknown or broken agent must never stall a match
+        problem = f"{type(err).__name__}: {err}"
+    view = turn_view(game_id, state, seat, seed, with_image=bool(getattr(agent, "accepts_images", False)))
+    if agent is not None:
+        try:
+            decision = agent.decide(view)
+            problem = _problem_with(decision, view, state, seat)
+        except Exception as err:
+            decision, problem = None, f"{type(err).__name__}: {err}"
     think_ms = int((time.monotonic() - started) * 1000)
+    calls = tuple(decision.calls) if isinstance(decision, Decision) else ()
     if problem is None:
-        return AgentTurn(decision, fallback=False, think_ms=think_ms)
+        if decision.fallback_reason:
+            logger.warning("agent %s gave up for seat %s (%s)", agent_name, seat, decision.fallback_reason)
+            return AgentTurn(decision, fallback=True, reason=decision.fallback_reason, think_ms=think_ms, calls=calls)
+        return AgentTurn(decision, fallback=False, think_ms=think_ms, calls=calls)
     logger.warning("agent %s failed for seat %s (%s); falling back to a random action", agent_name, seat, problem)
     fallback = RandomAgent().decide(TurnView(**{**view.__dict__, "seed": random.Random(seed).getrandbits(62)}))
-    return AgentTurn(fallback, fallback=True, reason=problem, think_ms=think_ms)
+    return AgentTurn(fallback, fallback=True, reason=problem, think_ms=think_ms, calls=calls)
+
+
+def _text_checker(state: State, seat: int):
+    """Validates a text action on a copy of the state, so an LLM can correct a text the engine refuses."""
+
+    def check(action_id: str, text: str) -> str | None:
+        trial = state.clone()
+        try:
+            trial.apply_action(seat, action_id, text)
+        except Exception as err:
+            return str(err) or type(err).__name__
+        return None
+
+    return check
 
 
 def _problem_with(decision: Decision, view: TurnView, state: State, seat: int) -> str | None:
@@ -82,3 +125,77 @@ def _problem_with(decision: Decision, view: TurnView, state: State, seat: int) -
             return f"text rejected: {err}"
         return None
     return f"illegal action {decision.action_id!r}"
+
+
+# --- transcripts ----------------------------------------------------------------------------------------
+
+
+def record_calls(
+    *,
+    match_id: int,
+    event: Event | None,
+    seat: int,
+    agent_name: str,
+    version: int,
+    calls: Sequence[ModelCall],
+    fallback: bool,
+    not_applied: str = "",
+) -> list[AgentCall]:
+    """Store the model calls of one decision, in the order they were made.
+
+    ``event`` is the action event the decision produced; None when the action was rejected, in which case
+    ``not_applied`` says why and is noted on every row.
+    """
+    note = f"action not applied: {not_applied}" if not_applied else ""
+    rows = [
+        AgentCall(
+            match_id=match_id,
+            event=event,
+            seat=seat,
+            agent_name=agent_name,
+            version=version,
+            seq=seq,
+            purpose=(call.purpose or "")[:24],
+            request_messages=list(call.request_messages or []),
+            raw_reply=call.raw_reply or "",
+            parsed_action=(call.parsed_action or "")[:200],
+            error="; ".join(part for part in (call.error, note) if part),
+            fallback=fallback,
+            latency_ms=_non_negative(call.latency_ms),
+            prompt_tokens=_non_negative(call.prompt_tokens),
+            completion_tokens=_non_negative(call.completion_tokens),
+        )
+        for seq, call in enumerate(calls, start=1)
+    ]
+    return AgentCall.objects.bulk_create(rows)
+
+
+def _non_negative(value) -> int | None:
+    # The columns are unsigned; a clock step or an odd server could hand back a negative number.
+    return max(int(value), 0) if value is not None else None
+
+
+# --- before a tournament --------------------------------------------------------------------------------
+
+
+def preflight(name: str) -> None:
+    """Raise AgentNotReady when the named agent cannot play (unknown, or RAP on an endpoint without logprobs).
+
+    Only configurations that need a capability are probed, so checking ordinary seats costs no request.
+    """
+    if not selectors.agent_exists(name):
+        raise AgentNotReady(f"unknown agent {name!r}")
+    config = selectors.agent_config(name)
+    if config is None:
+        return  # built-in agents need nothing from outside
+    from agents_app.agents.llm import LLMAgentSettings, blocking_problems, probe, requires_logprobs
+
+    settings = LLMAgentSettings.from_config(config)
+    if not requires_logprobs(settings):
+        return
+    report = probe(settings)
+    if not report.logprobs:
+        raise AgentNotReady(f"{name}: {RAP_WITHOUT_LOGPROBS}")
+    problems = blocking_problems(settings, report)  # probed anyway: refuse what else cannot work
+    if problems:
+        raise AgentNotReady(f"{name}: {'; '.join(problems)}")

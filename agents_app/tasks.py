@@ -6,9 +6,9 @@ import logging
 
 from celery import shared_task
 
-from agents_app.services import decide, decision_seed
+from agents_app.services import decide, decision_seed, record_calls
 from gameplay import services as match_services
-from gameplay.models import Match, Seat
+from gameplay.models import Event, Match, Seat
 from gameplay.selectors import state_of
 
 logger = logging.getLogger(__name__)
@@ -39,8 +39,18 @@ def play_agent_turns(match_id: int) -> int:
         extra = {"agent": agents[seat], "agent_think_ms": turn.think_ms}
         if turn.fallback:
             extra.update(fallback=True, fallback_reason=turn.reason[:500])
+        if turn.calls:
+            extra["model_calls"] = len(turn.calls)
+        transcript = {
+            "match_id": match.pk,
+            "seat": seat,
+            "agent_name": agents[seat],
+            "version": match.version,
+            "calls": turn.calls,
+            "fallback": turn.fallback,
+        }
         try:
-            match_services.submit_action(
+            after = match_services.submit_action(
                 match.pk,
                 seat,
                 turn.decision.action_id,
@@ -52,8 +62,12 @@ def play_agent_turns(match_id: int) -> int:
         except match_services.ActionRejected as err:
             # Someone else moved first (another worker or a simultaneous seat); re-read and go on.
             logger.info("agent action for match %s seat %s not applied: %s", match_id, seat, err)
+            if turn.calls:  # the model was paid for: keep what it said, marked as not applied
+                record_calls(event=None, not_applied=str(err), **transcript)
             rejected += 1
             continue
+        if turn.calls:
+            record_calls(event=_action_event(match.pk, seat, after.version), **transcript)
         applied += 1
         rejected = 0
         if turn.decision.message:
@@ -62,3 +76,12 @@ def play_agent_turns(match_id: int) -> int:
             except match_services.ServiceError as err:
                 logger.info("agent message dropped: %s", err)
     return applied
+
+
+def _action_event(match_id: int, seat: int, version: int) -> Event | None:
+    """The event submit_action just appended (its version is the match version it returned)."""
+    return Event.objects.filter(match_id=match_id, kind=Event.Kind.ACTION, seat=seat, version=version).first()
+
+
+# Tournament tasks live in their own module; importing it here registers them with Celery.
+from agents_app import tournament_tasks  # noqa: E402, F401

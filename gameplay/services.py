@@ -21,7 +21,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from agents_app.agents.registry import AGENTS
+from agents_app.selectors import agent_choices, agent_exists
 from gameplay.engines.api import EngineError, IllegalActionError
 from gameplay.engines.registry import create_game
 from gameplay.models import Event, Match, Seat, StateSnapshot
@@ -66,8 +66,9 @@ def create_match(
     except EngineError as err:
         raise ServiceError(str(err)) from None
     for c in controllers:
-        if c.kind == Seat.Controller.AGENT and c.agent_name not in AGENTS:
-            raise ServiceError(f"unknown agent {c.agent_name!r}; known: {', '.join(sorted(AGENTS))}")
+        if c.kind == Seat.Controller.AGENT and not agent_exists(c.agent_name):
+            known = ", ".join(name for name, _ in agent_choices())
+            raise ServiceError(f"unknown agent {c.agent_name!r}; known: {known}")
         if c.kind not in Seat.Controller.values:
             raise ServiceError(f"unknown seat controller {c.kind!r}")
     state = game.new_initial_state(seed)

@@ -12,7 +12,9 @@ urlpatterns = [
     path("matches/", views.match_list, name="match_list"),
     path("matches/<int:match_id>/", views.match_detail, name="match_detail"),
     path("matches/<int:match_id>/replay/", views.replay, name="replay"),
+    path("matches/<int:match_id>/transcripts.jsonl", views.transcripts_jsonl, name="match_transcripts"),
     path("matches/<int:match_id>/board.png", views.match_board_png, name="match_board_png"),
     path("ratings/", include("rating_app.urls")),
+    path("tournaments/", include("agents_app.urls")),
     path("admin/", admin.site.urls),
 ]

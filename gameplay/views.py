@@ -6,12 +6,13 @@ import inspect
 import secrets
 
 from django.core.cache import cache
-from django.http import Http404, HttpResponse, HttpResponseBadRequest, HttpResponseForbidden
+from django.http import Http404, HttpResponse, HttpResponseBadRequest, HttpResponseForbidden, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from agents_app import selectors as agent_selectors
 from gameplay import selectors, services
 from gameplay.engines.registry import UnknownGameError, all_specs, game_class
 from gameplay.forms import INVITE, YOU, NewMatchForm
@@ -125,10 +126,24 @@ def replay(request, match_id: int):
         "clicks": {},
         "board_template": f"games/{match.game_id}/board.html",
         "seats": {s.index: s for s in match.seats.all()},
+        "transcript": agent_selectors.event_transcript(frame.event.pk if frame.event else None),
+        "has_transcripts": agent_selectors.has_calls(match),
         **board_extras(selectors.game_of(match), frame.observation, board_image_url(match, None, step=step)),
     }
     template = "gameplay/partials/replay_frame.html" if request.headers.get("HX-Request") else "gameplay/replay.html"
     return render(request, template, context)
+
+
+@require_GET
+def transcripts_jsonl(request, match_id: int):
+    """Every model call of a finished match as JSON Lines, for analysis outside the site."""
+    match = get_object_or_404(Match, pk=match_id)
+    if match.status != Match.Status.FINISHED:
+        # Prompts carry a seat's private observation; like the replay, they are shown only after the end.
+        return HttpResponseForbidden("The transcripts open when the match has ended.")
+    response = StreamingHttpResponse(agent_selectors.transcript_lines(match), content_type="application/x-ndjson")
+    response["Content-Disposition"] = f'attachment; filename="match-{match.pk}-transcripts.jsonl"'
+    return response
 
 
 # --- board pictures ---------------------------------------------------------------------------

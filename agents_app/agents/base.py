@@ -9,12 +9,37 @@ from gameplay.engines.api import Action, Observation, Rules, TextAction
 
 
 @dataclass(frozen=True)
+class ModelCall:
+    """One request an agent made to a language model, for the match's transcript.
+
+    ``request_messages`` are the messages as sent, except that images are replaced by a short
+    description (kind, size, digest); API keys never appear here.
+    """
+
+    purpose: str  # "move", "explain", "correction", "reason", "rap-action", "rap-state", "rap-reward", ...
+    request_messages: list
+    raw_reply: str = ""
+    parsed_action: str = ""
+    error: str = ""
+    latency_ms: int | None = None
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+
+
+@dataclass(frozen=True)
 class Decision:
-    """What an agent chose: an action id (with text for a text action) and an optional chat message."""
+    """What an agent chose: an action id (with text for a text action) and an optional chat message.
+
+    ``calls`` is the transcript of model calls behind the decision (empty for agents without a model).
+    ``fallback_reason`` is set when the agent itself gave up (e.g. the model kept replying invalid moves)
+    and chose a random legal action instead; the platform records the decision as a fallback.
+    """
 
     action_id: str
     text: str | None = None
     message: str | None = None
+    calls: tuple[ModelCall, ...] = ()
+    fallback_reason: str | None = None
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from agents_app.agents.registry import AGENTS
+from agents_app.selectors import agent_choices, agent_exists
 from agents_app.tasks import play_agent_turns
 from gameplay import services
 from gameplay.engines.registry import GAMES
@@ -30,8 +30,9 @@ class Command(BaseCommand):
             raise CommandError(f"unknown game {game_id!r}; known: {', '.join(sorted(GAMES))}", returncode=2)
         agents = [a.strip() for a in opts["agents"].split(",") if a.strip()]
         for name in agents:
-            if name not in AGENTS:
-                raise CommandError(f"unknown agent {name!r}; known: {', '.join(sorted(AGENTS))}", returncode=2)
+            if not agent_exists(name):
+                known = ", ".join(name for name, _ in agent_choices())
+                raise CommandError(f"unknown agent {name!r}; known: {known}", returncode=2)
         try:
             options = json.loads(opts["options"])
             assert isinstance(options, dict)

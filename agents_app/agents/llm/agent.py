@@ -1,0 +1,135 @@
+"""The pure LLM agent: any OpenAI-compatible chat model as a player (base, Chain-of-Thought or RAP scaffold).
+
+A decision never raises because of the model: invalid replies are corrected up to ``retries`` times, rules
+explanations are answered (up to ``explain_limit``, not counted as retries), transient HTTP failures are retried,
+and when all that fails the agent plays a random legal move and says why in ``Decision.fallback_reason``. Every
+request is in ``Decision.calls``.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import time
+from collections.abc import Callable, Mapping
+
+import openai
+
+from agents_app.agents.base import Agent, Decision, TurnView
+from agents_app.agents.random_agent import short_text_for
+
+from . import prompts
+from .client import ChatCaller, GiveUp, image_part, make_openai_client
+from .rap import NoLogprobs, rap_choice
+from .replies import ExplainReply, InvalidReply, TextValidator, parse_reply
+from .settings import LLMAgentSettings
+
+logger = logging.getLogger(__name__)
+
+
+class LLMAgent(Agent):
+    def __init__(
+        self,
+        settings: LLMAgentSettings,
+        *,
+        environ: Mapping[str, str] | None = None,
+        client: openai.OpenAI | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+        text_validator: TextValidator | None = None,
+    ):
+        self.settings = settings
+        self.name = settings.name
+        self.accepts_images = settings.vision
+        self.description = f"{settings.model} at {settings.display_url} ({settings.scaffold} scaffold)"
+        # The key goes straight into the client; nothing on this object holds it.
+        self._client = client if client is not None else make_openai_client(settings, environ)
+        self._sleep = sleep
+        self.text_validator = text_validator
+
+    def __repr__(self) -> str:
+        return f"LLMAgent({self.settings!r})"
+
+    def decide(self, view: TurnView) -> Decision:
+        if not view.legal_actions and not view.text_actions:
+            raise ValueError("no legal action to choose from")
+        caller = ChatCaller(self._client, self.settings, sleep=self._sleep)
+        try:
+            if self.settings.scaffold == "rap":
+                action_id, text = rap_choice(view, caller, self.settings, self.text_validator)
+            else:
+                action_id, text = self._converse(view, caller)
+        except (GiveUp, NoLogprobs, _NoValidReply) as err:
+            return self._fallback(view, caller, err.reason)
+        except Exception as err:  # a bug or an odd reply object must not stall the match either
+            logger.exception("LLM agent %s failed unexpectedly", self.name)
+            return self._fallback(view, caller, f"unexpected error: {type(err).__name__}: {err}"[:300])
+        return Decision(action_id=action_id, text=text, calls=tuple(caller.calls))
+
+    # --- base and Chain-of-Thought -----------------------------------------------------------------------------
+
+    def _converse(self, view: TurnView, caller: ChatCaller) -> tuple[str, str | None]:
+        messages: list[dict] = [{"role": "system", "content": prompts.system_prompt(view, self.settings.explain_limit)}]
+        if self.settings.scaffold == "cot":
+            messages.append(self._user_turn(view, prompts.cot_prompt(view)))
+            reasoning = caller.call(messages, purpose="reason")
+            messages.append({"role": "assistant", "content": reasoning.text or reasoning.refusal})
+            messages.append({"role": "user", "content": prompts.cot_answer_request()})
+        else:
+            messages.append(self._user_turn(view, f"{prompts.turn_prompt(view)}\n\n{prompts.move_request()}"))
+        return self._move_loop(view, caller, messages)
+
+    def _move_loop(self, view: TurnView, caller: ChatCaller, messages: list[dict]) -> tuple[str, str | None]:
+        purpose, corrections, explains = "move", 0, 0
+        while True:
+            reply = caller.call(messages, purpose=purpose, json_mode=self.settings.json_mode)
+            try:
+                parsed = parse_reply(reply.text, view, refusal=reply.refusal, text_validator=self.text_validator)
+                if isinstance(parsed, ExplainReply) and explains >= self.settings.explain_limit:
+                    raise InvalidReply(
+                        "explain-limit",
+                        f"you already had {explains} rules explanation(s) this move, the most allowed; choose now",
+                    )
+            except InvalidReply as err:
+                caller.annotate_last(error=f"invalid reply ({err.kind}): {err.problem}")
+                if corrections >= self.settings.retries:
+                    raise _NoValidReply(
+                        f"no valid reply after {corrections} correction(s); last problem: {err.problem}"
+                    ) from None
+                corrections += 1
+                purpose, answer = "correction", prompts.correction(view, err.problem)
+            else:
+                if not isinstance(parsed, ExplainReply):
+                    caller.annotate_last(parsed_action=parsed.action_id)
+                    return parsed.action_id, parsed.text
+                explains += 1
+                purpose, answer = "explain", prompts.explanation(view, parsed.topic)
+            messages.append({"role": "assistant", "content": reply.text or reply.refusal})
+            messages.append({"role": "user", "content": answer})
+
+    def _user_turn(self, view: TurnView, text: str) -> dict:
+        if self.settings.vision and view.image is not None:
+            return {"role": "user", "content": [{"type": "text", "text": text}, image_part(view.image)]}
+        return {"role": "user", "content": text}
+
+    # --- giving up -----------------------------------------------------------------------------------------------
+
+    def _fallback(self, view: TurnView, caller: ChatCaller, reason: str) -> Decision:
+        logger.warning("LLM agent %s falls back to a random legal action: %s", self.name, reason)
+        action_id, text = random_legal_choice(view)
+        return Decision(action_id=action_id, text=text, calls=tuple(caller.calls), fallback_reason=reason)
+
+
+class _NoValidReply(Exception):
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+def random_legal_choice(view: TurnView) -> tuple[str, str | None]:
+    """A random move seeded by the view, as RandomAgent plays; a predefined action whenever one exists,
+    because a made-up text for an open-ended action might itself be rejected by the engine."""
+    rng = random.Random(view.seed)
+    if view.legal_actions:
+        return rng.choice(view.legal_actions).id, None
+    spec = rng.choice(view.text_actions)
+    return spec.id, short_text_for(spec.hint, rng)[: spec.max_length]

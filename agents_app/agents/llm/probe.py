@@ -1,0 +1,152 @@
+"""Probing an endpoint before it plays: does it honour JSON mode, return token log-probabilities, accept images?
+
+The platform runs ``probe`` when an agent configuration is checked, and refuses to start a RAP agent on an
+endpoint without log-probabilities (``blocking_problems``) instead of letting every RAP move fall back.
+"""
+
+from __future__ import annotations
+
+import struct
+import zlib
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import openai
+
+from agents_app.agents.base import ModelCall
+
+from .client import ChatCaller, GiveUp, image_part, make_openai_client
+from .rap import NO_LOGPROBS_REASON
+from .replies import InvalidReply, json_object_in
+from .settings import LLMAgentSettings
+
+
+@dataclass(frozen=True)
+class ProbeReport:
+    endpoint: str  # redacted base URL
+    model: str
+    json_mode: bool  # the request with response_format json_object was accepted and answered with a JSON object
+    json_mode_detail: str
+    logprobs: bool  # the reply carried token log-probabilities
+    logprobs_detail: str
+    images: bool  # a request with an image content part was accepted
+    images_detail: str
+    latency_ms: int | None  # of the first successful request
+    errors: tuple[str, ...] = ()
+    json_mode_rejected: bool = False  # the endpoint refused the JSON-mode request itself (not just a bad reply)
+    calls: tuple[ModelCall, ...] = ()
+
+    def lines(self) -> list[str]:
+        def yes_no(flag: bool) -> str:
+            return "yes" if flag else "no"
+
+        lines = [
+            f"endpoint {self.endpoint}, model {self.model}",
+            f"JSON mode: {yes_no(self.json_mode)} ({self.json_mode_detail})",
+            f"logprobs: {yes_no(self.logprobs)} ({self.logprobs_detail})",
+            f"images: {yes_no(self.images)} ({self.images_detail})",
+            f"latency: {self.latency_ms} ms" if self.latency_ms is not None else "latency: unknown (no reply)",
+        ]
+        return lines + [f"error: {error}" for error in self.errors]
+
+
+def requires_logprobs(settings: LLMAgentSettings) -> bool:
+    """RAP reads its rewards from token log-probabilities; the other scaffolds do not need them."""
+    return settings.scaffold == "rap"
+
+
+def blocking_problems(settings: LLMAgentSettings, report: ProbeReport) -> list[str]:
+    """Reasons these settings cannot play on the probed endpoint (empty: fine to start)."""
+    problems = []
+    if requires_logprobs(settings) and not report.logprobs:
+        problems.append(NO_LOGPROBS_REASON)
+    if settings.json_mode and report.json_mode_rejected:
+        problems.append(f"endpoint refuses JSON mode ({report.json_mode_detail}): turn json_mode off")
+    if settings.vision and not report.images:
+        problems.append(f"endpoint refuses images ({report.images_detail}): turn vision off")
+    return problems
+
+
+def probe(
+    settings: LLMAgentSettings, *, environ: Mapping[str, str] | None = None, client: openai.OpenAI | None = None
+) -> ProbeReport:
+    """Three small real requests against the endpoint; never raises for endpoint problems."""
+    client = client if client is not None else make_openai_client(settings, environ)
+    caller = ChatCaller(client, settings)
+    errors: list[str] = []
+    latencies: list[int] = []
+
+    def ask(purpose: str, messages: list[dict], **options):
+        try:
+            reply = caller.call(messages, purpose=purpose, max_tokens=20, **options)
+        except GiveUp as err:
+            errors.append(f"{purpose}: {err.reason}")
+            return None, err
+        latencies.append(caller.calls[-1].latency_ms or 0)
+        return reply, None
+
+    reply, failure = ask(
+        "probe-json",
+        [
+            {"role": "system", "content": "You reply in JSON."},
+            {"role": "user", "content": 'Reply with the JSON object {"ok": true} and nothing else.'},
+        ],
+        json_mode=True,
+    )
+    # A client error (400 and the like, not 429) means the endpoint refused the request itself.
+    status = failure.status if failure is not None else None
+    json_mode, json_rejected = False, status is not None and 400 <= status < 500 and status != 429
+    if reply is None:
+        json_detail = f"request failed: {failure.reason}"
+    else:
+        try:
+            json_object_in(reply.text)
+        except InvalidReply as err:
+            json_detail = f"accepted, but the reply was not a JSON object: {err.problem}"
+        else:
+            json_mode, json_detail = True, "accepted and answered with a JSON object"
+
+    reply, failure = ask(
+        "probe-logprobs", [{"role": "user", "content": "Is 2 greater than 1? Answer yes or no."}], logprobs=True
+    )
+    if reply is None:
+        logprobs, logprobs_detail = False, f"request failed: {failure.reason}"
+    elif reply.logprobs:
+        logprobs, logprobs_detail = True, f"{len(reply.logprobs)} token(s) with log-probabilities"
+    else:
+        logprobs, logprobs_detail = False, "the reply carried no log-probabilities"
+
+    image_request = [
+        {
+            "role": "user",
+            "content": [{"type": "text", "text": "What colour is this picture? One word."}, image_part(tiny_png())],
+        },
+    ]
+    reply, failure = ask("probe-image", image_request)
+    images, images_detail = (True, "accepted") if reply is not None else (False, f"request failed: {failure.reason}")
+
+    return ProbeReport(
+        endpoint=settings.display_url,
+        model=settings.model,
+        json_mode=json_mode,
+        json_mode_detail=json_detail,
+        logprobs=logprobs,
+        logprobs_detail=logprobs_detail,
+        images=images,
+        images_detail=images_detail,
+        latency_ms=latencies[0] if latencies else None,
+        errors=tuple(errors),
+        json_mode_rejected=json_rejected,
+        calls=tuple(caller.calls),
+    )
+
+
+def tiny_png(rgb: tuple[int, int, int] = (200, 30, 30)) -> bytes:
+    """A valid 1x1 PNG of one colour, built by hand so probing needs no imaging library."""
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    header = struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0)  # width, height, bit depth 8, RGB, no interlace
+    pixels = zlib.compress(bytes([0, *rgb]))  # one scanline: filter byte 0, then the pixel
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", pixels) + chunk(b"IEND", b"")

@@ -1,0 +1,129 @@
+"""Strict reading of a model's reply: exactly one JSON object naming a legal action or a rules topic.
+
+Anything else is an InvalidReply whose message tells the model exactly what was wrong, so the correction it
+receives is specific. The agent cannot see the engine, so text for open-ended actions is checked against what the
+TurnView says (non-empty, max length) plus an optional ``text_validator`` the caller supplies.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from agents_app.agents.base import TurnView
+
+# (action_id, text) -> an error message, or None when the text is acceptable.
+TextValidator = Callable[[str, str], str | None]
+
+# Openings of a plain-text refusal; only consulted when the reply is not JSON, to give a clearer correction.
+_REFUSAL_OPENINGS = (
+    "i can't",
+    "i cannot",
+    "i can not",
+    "i won't",
+    "i will not",
+    "i'm sorry",
+    "i am sorry",
+    "sorry",
+    "i'm unable",
+    "i am unable",
+    "i'm not able",
+    "as an ai",
+    "as a language model",
+)
+_FENCE = re.compile(r"```(?:json)?[ \t]*\n?(.*?)\n?[ \t]*```", re.DOTALL | re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class MoveReply:
+    action_id: str
+    text: str | None = None
+
+
+@dataclass(frozen=True)
+class ExplainReply:
+    topic: str
+
+
+class InvalidReply(ValueError):
+    """The reply is not a usable move; ``kind`` classifies it for the transcript, str() is for the model."""
+
+    def __init__(self, kind: str, problem: str):
+        super().__init__(problem)
+        self.kind = kind
+        self.problem = problem
+
+
+def parse_reply(
+    content: str | None,
+    view: TurnView,
+    *,
+    refusal: str | None = None,
+    text_validator: TextValidator | None = None,
+) -> MoveReply | ExplainReply:
+    if refusal and refusal.strip():
+        raise InvalidReply("refusal", f"you declined to answer ({_short(refusal)}); this is a game, choose a move")
+    obj = json_object_in(content or "")
+    if "action" in obj and "explain" in obj:
+        raise InvalidReply("malformed", 'give either "action" or "explain", not both')
+    if "explain" in obj:
+        topic = obj["explain"]
+        if not isinstance(topic, str) or not topic.strip():
+            raise InvalidReply("malformed", '"explain" must name a rules topic as a string')
+        return ExplainReply(topic.strip())
+    if "action" not in obj:
+        raise InvalidReply("malformed", 'the JSON object has no "action" key')
+    return _move(obj, view, text_validator)
+
+
+def json_object_in(content: str) -> dict:
+    """The single JSON object of a reply: optional whitespace and one ```json fence around it, nothing else."""
+    text = content.strip()
+    if not text:
+        raise InvalidReply("empty", "the reply was empty")
+    fenced = _FENCE.fullmatch(text)
+    if fenced:
+        text = fenced.group(1).strip()
+    try:
+        obj = json.loads(text)
+    except ValueError as err:
+        if text.casefold().startswith(_REFUSAL_OPENINGS):
+            raise InvalidReply(
+                "refusal", f"you declined to answer ({_short(text)}); this is a game, choose a move"
+            ) from None
+        problem = f"the reply is not a single JSON object ({err.msg} at char {err.pos})"
+        raise InvalidReply("malformed", problem) from None
+    if not isinstance(obj, dict):
+        raise InvalidReply("malformed", f"the reply is JSON but a {type(obj).__name__}, not an object")
+    return obj
+
+
+def _move(obj: dict, view: TurnView, text_validator: TextValidator | None) -> MoveReply:
+    action_id = obj["action"]
+    if not isinstance(action_id, str):
+        raise InvalidReply("malformed", '"action" must be an action id given as a string')
+    if action_id in {a.id for a in view.legal_actions}:
+        return MoveReply(action_id)  # text is only for open-ended actions; ignore any given
+    spec = next((t for t in view.text_actions if t.id == action_id), None)
+    if spec is None:
+        raise InvalidReply("unknown-id", f"{_short(action_id)!r} is not one of the available action ids")
+    text = obj.get("text")
+    if not isinstance(text, str) or not text.strip():
+        raise InvalidReply("missing-text", f'{action_id!r} is an open-ended action and needs a non-empty "text"')
+    text = text.strip()
+    if len(text) > spec.max_length:
+        raise InvalidReply(
+            "rejected-text", f"the text for {action_id!r} has {len(text)} characters; at most {spec.max_length}"
+        )
+    if text_validator is not None:
+        error = text_validator(action_id, text)
+        if error:
+            raise InvalidReply("rejected-text", f"the text for {action_id!r} was rejected: {error}")
+    return MoveReply(action_id, text)
+
+
+def _short(text: str, limit: int = 80) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"

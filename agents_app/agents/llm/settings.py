@@ -1,0 +1,87 @@
+"""How an LLM agent reaches its model and plays: one frozen settings object per configured agent.
+
+The settings hold the NAME of the environment variable with the API key, never the key itself, so they can be
+printed, logged and stored freely. The base URL is still redacted in the repr because a URL can embed credentials.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from urllib.parse import urlsplit, urlunsplit
+
+SCAFFOLDS = ("base", "cot", "rap")
+
+# Worst-case wall time of one decision, beyond the per-call timeouts: backoff sleeps and local work.
+BACKOFF_ALLOWANCE_S = 15.0
+# Per-call timeouts a decision may spend. Base: the move plus about two corrections or retries; CoT adds its
+# reasoning call; RAP searches as long as its iterations need (each iteration adds a few short calls) but stops
+# at the deadline and plays the best action found so far. Without such a bound, retries x corrections x
+# timeouts could keep a match waiting for many minutes on one unresponsive model.
+_DEADLINE_CALLS = {"base": 3, "cot": 4}
+
+
+@dataclass(frozen=True)
+class LLMAgentSettings:
+    """One LLM player: endpoint, model, sampling, robustness limits and scaffold."""
+
+    name: str
+    base_url: str
+    model: str
+    api_key_env: str = "OPENAI_API_KEY"  # the NAME of the variable holding the key; "" means no key
+    temperature: float = 0.0
+    max_tokens: int = 512
+    timeout_s: float = 30.0
+    retries: int = 3  # invalid replies corrected per move before falling back
+    http_retries: int = 3  # retries after 429, 5xx, timeouts and connection errors
+    explain_limit: int = 3  # rule explanations per move; they do not use up ``retries``
+    scaffold: str = "base"  # "base", "cot" or "rap"
+    rap_depth: int = 2
+    rap_iterations: int = 10
+    vision: bool = False
+    json_mode: bool = True
+
+    def __post_init__(self) -> None:
+        if self.scaffold not in SCAFFOLDS:
+            raise ValueError(f"unknown scaffold {self.scaffold!r}; known: {', '.join(SCAFFOLDS)}")
+        if self.timeout_s <= 0:
+            raise ValueError("timeout_s must be positive")
+        for name in ("retries", "http_retries", "explain_limit"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"{name} must not be negative")
+        if self.rap_depth < 1 or self.rap_iterations < 1:
+            raise ValueError("rap_depth and rap_iterations must be at least 1")
+
+    @classmethod
+    def from_config(cls, config: object) -> LLMAgentSettings:
+        """Settings from any object with same-named attributes (e.g. the AgentConfig model); missing ones default."""
+        values = {}
+        for spec in fields(cls):
+            if hasattr(config, spec.name):
+                values[spec.name] = getattr(config, spec.name)
+        values["api_key_env"] = (values.get("api_key_env") or "").strip()
+        return cls(**values)
+
+    @property
+    def display_url(self) -> str:
+        return redact_url(self.base_url)
+
+    def decision_budget_s(self) -> float:
+        """The wall-time bound of one decision (see _DEADLINE_CALLS for the reasoning)."""
+        calls = _DEADLINE_CALLS.get(self.scaffold, 4 + self.rap_iterations)
+        return calls * self.timeout_s + BACKOFF_ALLOWANCE_S
+
+    def __repr__(self) -> str:
+        shown = {spec.name: getattr(self, spec.name) for spec in fields(self)}
+        shown["base_url"] = self.display_url
+        return "LLMAgentSettings(" + ", ".join(f"{name}={value!r}" for name, value in shown.items()) + ")"
+
+
+def redact_url(url: str) -> str:
+    """The URL without user:password and query string, which may carry credentials."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    if parts.port:
+        host = f"{host}:{parts.port}"
+    if parts.username or parts.password:
+        host = f"***@{host}"
+    return urlunsplit((parts.scheme, host, parts.path, "***" if parts.query else "", ""))

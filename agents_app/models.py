@@ -1,0 +1,152 @@
+"""Stored agent configurations, every model call an agent made, and tournaments between agents.
+
+An ``AgentConfig`` names an OpenAI-compatible model as a player. It stores the NAME of the
+environment variable that holds the API key, never the key. ``AgentCall`` rows are the transcript of
+each decision (what was sent, what came back, what was made of it), tied to the match event the
+decision produced. A ``Tournament`` is a set of ``TournamentMatch`` rows scheduled as Celery tasks.
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
+from django.db import models
+from django.db.models.deletion import ProtectedError
+
+from gameplay.models import Event, Match, Seat
+
+env_var_name = RegexValidator(
+    r"^[A-Za-z_][A-Za-z0-9_]*$", "Give the NAME of an environment variable (letters, digits, _), not a key."
+)
+
+
+class AgentConfig(models.Model):
+    class Scaffold(models.TextChoices):
+        BASE = "base", "Base model (answers directly)"
+        COT = "cot", "Chain-of-Thought (reason, then answer)"
+        RAP = "rap", "Reasoning-via-Planning (MCTS with the model as world model)"
+
+    name = models.SlugField(max_length=100, unique=True, help_text="The agent's id in seats, tournaments and ratings.")
+    description = models.CharField(max_length=300, blank=True)
+    base_url = models.URLField(max_length=500, help_text="OpenAI-compatible endpoint, e.g. http://localhost:8000/v1")
+    model = models.CharField(max_length=200)
+    api_key_env = models.CharField(
+        "API key variable",
+        max_length=100,
+        blank=True,
+        default="OPENAI_API_KEY",
+        validators=[env_var_name],
+        help_text="The NAME of the environment variable holding the key (empty: no key, e.g. a local server).",
+    )
+    temperature = models.FloatField(default=0.0, validators=[MinValueValidator(0.0), MaxValueValidator(2.0)])
+    max_tokens = models.PositiveIntegerField(default=512, validators=[MinValueValidator(1)])
+    timeout_s = models.FloatField("timeout (s)", default=30.0, validators=[MinValueValidator(0.1)])
+    retries = models.PositiveSmallIntegerField(
+        default=3, help_text="Invalid replies corrected per move before falling back to a random legal action."
+    )
+    http_retries = models.PositiveSmallIntegerField(
+        default=3, help_text="Retries (with backoff) after 429, 5xx, timeouts and connection errors."
+    )
+    explain_limit = models.PositiveSmallIntegerField(
+        default=3, help_text="Rule explanations per move; they do not use up the retries."
+    )
+    scaffold = models.CharField(max_length=8, choices=Scaffold.choices, default=Scaffold.BASE)
+    rap_depth = models.PositiveSmallIntegerField("RAP depth", default=2, validators=[MinValueValidator(1)])
+    rap_iterations = models.PositiveSmallIntegerField("RAP iterations", default=10, validators=[MinValueValidator(1)])
+    vision = models.BooleanField(default=False, help_text="Send the board picture when the game draws one.")
+    json_mode = models.BooleanField(default=True, help_text="Ask the endpoint for a JSON object reply.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = "LLM agent configuration"
+
+    def __str__(self) -> str:
+        return self.name
+
+    def clean(self):
+        from agents_app.agents.registry import AGENTS
+
+        if self.name in AGENTS:
+            raise ValidationError({"name": f"{self.name!r} is a built-in agent; choose another name."})
+
+    def has_matches(self) -> bool:
+        return Seat.objects.filter(controller=Seat.Controller.AGENT, agent_name=self.name).exists()
+
+    def delete(self, *args, **kwargs):
+        # Ratings and transcripts refer to the agent by name: its configuration must outlive its matches.
+        if self.has_matches():
+            raise ProtectedError(f"agent {self.name!r} has played matches and cannot be deleted", {self})
+        return super().delete(*args, **kwargs)
+
+
+class AgentCall(models.Model):
+    """One request to a model and what came of it, attached to the event its decision produced."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="agent_calls")
+    event = models.ForeignKey(Event, null=True, blank=True, on_delete=models.SET_NULL, related_name="agent_calls")
+    seat = models.SmallIntegerField()
+    agent_name = models.CharField(max_length=100, db_index=True)
+    version = models.PositiveIntegerField(help_text="Match version the decision was made at.")
+    seq = models.PositiveSmallIntegerField(help_text="Order of this call within the decision.")
+    purpose = models.CharField(max_length=24, help_text="move, explain, reason, correction, rap-…")
+    request_messages = models.JSONField(help_text="Messages sent (images replaced by a short description).")
+    raw_reply = models.TextField(blank=True)
+    parsed_action = models.CharField(max_length=200, blank=True)
+    error = models.TextField(blank=True)
+    fallback = models.BooleanField(default=False, help_text="The decision fell back to a random legal action.")
+    latency_ms = models.PositiveIntegerField(null=True, blank=True)
+    prompt_tokens = models.PositiveIntegerField(null=True, blank=True)
+    completion_tokens = models.PositiveIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "version", "seq"]
+
+
+class Tournament(models.Model):
+    class Status(models.TextChoices):
+        RUNNING = "running", "Running"
+        FINISHED = "finished", "Finished"
+
+    key = models.CharField(max_length=64, unique=True, help_text="sha256 of game, agents, matches, seed, options.")
+    game_id = models.CharField(max_length=64)
+    agents = models.JSONField(help_text="Agent names, in the order given.")
+    matches_per_pair = models.PositiveIntegerField()
+    seed = models.BigIntegerField()
+    options = models.JSONField(default=dict, blank=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.RUNNING)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.game_id} tournament #{self.pk}"
+
+
+class TournamentMatch(models.Model):
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        FINISHED = "finished", "Finished"
+        FAILED = "failed", "Failed"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    index = models.PositiveIntegerField()
+    seat_agents = models.JSONField(help_text="Agent name per seat, seat 0 first.")
+    seed = models.BigIntegerField()
+    match = models.OneToOneField(
+        Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="tournament_entry"
+    )
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING, db_index=True)
+    error = models.TextField(blank=True)
+    played_by = models.CharField(max_length=200, blank=True, help_text="host:pid of the process that played it.")
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["tournament", "index"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "index"], name="unique_tournament_index")]

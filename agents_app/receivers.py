@@ -1,0 +1,20 @@
+"""Signal receivers of the agents app (connected in AgentsAppConfig.ready)."""
+
+from __future__ import annotations
+
+from django.db.models.deletion import ProtectedError
+from django.db.models.signals import pre_delete
+from django.dispatch import receiver
+
+from agents_app.models import AgentConfig
+
+
+@receiver(pre_delete, sender=AgentConfig, dispatch_uid="agents_app.protect_played_configs")
+def protect_played_configs(sender, instance: AgentConfig, **kwargs) -> None:
+    """Refuse deleting a configuration that has played, also for queryset deletes.
+
+    ``AgentConfig.delete()`` only guards single objects; ``QuerySet.delete()`` bypasses it. Having any
+    pre_delete receiver also stops Django's fast path, so this runs for every row of a queryset delete.
+    """
+    if instance.has_matches():
+        raise ProtectedError(f"agent {instance.name!r} has played matches and cannot be deleted", {instance})

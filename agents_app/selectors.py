@@ -1,0 +1,145 @@
+"""Reads: which agents exist, building one for a seat, and the transcripts of model calls.
+
+An agent name is either a built-in class (``registry.AGENTS``) or a stored ``AgentConfig``. Built-ins win
+(``AgentConfig.clean`` refuses their names) and resolving them never touches the database.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from agents_app.agents import registry
+from agents_app.agents.base import Agent
+from agents_app.models import AgentCall, AgentConfig
+from gameplay.models import Match
+
+# (action_id, text) -> None when the text is accepted, else why not; lets an LLM agent correct a bad text.
+TextValidator = Callable[[str, str], "str | None"]
+
+
+def agent_config(name: str) -> AgentConfig | None:
+    """The stored configuration of that name (None for built-ins and unknown names)."""
+    if not isinstance(name, str) or not name or name in registry.AGENTS:
+        return None
+    return AgentConfig.objects.filter(name=name).first()
+
+
+def agent_exists(name: str) -> bool:
+    return name in registry.AGENTS or agent_config(name) is not None
+
+
+def agent_choices() -> list[tuple[str, str]]:
+    """(name, description) of every agent: built-ins first, then configurations (described by their model)."""
+    builtins = [(name, cls.description) for name, cls in sorted(registry.AGENTS.items())]
+    configs = [(c.name, c.description or c.model) for c in AgentConfig.objects.order_by("name")]
+    return builtins + configs
+
+
+def build_agent(name: str, *, text_validator: TextValidator | None = None) -> Agent:
+    """A fresh agent for one decision; raises UnknownAgentError for a name that is neither kind."""
+    cls = registry.AGENTS.get(name)
+    if cls is not None:
+        return cls()
+    try:
+        config = agent_config(name)
+    except Exception as err:
+        # decide() turns any failure into a random fallback; name the cause of an unresolvable seat.
+        raise registry.UnknownAgentError(f"agent {name!r} could not be looked up: {err}") from err
+    if config is None:
+        known = ", ".join(n for n, _ in agent_choices())
+        raise registry.UnknownAgentError(f"unknown agent {name!r}; known: {known}")
+    # Late import: the LLM package pulls in the openai client, which built-in seats never need.
+    from agents_app.agents.llm import LLMAgent, LLMAgentSettings
+
+    return LLMAgent(LLMAgentSettings.from_config(config), text_validator=text_validator)
+
+
+def wants_images(name: str) -> bool:
+    """Whether the agent's views should carry the board picture (drawing one costs time)."""
+    cls = registry.AGENTS.get(name)
+    if cls is not None:
+        return bool(cls.accepts_images)
+    config = agent_config(name)
+    return bool(config and config.vision)
+
+
+# --- transcripts ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ShownMessage:
+    role: str
+    content: str
+
+
+def shown_messages(request_messages) -> list[ShownMessage]:
+    """Messages as a person reads them: list content joined, images as the description stored for them."""
+    shown = []
+    for message in request_messages if isinstance(request_messages, list) else []:
+        if not isinstance(message, dict):
+            shown.append(ShownMessage("?", str(message)))
+            continue
+        content = message.get("content")
+        if isinstance(content, list):
+            content = "\n".join(_part_text(part) for part in content)
+        shown.append(ShownMessage(str(message.get("role", "?")), "" if content is None else str(content)))
+    return shown
+
+
+def _part_text(part) -> str:
+    if not isinstance(part, dict):
+        return str(part)
+    if part.get("type") == "text":
+        return str(part.get("text", ""))
+    # The agent already replaced image data by a description; show whatever describes it.
+    description = part.get("description") or part.get("text") or json.dumps(part, sort_keys=True)
+    return f"[{part.get('type', 'part')}: {description}]"
+
+
+@dataclass(frozen=True)
+class TranscriptEntry:
+    call: AgentCall
+    messages: list[ShownMessage]
+
+
+def event_transcript(event_id: int | None) -> list[TranscriptEntry]:
+    """The model calls behind one event, in the order they were made, ready to show."""
+    if event_id is None:
+        return []
+    calls = AgentCall.objects.filter(event_id=event_id).order_by("seq", "pk")
+    return [TranscriptEntry(call, shown_messages(call.request_messages)) for call in calls]
+
+
+def match_calls(match: Match):
+    """Every call of a match in the order made (rows are inserted as decisions end, so pk is chronological)."""
+    return AgentCall.objects.filter(match=match).select_related("event").order_by("version", "pk")
+
+
+def has_calls(match: Match) -> bool:
+    return AgentCall.objects.filter(match=match).exists()
+
+
+def transcript_lines(match: Match) -> Iterator[str]:
+    """The JSONL export: one JSON object per model call, newline-terminated."""
+    for call in match_calls(match).iterator():
+        row = {
+            "match": match.pk,
+            "event_seq": call.event.seq if call.event else None,
+            "version": call.version,
+            "seat": call.seat,
+            "agent": call.agent_name,
+            "seq": call.seq,
+            "purpose": call.purpose,
+            "request_messages": call.request_messages,
+            "raw_reply": call.raw_reply,
+            "parsed_action": call.parsed_action,
+            "error": call.error,
+            "fallback": call.fallback,
+            "latency_ms": call.latency_ms,
+            "prompt_tokens": call.prompt_tokens,
+            "completion_tokens": call.completion_tokens,
+            "created_at": call.created_at.isoformat(),
+        }
+        yield json.dumps(row, ensure_ascii=False) + "\n"

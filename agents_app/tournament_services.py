@@ -1,0 +1,283 @@
+"""Writes of tournaments: create (or find again) a tournament, queue its matches, play one entry.
+
+A tournament is identified by its parameters: the same game, agents, matches per pair, seed and
+options give the same ``key``, so running it again resumes it instead of starting over. Every
+entry (one match) is a Celery task; entries already finished are never played again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import socket
+from collections.abc import Callable, Mapping, Sequence
+from datetime import timedelta
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from agents_app import selectors as agent_selectors
+from agents_app import services as agent_services
+from agents_app.models import Tournament, TournamentMatch
+from gameplay import services as match_services
+from gameplay.engines.api import EngineError
+from gameplay.engines.registry import GAMES, create_game
+from gameplay.models import Match
+
+logger = logging.getLogger(__name__)
+
+# An entry queued or running without a sign of life for this long is assumed lost (a worker died,
+# Redis was flushed) and is queued again. A duplicate delivery is harmless: the task is idempotent.
+STALE_AFTER = timedelta(minutes=10)
+SEATS = 2
+# A match that makes no progress after this many rounds of agent turns is stuck, not slow.
+MAX_STALLED_ROUNDS = 3
+
+
+class TournamentError(ValueError):
+    """Parameters the service refuses; ``str(err)`` is a message fit for the user."""
+
+
+def match_seed(seed: int, index: int) -> int:
+    """The seed of entry ``index``: the first 8 bytes of sha256("tournament:<seed>:<index>"), top bit cleared.
+
+    Hashing (rather than seed + index) keeps neighbouring tournaments from sharing matches,
+    and the result fits the signed 64-bit column. Anyone can recompute it to replay a match.
+    """
+    digest = hashlib.sha256(f"tournament:{seed}:{index}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def pairings(agents: Sequence[str], matches_per_pair: int) -> list[tuple[str, str]]:
+    """Seat order of every entry: each unordered pair in the given order, seats swapped every other match."""
+    seats = []
+    for i, first in enumerate(agents):
+        for second in agents[i + 1 :]:
+            for k in range(matches_per_pair):
+                seats.append((first, second) if k % 2 == 0 else (second, first))
+    return seats
+
+
+def tournament_key(game_id: str, agents: Sequence[str], matches_per_pair: int, seed: int, options: Mapping) -> str:
+    params = {
+        "game": game_id,
+        "agents": list(agents),
+        "matches_per_pair": matches_per_pair,
+        "seed": seed,
+        "options": dict(options),
+    }
+    canonical = json.dumps(params, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def create_or_resume(
+    game_id: str,
+    agents: Sequence[str],
+    matches_per_pair: int,
+    seed: int,
+    options: Mapping[str, Any] | None = None,
+) -> Tournament:
+    """The tournament of these parameters, with all its entries; created on first use, found again after."""
+    agents = [a.strip() for a in agents if a and a.strip()]
+    options = _validated(game_id, agents, matches_per_pair, seed, options)
+    key = tournament_key(game_id, agents, matches_per_pair, seed, options)
+    with transaction.atomic():
+        tournament, _ = Tournament.objects.get_or_create(
+            key=key,
+            defaults={
+                "game_id": game_id,
+                "agents": agents,
+                "matches_per_pair": matches_per_pair,
+                "seed": seed,
+                "options": options,
+            },
+        )
+        # Entries are created by index, skipping existing ones: safe to repeat, never duplicates.
+        existing = set(tournament.entries.values_list("index", flat=True))
+        missing = [
+            TournamentMatch(tournament=tournament, index=i, seat_agents=list(seats), seed=match_seed(seed, i))
+            for i, seats in enumerate(pairings(agents, matches_per_pair))
+            if i not in existing
+        ]
+        TournamentMatch.objects.bulk_create(missing, ignore_conflicts=True)
+    return tournament
+
+
+def schedule(
+    tournament: Tournament,
+    *,
+    requeue_active: bool = False,
+    after_each: Callable[[TournamentMatch], None] | None = None,
+) -> int:
+    """Queue every entry that still has to be played; returns how many were queued.
+
+    Pending and failed entries are queued, and so are queued/running ones that look lost (no
+    update for STALE_AFTER, see ``_stale``) or all of them with ``requeue_active`` (the caller knows
+    no worker is on them). With eager Celery each task runs inside ``delay()``; ``after_each`` is
+    called after each one (a progress bar uses it).
+    """
+    from agents_app.tournament_tasks import play_tournament_match  # late import: the task calls this module
+
+    refresh_status(tournament.pk)
+    todo = tournament.entries.filter(
+        status__in=[TournamentMatch.Status.PENDING, TournamentMatch.Status.FAILED]
+    ) | _stale(tournament, requeue_active)
+    ids = list(todo.order_by("index").values_list("pk", flat=True))
+    if not ids:
+        return 0
+    # Marked queued before anything is sent, so a fast worker never finds an entry still "pending"
+    # and a scheduler run a moment later does not queue them again (the task is idempotent anyway).
+    TournamentMatch.objects.filter(pk__in=ids).update(
+        status=TournamentMatch.Status.QUEUED, error="", updated_at=timezone.now()
+    )
+    for entry_id in ids:
+        play_tournament_match.delay(entry_id)
+        if after_each is not None:
+            after_each(TournamentMatch.objects.get(pk=entry_id))
+    return len(ids)
+
+
+def play_entry(entry_id: int) -> str:
+    """Play one entry to the end and return its final status. Never raises: a failure is recorded.
+
+    Idempotent: a finished entry is left alone; an entry whose match was interrupted continues
+    that match rather than starting another, so a duplicate or repeated delivery plays nothing twice.
+    """
+    try:
+        match_id = _start(entry_id)
+        if match_id is None:
+            return TournamentMatch.Status.FINISHED
+        _play_to_the_end(match_id)
+        return _finish(entry_id)
+    except Exception as err:  # a broken match must not take the worker (or the eager command) down
+        logger.exception("tournament entry %s failed", entry_id)
+        TournamentMatch.objects.filter(pk=entry_id).exclude(status=TournamentMatch.Status.FINISHED).update(
+            status=TournamentMatch.Status.FAILED, error=f"{type(err).__name__}: {err}"[:2000], updated_at=timezone.now()
+        )
+        return TournamentMatch.Status.FAILED
+
+
+def refresh_status(tournament_id: int) -> bool:
+    """Mark the tournament finished once every entry is; True if it is finished."""
+    unfinished = TournamentMatch.objects.filter(tournament_id=tournament_id).exclude(
+        status=TournamentMatch.Status.FINISHED
+    )
+    if unfinished.exists():
+        return False
+    Tournament.objects.filter(pk=tournament_id, status=Tournament.Status.RUNNING).update(
+        status=Tournament.Status.FINISHED, finished_at=timezone.now()
+    )
+    return True
+
+
+# --- helpers -------------------------------------------------------------------
+
+
+def _validated(game_id: str, agents: list[str], matches_per_pair: int, seed: int, options) -> dict:
+    """Check the parameters; return the game's normalised options (so {} and explicit defaults are one key)."""
+    if game_id not in GAMES:
+        raise TournamentError(f"unknown game {game_id!r}; known: {', '.join(sorted(GAMES))}")
+    spec = GAMES[game_id].spec
+    if not spec.min_seats <= SEATS <= spec.max_seats:
+        seats = str(spec.min_seats) if spec.min_seats == spec.max_seats else f"{spec.min_seats}-{spec.max_seats}"
+        raise TournamentError(
+            f"tournaments play two agents per match, but {spec.name} needs {seats} seats; choose a two-seat game"
+        )
+    if len(agents) < 2:
+        raise TournamentError("a tournament needs at least two agents")
+    duplicates = sorted({a for a in agents if agents.count(a) > 1})
+    if duplicates:
+        raise TournamentError(f"each agent may appear once; repeated: {', '.join(duplicates)}")
+    for name in agents:
+        if not agent_selectors.agent_exists(name):
+            known = ", ".join(n for n, _ in agent_selectors.agent_choices())
+            raise TournamentError(f"unknown agent {name!r}; known: {known}")
+        _preflight(name)
+    if not isinstance(matches_per_pair, int) or matches_per_pair < 1:
+        raise TournamentError("matches per pair must be at least 1")
+    if not isinstance(seed, int) or not -(2**63) <= seed < 2**63:
+        raise TournamentError("the seed must be a 64-bit integer")
+    if options is not None and not isinstance(options, Mapping):
+        raise TournamentError("options must be a JSON object")
+    try:
+        return create_game(game_id, options, num_seats=SEATS).options
+    except EngineError as err:
+        raise TournamentError(str(err)) from None
+
+
+def _preflight(name: str) -> None:
+    """Refuse an agent that cannot play (e.g. a RAP config on an endpoint without logprobs) now,
+    rather than as every one of its matches failing on the workers."""
+    try:
+        agent_services.preflight(name)
+    except Exception as err:  # an endpoint that cannot even be probed is as good a reason not to start
+        raise TournamentError(f"agent {name!r} cannot play: {err}") from None
+
+
+def _stale(tournament: Tournament, everything: bool):
+    active = tournament.entries.filter(status__in=[TournamentMatch.Status.QUEUED, TournamentMatch.Status.RUNNING])
+    if everything:
+        return active
+    cutoff = timezone.now() - STALE_AFTER
+    # A running entry's match is saved on every move: that is its heartbeat, however long the match.
+    quiet_match = Q(match__isnull=True) | Q(match__updated_at__lt=cutoff)
+    return active.filter(updated_at__lt=cutoff).filter(quiet_match)
+
+
+def _start(entry_id: int) -> int | None:
+    """Lock the entry, find or create its match and mark it running; None if there is nothing to play."""
+    with transaction.atomic():
+        # Lock the entry row only (of="self"), not its tournament: workers start entries side by side.
+        entry = TournamentMatch.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=entry_id)
+        if entry.status == TournamentMatch.Status.FINISHED:
+            return None
+        match = entry.match
+        if match is not None and match.status == Match.Status.FINISHED:
+            # Played to the end before an interruption, but not yet recorded: record it, play nothing.
+            entry.status = TournamentMatch.Status.RUNNING
+            entry.save(update_fields=["status", "updated_at"])
+            return match.pk
+        if match is None or match.status != Match.Status.ACTIVE:
+            match = match_services.create_match(
+                entry.tournament.game_id,
+                [match_services.SeatController("agent", agent_name=name) for name in entry.seat_agents],
+                seed=entry.seed,
+                options=entry.tournament.options,
+                host_seat=None,
+                schedule_agents=False,
+            )
+            entry.match = match
+        entry.status = TournamentMatch.Status.RUNNING
+        entry.error = ""
+        entry.played_by = f"{socket.gethostname()}:{os.getpid()}"
+        entry.save(update_fields=["match", "status", "error", "played_by", "updated_at"])
+        return match.pk
+
+
+def _play_to_the_end(match_id: int) -> None:
+    # A plain call, not .delay(): the match is played by this process, whichever worker took the entry.
+    from agents_app.tasks import play_agent_turns  # late import: agents_app.tasks imports the task module
+
+    stalled = 0
+    while Match.objects.filter(pk=match_id, status=Match.Status.ACTIVE).exists():
+        # play_agent_turns stops after a safety limit or a few rejected moves; go on while it progresses.
+        stalled = 0 if play_agent_turns(match_id) else stalled + 1
+        if stalled >= MAX_STALLED_ROUNDS:
+            raise RuntimeError(f"match {match_id} is stuck: no agent could move")
+    match = Match.objects.get(pk=match_id)
+    if match.status != Match.Status.FINISHED:
+        raise RuntimeError(f"match {match_id} ended as {match.get_status_display().lower()}, not finished")
+
+
+def _finish(entry_id: int) -> str:
+    with transaction.atomic():
+        entry = TournamentMatch.objects.select_for_update().get(pk=entry_id)
+        entry.status = TournamentMatch.Status.FINISHED
+        entry.error = ""
+        entry.save(update_fields=["status", "error", "updated_at"])
+    refresh_status(entry.tournament_id)
+    return TournamentMatch.Status.FINISHED

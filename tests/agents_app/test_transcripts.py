@@ -1,0 +1,187 @@
+"""LLM seats in real matches: every model call stored with its event, shown on the replay, exported as JSONL.
+
+The model is a real local HTTP server (tests/support/openai_server.py) reached by the real LLMAgent through the
+official openai client; matches run through create_match and eager Celery like any agent match.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+
+from agents_app import selectors as agent_selectors
+from agents_app import services as agent_services
+from agents_app.agents.base import ModelCall
+from agents_app.models import AgentCall
+from gameplay import services
+from gameplay.engines.registry import create_game
+from gameplay.models import Event, Match
+from gameplay.services import SeatController
+from tests.agents_app.llm_match_support import (  # noqa: F401  (eager_celery is a fixture)
+    calls_of,
+    eager_celery,
+    first_listed_action,
+    llm_config,
+    play_llm_vs_random,
+)
+from tests.support.openai_server import scripted_openai_server
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_celery")]
+
+GARBAGE = "<b>no idea</b> & no JSON"
+
+
+@pytest.fixture
+def player():
+    with scripted_openai_server(first_listed_action) as server:
+        llm_config("scripted", server.base_url)
+        yield server
+
+
+@pytest.fixture
+def garbage_player():
+    with scripted_openai_server(lambda body: GARBAGE) as server:
+        llm_config("confused", server.base_url)
+        yield server
+
+
+def test_an_llm_match_completes_with_every_call_tied_to_its_event(player):
+    match = play_llm_vs_random("scripted")
+    assert match.status == Match.Status.FINISHED
+    calls = calls_of(match)
+    assert calls and len(calls) == len(player.requests)  # one row per request the model answered
+    llm_events = Event.objects.filter(match=match, kind=Event.Kind.ACTION, seat=0)
+    assert {c.event_id for c in calls} == set(llm_events.values_list("pk", flat=True))
+    for call in calls:
+        event = call.event
+        assert (call.seat, call.agent_name, call.purpose, call.fallback) == (0, "scripted", "move", False)
+        assert event.version == call.version + 1  # the decision was made at the version before its action
+        assert call.parsed_action == event.payload["action_id"]
+        assert event.payload["agent"] == "scripted" and event.payload["model_calls"] == 1
+        assert "fallback" not in event.payload
+        assert json.loads(call.raw_reply) == {"action": call.parsed_action}
+        assert call.request_messages[0]["role"] == "system" and call.latency_ms is not None
+        assert call.prompt_tokens > 0 and call.completion_tokens > 0
+    # The random seat made no model calls, and its events say nothing about them.
+    assert not Event.objects.filter(match=match, seat=1, payload__has_key="model_calls").exists()
+
+
+def test_a_model_that_answers_garbage_falls_back_and_the_match_still_ends(garbage_player):
+    match = play_llm_vs_random("confused", seed=3)
+    assert match.status == Match.Status.FINISHED
+    calls = calls_of(match)
+    per_event = Counter(c.event_id for c in calls)
+    assert set(per_event.values()) == {2}  # the move and one correction, then the agent gave up
+    assert all(c.fallback and c.event_id for c in calls)
+    assert [c.purpose for c in calls[:2]] == ["move", "correction"] and [c.seq for c in calls[:2]] == [1, 2]
+    assert all(c.error.startswith("invalid reply") and c.raw_reply == GARBAGE for c in calls)
+    for event in Event.objects.filter(match=match, kind=Event.Kind.ACTION, seat=0):
+        assert event.payload["fallback"] is True and event.payload["model_calls"] == 2
+        assert "no valid reply" in event.payload["fallback_reason"]
+
+
+def test_the_replay_shows_the_calls_of_each_step_escaped(client, garbage_player):
+    match = play_llm_vs_random("confused", seed=3)
+    event = calls_of(match)[0].event
+    html = client.get(f"/matches/{match.pk}/replay/?step={event.seq}").content.decode()
+    assert "Model calls (2)" in html and "fallback" in html
+    assert "&lt;b&gt;no idea&lt;/b&gt; &amp; no JSON" in html and GARBAGE not in html
+    assert "Available actions (id: label)" in html  # the messages sent, with their roles
+    assert f'href="/matches/{match.pk}/transcripts.jsonl"' in html
+    # A step of the other seat has no transcript section.
+    other = Event.objects.filter(match=match, kind=Event.Kind.ACTION, seat=1).first()
+    assert "Model calls" not in client.get(f"/matches/{match.pk}/replay/?step={other.seq}").content.decode()
+
+
+def test_the_replay_htmx_partial_carries_the_transcript_too(client, player):
+    match = play_llm_vs_random("scripted")
+    event = calls_of(match)[0].event
+    response = client.get(f"/matches/{match.pk}/replay/?step={event.seq}", headers={"HX-Request": "true"})
+    assert "Model calls (1)" in response.content.decode()
+
+
+def test_the_jsonl_export_has_one_line_per_call(client, player):
+    match = play_llm_vs_random("scripted")
+    response = client.get(f"/matches/{match.pk}/transcripts.jsonl")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/x-ndjson"
+    assert response["Content-Disposition"] == f'attachment; filename="match-{match.pk}-transcripts.jsonl"'
+    lines = b"".join(response.streaming_content).decode().splitlines()
+    rows = [json.loads(line) for line in lines]
+    calls = calls_of(match)
+    assert len(rows) == len(calls) == AgentCall.objects.filter(match=match).count()
+    first, call = rows[0], calls[0]
+    assert set(first) == {
+        "match",
+        "event_seq",
+        "version",
+        "seat",
+        "agent",
+        "seq",
+        "purpose",
+        "request_messages",
+        "raw_reply",
+        "parsed_action",
+        "error",
+        "fallback",
+        "latency_ms",
+        "prompt_tokens",
+        "completion_tokens",
+        "created_at",
+    }
+    assert (first["match"], first["event_seq"], first["version"], first["seat"]) == (
+        match.pk,
+        call.event.seq,
+        call.version,
+        0,
+    )
+    assert first["agent"] == "scripted" and first["request_messages"] == call.request_messages
+    assert [r["version"] for r in rows] == sorted(r["version"] for r in rows)
+
+
+def test_transcripts_and_replay_stay_closed_until_the_match_ends(client, player):
+    # The LLM holds seat 0 and moves at once; then the human seat has to act, so the match stays open.
+    match = services.create_match(
+        "santorini", [SeatController("agent", agent_name="scripted"), SeatController("human")], seed=5, host_seat=1
+    )
+    assert match.status == Match.Status.ACTIVE
+    assert AgentCall.objects.filter(match=match).count() == 2  # it places both its workers first
+    assert client.get(f"/matches/{match.pk}/transcripts.jsonl").status_code == 403
+    assert client.get(f"/matches/{match.pk}/replay/").status_code == 403
+    assert client.get("/matches/999999/transcripts.jsonl").status_code == 404
+
+
+def test_calls_of_a_rejected_action_are_kept_without_an_event(player):
+    match = services.create_match(
+        "santorini", [SeatController("human"), SeatController("human")], seed=5, schedule_agents=False
+    )
+    call = ModelCall("move", [{"role": "user", "content": "hi"}], raw_reply="{}", latency_ms=-3, prompt_tokens=4)
+    rows = agent_services.record_calls(
+        match_id=match.pk,
+        event=None,
+        seat=1,
+        agent_name="scripted",
+        version=0,
+        calls=[call, call],
+        fallback=False,
+        not_applied="your view is out of date",
+    )
+    assert [r.seq for r in rows] == [1, 2]
+    stored = AgentCall.objects.get(match=match, seq=1)
+    assert stored.event is None and stored.error == "action not applied: your view is out of date"
+    assert stored.latency_ms == 0 and stored.prompt_tokens == 4 and stored.completion_tokens is None
+
+
+def test_a_vision_seat_sends_the_picture_and_the_transcript_describes_it(player):
+    llm_config("seer", player.base_url, vision=True)
+    state = create_game("hive").new_initial_state(5)
+    turn = agent_services.decide("seer", "hive", state, 0, seed=1)
+    assert not turn.fallback and len(turn.calls) == 1
+    assert player.requests[-1].image_urls[0].startswith("data:image/png;base64,")
+    stored = json.dumps(turn.calls[0].request_messages)
+    assert "base64" not in stored  # the transcript keeps a description, not the picture
+    shown = agent_selectors.shown_messages(turn.calls[0].request_messages)
+    assert [m.role for m in shown] == ["system", "user"]
+    assert "Available actions" in shown[1].content and "image/png" in shown[1].content
