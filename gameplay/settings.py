@@ -43,6 +43,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "gameplay.apps.GameplayConfig",
+    "gameplay.studies.apps.StudiesConfig",
     "agents_app.apps.AgentsAppConfig",
     "rating_app.apps.RatingAppConfig",
 ]

@@ -1,0 +1,1 @@
+"""Human-subject studies: consent, conditions, participant links, rounds, surveys and researcher exports."""

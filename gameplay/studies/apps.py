@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class StudiesConfig(AppConfig):
+    name = "gameplay.studies"
+    label = "studies"
+    verbose_name = "Studies"
