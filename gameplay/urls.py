@@ -8,6 +8,7 @@ urlpatterns = [
     path("games/<slug:game_id>/new/", views.new_match, name="new_match"),
     path("play/<str:token>/", views.play, name="play"),
     path("play/<str:token>/board.png", views.board_png, name="board_png"),
+    path("play/<str:token>/observation.json", views.observation_json, name="observation_json"),
     path("play/<str:token>/next-round/", views.next_round, name="next_round"),
     path("matches/", views.match_list, name="match_list"),
     path("matches/<int:match_id>/", views.match_detail, name="match_detail"),
@@ -16,5 +17,7 @@ urlpatterns = [
     path("matches/<int:match_id>/board.png", views.match_board_png, name="match_board_png"),
     path("ratings/", include("rating_app.urls")),
     path("tournaments/", include("agents_app.urls")),
+    path("studies/", include("gameplay.studies.researcher_urls")),
+    path("s/", include("gameplay.studies.urls")),
     path("admin/", admin.site.urls),
 ]

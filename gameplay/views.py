@@ -6,7 +6,14 @@ import inspect
 import secrets
 
 from django.core.cache import cache
-from django.http import Http404, HttpResponse, HttpResponseBadRequest, HttpResponseForbidden, StreamingHttpResponse
+from django.http import (
+    Http404,
+    HttpResponse,
+    HttpResponseBadRequest,
+    HttpResponseForbidden,
+    JsonResponse,
+    StreamingHttpResponse,
+)
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
@@ -93,6 +100,28 @@ def next_round(request, token: str):
     except services.ServiceError as err:
         return HttpResponseBadRequest(f"{err}.")
     return redirect("play", token=following.seats.get(index=seat.index).token)
+
+
+@require_GET
+def observation_json(request, token: str):
+    """This seat's view for programmatic players: built only from its own observation, like the page."""
+    seat = selectors.seat_by_token(token)
+    if seat is None:
+        raise Http404("This link is not valid.")
+    view = selectors.seat_view(seat.match, seat)
+    response = JsonResponse(
+        {
+            "version": view.match.version,
+            "status": view.match.status,
+            "seat": seat.index,
+            "my_turn": view.my_turn,
+            "observation": view.observation.data,
+            # Empty unless it is this seat's turn, so a bot never acts on a stale or foreign turn.
+            "legal_actions": [a.id for a in view.legal_actions] if view.my_turn else [],
+        }
+    )
+    response["Cache-Control"] = "no-store"  # private and changes with every move
+    return response
 
 
 def match_list(request):

@@ -1,0 +1,73 @@
+"""Input parsing for participant pages: the study link's query parameters and the Likert survey."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from django import forms
+
+# Prolific ids are 24 hex characters; accept any short token of word characters so other panels work too,
+# and reject anything else (e.g. an unsubstituted "{{%PROLIFIC_PID%}}" placeholder or pasted text).
+_ID_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+
+# The query parameter names Prolific appends to a study link.
+PID, STUDY_ID, SESSION_ID, CONDITION = "PROLIFIC_PID", "STUDY_ID", "SESSION_ID", "condition"
+
+
+@dataclass(frozen=True)
+class EntryParams:
+    """What a study link carried: the panel's identifiers and, for piloting, a requested condition."""
+
+    prolific_pid: str = ""
+    study_id: str = ""
+    session_id: str = ""
+    condition: str = ""
+
+    def as_query(self) -> dict[str, str]:
+        """The non-empty parameters under their URL names (hidden fields of the consent form)."""
+        pairs = {
+            PID: self.prolific_pid,
+            STUDY_ID: self.study_id,
+            SESSION_ID: self.session_id,
+            CONDITION: self.condition,
+        }
+        return {k: v for k, v in pairs.items() if v}
+
+
+def _clean_id(value) -> str:
+    value = value.strip() if isinstance(value, str) else ""
+    return value if _ID_PATTERN.match(value) else ""
+
+
+def entry_params(data: Mapping) -> EntryParams:
+    """Read the parameters from a query string or the consent form's hidden fields; malformed ones count as
+    absent, so nothing but a well-formed identifier is ever stored."""
+    return EntryParams(
+        prolific_pid=_clean_id(data.get(PID)),
+        study_id=_clean_id(data.get(STUDY_ID)),
+        session_id=_clean_id(data.get(SESSION_ID)),
+        condition=_clean_id(data.get(CONDITION))[:40],
+    )
+
+
+class SurveyForm(forms.Form):
+    """One required radio group per Likert item, valued 1..scale."""
+
+    def __init__(self, items: list[dict], scale: int, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.items = items
+        choices = [(n, str(n)) for n in range(1, scale + 1)]
+        for item in items:
+            self.fields[item["key"]] = forms.TypedChoiceField(
+                label=item.get("prompt", item["key"]),
+                choices=choices,
+                coerce=int,
+                widget=forms.RadioSelect,
+                error_messages={"required": "Please choose one answer."},
+            )
+
+    def groups(self):
+        """(item, bound field) pairs for the template, in the study's order."""
+        return [(item, self[item["key"]]) for item in self.items]

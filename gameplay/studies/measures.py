@@ -1,0 +1,368 @@
+"""Reads for researchers: per participant-round measures, messages, survey answers, one row per participant,
+and the dashboard's numbers. No writes here.
+
+Every measure comes from the rounds' matches: the engine state for turns, wall hits and outcome, the event
+log (with its server timestamps) for times, messages and agent think times, so the exports can never
+disagree with what was played. Row keys are the columns ``exports`` writes and documents. Participants
+appear as a pseudonym, "P" + their database id; their token is the credential of their study link and is
+never read here (querysets defer it).
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from django.db.models import Count
+from django.utils import timezone
+
+from gameplay.models import Event, Match, Seat
+from gameplay.selectors import state_of
+from gameplay.studies.models import Condition, Participant, ParticipantRound, Study, SurveyAnswer
+from gameplay.studies.selectors import FINAL_STEPS, is_dropped
+
+Step = Participant.Step
+FOUND = "found"  # Gnomes at Night's status once the treasure is reached
+
+
+def participant_code(pk: int | None) -> str:
+    return "" if pk is None else f"P{pk:04d}"
+
+
+def iso(moment: datetime | None) -> str:
+    return moment.astimezone(UTC).isoformat(timespec="milliseconds") if moment else ""
+
+
+def round_count(study: Study) -> int:
+    return len(study.rounds or [])
+
+
+def condition_keys(study: Study) -> list[str]:
+    return list(study.conditions.order_by("pk").values_list("key", flat=True))
+
+
+def likert_keys(study: Study) -> list[str]:
+    return [item["key"] for item in study.likert_items or []]
+
+
+# --- one row per participant-round ----------------------------------------------------------------------------
+
+
+@dataclass
+class _Round:
+    record: ParticipantRound
+    events: list[Event]
+    seats: dict[int, Seat]
+    data: dict  # the public observation of the round's current state
+
+
+def _rounds(study: Study) -> list[_Round]:
+    """Every participant-round with its match log, seats and state, in three queries plus one parse a match."""
+    records = list(
+        ParticipantRound.objects.filter(participant__study=study)
+        .select_related("participant__condition", "match")
+        .defer("participant__token")
+        .order_by("participant_id", "round_index")
+    )
+    matches = ParticipantRound.objects.filter(participant__study=study).values("match_id")
+    events: dict[int, list[Event]] = defaultdict(list)
+    for event in Event.objects.filter(match_id__in=matches).order_by("match_id", "seq"):
+        events[event.match_id].append(event)
+    seats: dict[int, dict[int, Seat]] = defaultdict(dict)
+    for seat in Seat.objects.filter(match_id__in=matches).only("match_id", "index", "controller", "agent_name"):
+        seats[seat.match_id][seat.index] = seat
+    data: dict[int, dict] = {}
+    for r in records:
+        if r.match_id not in data:
+            data[r.match_id] = state_of(r.match).observation(None).data
+    return [_Round(r, events[r.match_id], seats[r.match_id], data[r.match_id]) for r in records]
+
+
+def _partner(r: _Round) -> tuple[str, str, list[int]]:
+    """(partner, partner_kind, the partner's agent seats)."""
+    rec = r.record
+    agents = [i for i, s in r.seats.items() if i != rec.seat_index and s.is_agent]
+    if agents or rec.partner_agent:
+        return rec.partner_agent or r.seats[agents[0]].agent_name, "agent", agents
+    return participant_code(rec.partner_participant_id), "human", []
+
+
+def _round_row(study: Study, r: _Round) -> dict:
+    rec, match = r.record, r.record.match
+    participant, condition = rec.participant, rec.participant.condition
+    partner, kind, agent_seats = _partner(r)
+    status = "aborted" if match.status == Match.Status.ABORTED else r.data.get("status", match.status)
+    # Games without a treasure status count as finished when their match is.
+    finished = status == FOUND if "status" in r.data else match.is_finished
+    start = r.events[0].created_at if r.events else match.created_at
+    messages = [e for e in r.events if e.kind == Event.Kind.MESSAGE]
+    mine = [len(e.payload.get("text", "")) for e in messages if e.seat == rec.seat_index]
+    theirs = [len(e.payload.get("text", "")) for e in messages if e.seat != rec.seat_index]
+    think = [
+        e.payload.get("agent_think_ms", e.think_time_ms)
+        for e in r.events
+        if e.kind == Event.Kind.ACTION and e.seat in agent_seats
+    ]
+    think = [float(ms) for ms in think if ms is not None]
+    as_assigned = kind == condition.partner and (kind == Condition.Partner.HUMAN or partner == condition.agent_name)
+    return {
+        "study": study.slug,
+        "participant": participant_code(participant.pk),
+        "prolific_pid": participant.prolific_pid,
+        "condition": condition.key,
+        "condition_partner": condition.partner,
+        "round": rec.round_index + 1,
+        "game_round": match.options.get("round", ""),
+        "match_id": match.pk,
+        "seat": rec.seat_index,
+        "partner": partner,
+        "partner_kind": kind,
+        "as_assigned": as_assigned,
+        "status": status,
+        "completed": match.is_finished,
+        "finished": finished,
+        "turns": r.data.get("turn"),
+        "wall_hits": r.data.get("wall_hits"),
+        # Rounded to the millisecond here, so the analysis uses exactly the value the CSV shows.
+        "time_to_complete_s": round((match.finished_at - start).total_seconds(), 3)
+        if finished and match.finished_at
+        else None,
+        "messages_participant": len(mine),
+        "messages_partner": len(theirs),
+        "chars_participant": sum(mine),
+        "chars_partner": sum(theirs),
+        "mean_length_participant": round(statistics.fmean(mine), 3) if mine else None,
+        "mean_length_partner": round(statistics.fmean(theirs), 3) if theirs else None,
+        "agent_think_ms_mean": round(statistics.fmean(think), 3) if think else None,
+        "agent_think_ms_median": statistics.median(think) if think else None,
+        "agent_think_ms_max": max(think) if think else None,
+        "started_at": iso(start),
+        "finished_at": iso(match.finished_at),
+    }
+
+
+def round_rows(study: Study) -> list[dict]:
+    return [_round_row(study, r) for r in _rounds(study)]
+
+
+# --- messages and answers ----------------------------------------------------------------------------------------
+
+
+def message_rows(study: Study) -> list[dict]:
+    """One row per chat message of the study's matches (a human pair's match is listed once)."""
+    rounds = _rounds(study)
+    owners = {(r.record.match_id, r.record.seat_index): r for r in rounds}
+    ordered, seen = [], set()
+    for r in rounds:
+        if r.record.match_id in seen:
+            continue
+        seen.add(r.record.match_id)
+        turn = 0
+        for event in r.events:
+            if event.kind == Event.Kind.ACTION:
+                turn += 1
+            if event.kind != Event.Kind.MESSAGE:
+                continue
+            owner = owners.get((event.match_id, event.seat))
+            if owner is not None:
+                sender = "participant"
+            else:
+                owner, seat = r, r.seats.get(event.seat)
+                sender = seat.agent_name if seat is not None and seat.is_agent else "partner"
+            text = event.payload.get("text", "")
+            row = {
+                "study": study.slug,
+                "participant": participant_code(owner.record.participant_id),
+                "condition": owner.record.participant.condition.key,
+                "round": owner.record.round_index + 1,
+                "match_id": event.match_id,
+                "seat": event.seat,
+                "sender": sender,
+                "length": len(text),
+                "text": text,
+                "sent_at": iso(event.created_at),
+                "turn": turn,
+            }
+            ordered.append(((owner.record.participant_id, owner.record.round_index, event.seq), row))
+    return [row for _, row in sorted(ordered, key=lambda pair: pair[0])]
+
+
+def answer_rows(study: Study) -> list[dict]:
+    order = {key: i for i, key in enumerate(likert_keys(study))}
+    answers = (
+        SurveyAnswer.objects.filter(participant__study=study)
+        .select_related("participant__condition")
+        .defer("participant__token")
+    )
+    answers = sorted(answers, key=lambda a: (a.participant_id, order.get(a.item_key, len(order)), a.item_key))
+    return [
+        {
+            "study": study.slug,
+            "participant": participant_code(a.participant_id),
+            "condition": a.participant.condition.key,
+            "item_key": a.item_key,
+            "value": a.value,
+            "answered_at": iso(a.answered_at),
+        }
+        for a in answers
+    ]
+
+
+# --- one row per participant --------------------------------------------------------------------------------------
+
+
+def _participants(study: Study):
+    participants = list(
+        Participant.objects.filter(study=study).select_related("condition").defer("token").order_by("pk")
+    )
+    for p in participants:
+        p.study = study  # is_dropped reads dropout_after_s; no query per participant
+    return participants
+
+
+def dropout(participant: Participant, now: datetime | None = None) -> tuple[bool, str, int | None]:
+    """(dropped, the step they stopped at, the round for the rounds step); the rule is selectors.is_dropped."""
+    if not is_dropped(participant, now):
+        return False, "", None
+    in_rounds = participant.step == Step.ROUNDS
+    return True, participant.step, participant.round_index + 1 if in_rounds else None
+
+
+def participant_rows(
+    study: Study, now: datetime | None = None, *, rounds: list[dict] | None = None, answers: list[dict] | None = None
+) -> list[dict]:
+    """One row per participant; ``rounds`` and ``answers`` reuse rows the caller already has."""
+    now = now or timezone.now()
+    by_round: dict[str, dict[int, dict]] = defaultdict(dict)
+    for row in round_rows(study) if rounds is None else rounds:
+        by_round[row["participant"]][row["round"]] = row
+    by_item: dict[str, dict[str, int]] = defaultdict(dict)
+    for a in answer_rows(study) if answers is None else answers:
+        by_item[a["participant"]][a["item_key"]] = a["value"]
+    rows = []
+    for p in _participants(study):
+        code = participant_code(p.pk)
+        dropped, step, dropped_round = dropout(p, now)
+        mine = by_round[code]
+        row = {
+            "study": study.slug,
+            "participant": code,
+            "prolific_pid": p.prolific_pid,
+            "prolific_study_id": p.prolific_study_id,
+            "prolific_session_id": p.prolific_session_id,
+            "condition": p.condition.key,
+            "step": p.step,
+            "current_round": p.round_index + 1 if p.step == Step.ROUNDS else None,
+            "created_at": iso(p.created_at),
+            "consented_at": iso(p.consented_at),
+            "completed_at": iso(p.completed_at),
+            "last_seen_at": iso(p.last_seen_at),
+            "dropped": dropped,
+            "dropout_step": step,
+            "dropout_round": dropped_round,
+            "rounds_started": len(mine),
+            "rounds_completed": sum(1 for r in mine.values() if r["completed"]),
+            "rounds_finished": sum(1 for r in mine.values() if r["finished"]),
+        }
+        for k in range(1, round_count(study) + 1):
+            r = mine.get(k, {})
+            row[f"round{k}_status"] = r.get("status")
+            row[f"round{k}_turns"] = r.get("turns")
+            row[f"round{k}_time_s"] = r.get("time_to_complete_s")
+            row[f"round{k}_finished"] = r.get("finished")
+        for key in likert_keys(study):
+            row[f"survey_{key}"] = by_item[code].get(key)
+        rows.append(row)
+    return rows
+
+
+# --- the dashboard ------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Adherence:
+    round: int
+    completed: int  # participants of the condition who completed this round
+    started: int  # participants of the condition who started round 1
+
+    @property
+    def percent(self) -> float | None:
+        return 100 * self.completed / self.started if self.started else None
+
+
+@dataclass(frozen=True)
+class ConditionStats:
+    key: str
+    label: str
+    partner: str
+    by_step: list[int]  # in Dashboard.steps order
+    total: int
+    dropped: int
+    dropped_by_step: list[int]  # in Dashboard.dropout_steps order
+    adherence: list[Adherence]
+
+
+@dataclass(frozen=True)
+class Dashboard:
+    study: Study
+    steps: list[tuple[str, str]]
+    dropout_steps: list[tuple[str, str]]  # steps where someone can drop out (not the final ones)
+    conditions: list[ConditionStats]
+    rounds: list[int]
+    at: datetime
+
+    @property
+    def participants(self) -> int:
+        return sum(c.total for c in self.conditions)
+
+    @property
+    def dropped(self) -> int:
+        return sum(c.dropped for c in self.conditions)
+
+
+def dashboard(study: Study, now: datetime | None = None) -> Dashboard:
+    """Counts for the live page: cheap (no engine states), as it is re-read every few seconds."""
+    now = now or timezone.now()
+    steps = list(Step.choices)
+    dropout_steps = [(v, label) for v, label in steps if v not in FINAL_STEPS]
+    rounds = list(range(1, round_count(study) + 1))
+    completed = defaultdict(set)  # round number -> participant ids
+    started_first = set()
+    for pid, index, status in ParticipantRound.objects.filter(participant__study=study).values_list(
+        "participant_id", "round_index", "match__status"
+    ):
+        if index == 0:
+            started_first.add(pid)
+        if status == Match.Status.FINISHED:
+            completed[index + 1].add(pid)
+    people = defaultdict(list)
+    for p in _participants(study):
+        people[p.condition_id].append(p)
+    stats = []
+    for condition in study.conditions.order_by("pk"):
+        mine = people[condition.pk]
+        ids = {p.pk for p in mine}
+        dropped = [p for p in mine if is_dropped(p, now)]
+        stats.append(
+            ConditionStats(
+                key=condition.key,
+                label=condition.label,
+                partner=condition.get_partner_display(),
+                by_step=[sum(1 for p in mine if p.step == v) for v, _ in steps],
+                total=len(mine),
+                dropped=len(dropped),
+                dropped_by_step=[sum(1 for p in dropped if p.step == v) for v, _ in dropout_steps],
+                adherence=[Adherence(k, len(completed[k] & ids), len(started_first & ids)) for k in rounds],
+            )
+        )
+    return Dashboard(study, steps, dropout_steps, stats, rounds, now)
+
+
+def studies_overview() -> list[Study]:
+    return list(Study.objects.annotate(participant_count=Count("participants")).order_by("-created_at", "pk"))
+
+
+def study_by_slug(slug: str) -> Study | None:
+    return Study.objects.filter(slug=slug).first()

@@ -1,0 +1,95 @@
+"""Researcher pages: the study list, a live dashboard and the downloads. Staff only.
+
+Everyone else gets 403, never a login redirect: participants reach the site from a study link, and a
+redirect to a login page would tell them nothing useful. Views stay thin: numbers come from
+``measures`` and files from ``exports``. Responses are never cached because they hold personal data
+(Prolific ids) and change as people take part.
+"""
+
+from __future__ import annotations
+
+from functools import wraps
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+
+from gameplay.studies import exports, measures
+
+POLL_SECONDS = 5
+
+
+def staff_only(view):
+    """403 unless staff, checked before anything else (even the method), so nothing leaks to others."""
+    view = require_GET(view)
+
+    @wraps(view)
+    def wrapped(request, *args, **kwargs):
+        user = request.user
+        if not (user.is_authenticated and user.is_staff):
+            raise PermissionDenied("Researchers only.")
+        return view(request, *args, **kwargs)
+
+    return never_cache(wrapped)
+
+
+def _study(slug: str):
+    study = measures.study_by_slug(slug)
+    if study is None:
+        raise Http404("No such study.")
+    return study
+
+
+@staff_only
+def study_list(request):
+    return render(request, "studies/research/list.html", {"studies": measures.studies_overview()})
+
+
+@staff_only
+def dashboard(request, slug: str):
+    study = _study(slug)
+    context = {
+        "study": study,
+        "board": measures.dashboard(study),
+        "poll_seconds": POLL_SECONDS,
+        "downloads": _downloads(),
+    }
+    return render(request, "studies/research/dashboard.html", context)
+
+
+@staff_only
+def live(request, slug: str):
+    """The dashboard's tables alone, for htmx to swap in every few seconds."""
+    study = _study(slug)
+    return render(request, "studies/research/_live.html", {"study": study, "board": measures.dashboard(study)})
+
+
+@staff_only
+def download(request, slug: str, filename: str):
+    study = _study(slug)
+    if filename == exports.ZIP:
+        data, content_type = exports.analysis_zip(study), "application/zip"
+    elif filename in exports.DOWNLOADS:
+        data, content_type = exports.DOWNLOADS[filename](study), "text/csv; charset=utf-8"
+    else:
+        raise Http404("No such file.")
+    response = HttpResponse(data, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{study.slug}-{filename}"'
+    return response
+
+
+def _downloads() -> list[tuple[str, str, str]]:
+    """(url name, file name, what it holds) for the dashboard's download list."""
+    return [
+        ("study_research:rounds_csv", exports.ROUNDS, "one row per participant-round"),
+        ("study_research:messages_csv", exports.MESSAGES, "one row per chat message"),
+        ("study_research:survey_csv", exports.SURVEY, "one row per survey answer"),
+        ("study_research:participants_csv", exports.PARTICIPANTS, "one row per participant (wide)"),
+        (
+            "study_research:analysis_zip",
+            exports.ZIP,
+            "ANOVA, Tukey HSD, Kruskal-Wallis, box plots, README and the four CSVs",
+        ),
+    ]

@@ -1,0 +1,92 @@
+"""Reads for studies: studies, participants, their rounds and waiting-room tickets. No writes here."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.db.models import Count
+from django.utils import timezone
+
+from gameplay.models import Match, Seat
+from gameplay.studies.models import Condition, PairingTicket, Participant, ParticipantRound, Study
+
+# Steps after which a silent participant is finished, not dropped out.
+FINAL_STEPS = (Participant.Step.COMPLETE, Participant.Step.ENDED)
+
+
+def study_by_slug(slug: str) -> Study | None:
+    return Study.objects.filter(slug=slug).first()
+
+
+def participant_by_token(study: Study, token: str) -> Participant | None:
+    if not isinstance(token, str) or not token or len(token) > 64:
+        return None
+    return Participant.objects.select_related("study", "condition").filter(study=study, token=token).first()
+
+
+def participant_by_pid(study: Study, prolific_pid: str) -> Participant | None:
+    if not prolific_pid:
+        return None
+    return Participant.objects.select_related("study", "condition").filter(
+        study=study, prolific_pid=prolific_pid
+    ).first()
+
+
+def condition_counts(study: Study) -> list[tuple[Condition, int]]:
+    """Every condition with its number of participants (people who declined never became participants)."""
+    return [(c, c.n) for c in study.conditions.annotate(n=Count("participants")).order_by("pk")]
+
+
+def round_count(study: Study) -> int:
+    return len(study.rounds or [])
+
+
+def participant_round(participant: Participant, round_index: int) -> ParticipantRound | None:
+    return (
+        ParticipantRound.objects.select_related("match")
+        .filter(participant=participant, round_index=round_index)
+        .first()
+    )
+
+
+def ticket_of(participant: Participant, round_index: int) -> PairingTicket | None:
+    return PairingTicket.objects.filter(participant=participant, round_index=round_index).first()
+
+
+def seat_of(participant_round: ParticipantRound) -> Seat:
+    """The participant's own seat in the round's match (its token is the websocket credential)."""
+    return participant_round.match.seats.get(index=participant_round.seat_index)
+
+
+def round_is_over(participant_round: ParticipantRound) -> bool:
+    return participant_round.match.status != Match.Status.ACTIVE
+
+
+def seconds_waiting(ticket: PairingTicket, now: datetime | None = None) -> int:
+    return max(0, int(((now or timezone.now()) - ticket.created_at).total_seconds()))
+
+
+def pairing_timed_out(ticket: PairingTicket, study: Study, now: datetime | None = None) -> bool:
+    return seconds_waiting(ticket, now) >= study.pairing_timeout_s
+
+
+def is_dropped(participant: Participant, now: datetime | None = None) -> bool:
+    """Dropped out = not finished and silent for longer than the study's dropout_after_s.
+
+    Computed, never stored: a participant who comes back after a long pause simply stops being dropped.
+    """
+    if participant.step in FINAL_STEPS:
+        return False
+    seen = participant.last_seen_at or participant.consented_at or participant.created_at
+    if seen is None:
+        return False
+    return (now or timezone.now()) - seen > timedelta(seconds=participant.study.dropout_after_s)
+
+
+def dropout_step(participant: Participant, now: datetime | None = None) -> str | None:
+    """Where a dropped-out participant stopped (e.g. "rounds:3" for round 3), or None if not dropped."""
+    if not is_dropped(participant, now):
+        return None
+    if participant.step == Participant.Step.ROUNDS:
+        return f"{participant.step}:{participant.round_index + 1}"
+    return participant.step

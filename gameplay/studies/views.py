@@ -1,0 +1,314 @@
+"""Participant pages of a study. Thin: read through selectors, write through services, render templates.
+
+Access rule: a participant's URL carries their token, and this browser's session remembers which participant
+it holds per study. A token bound to this session is served; a fresh session opening a participant URL binds
+it (the link is that participant's secret); a session that already holds ANOTHER participant of the same
+study gets 403, so one participant cannot open another's rounds from the same browser.
+"""
+
+from __future__ import annotations
+
+from functools import wraps
+
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from gameplay import selectors as match_selectors
+from gameplay.rendering import view_context
+from gameplay.services import ServiceError
+from gameplay.studies import selectors, services
+from gameplay.studies.forms import SurveyForm, entry_params
+from gameplay.studies.models import Condition, Participant, Study
+
+Step = Participant.Step
+
+# Session key: {str(study id): participant token} for every study this browser takes part in.
+SESSION_KEY = "study_participants"
+
+
+# --- entry, consent, decline ---------------------------------------------------------------------------------
+
+
+@never_cache
+@require_GET
+def entry(request, slug: str):
+    study = get_object_or_404(Study, slug=slug)
+    params = entry_params(request.GET)
+    participant = services.enter_study(study, params, _held(request))
+    if participant is not None:
+        _bind(request, participant)
+        return redirect(step_url(participant))  # resume, never a second start
+    if not study.is_open:
+        return render(request, "studies/closed.html", {"study": study})
+    return render(request, "studies/consent.html", {"study": study, "params": params.as_query()})
+
+
+@never_cache
+@require_POST
+def consent(request, slug: str):
+    study = get_object_or_404(Study, slug=slug)
+    params = entry_params(request.POST)
+    participant = services.enter_study(study, params, _held(request))
+    if participant is not None:  # a second consent from the same browser or PROLIFIC_PID resumes
+        _bind(request, participant)
+        return redirect(step_url(participant))
+    if not study.is_open:  # a consent page left open while the study closed
+        return render(request, "studies/closed.html", {"study": study})
+    if "decline" in request.POST:
+        services.decline_consent(study)
+        return redirect("study:declined", slug=study.slug)
+    try:
+        participant = services.accept_consent(study, params, condition_key=params.condition or None)
+    except services.AlreadyParticipating as err:
+        participant = err.participant
+    except services.StudyClosed:
+        return render(request, "studies/closed.html", {"study": study})
+    _bind(request, participant)
+    return redirect(step_url(participant))
+
+
+@require_GET
+def declined(request, slug: str):
+    return render(request, "studies/declined.html", {"study": get_object_or_404(Study, slug=slug)})
+
+
+# --- participant pages ---------------------------------------------------------------------------------------
+
+
+def participant_page(view):
+    """Resolve and authorise the participant of /s/<slug>/p/<token>/…, record the visit, then call the view."""
+
+    @never_cache
+    @wraps(view)
+    def wrapper(request, slug: str, token: str, **kwargs):
+        study = get_object_or_404(Study, slug=slug)
+        participant = selectors.participant_by_token(study, token)
+        if participant is None:
+            raise Http404("This study link is not valid.")
+        held = _held(request).get(study.pk)
+        if held != participant.token:
+            mine = selectors.participant_by_token(study, held) if held else None
+            if mine is not None:
+                context = {"study": study, "mine_url": step_url(mine)}
+                return render(request, "studies/forbidden.html", context, status=403)
+            _bind(request, participant)  # a fresh browser (or one whose participant no longer exists)
+        services.touch(participant)
+        return view(request, participant, **kwargs)
+
+    return wrapper
+
+
+@participant_page
+def resume(request, participant: Participant):
+    return redirect(step_url(participant))
+
+
+@participant_page
+@require_http_methods(["GET", "POST"])
+def instructions(request, participant: Participant):
+    if participant.step != Step.INSTRUCTIONS:
+        return _to_current_step(request, participant)
+    if request.method == "POST":
+        return redirect(step_url(services.finish_instructions(participant)))
+    context = {
+        "study": participant.study,
+        "participant": participant,
+        "rounds": selectors.round_count(participant.study),
+        "human_partner": participant.condition.partner == Condition.Partner.HUMAN,
+    }
+    return render(request, "studies/instructions.html", context)
+
+
+@participant_page
+@require_GET
+def round_page(request, participant: Participant, n: int):
+    if not _at_round(participant, n):
+        return _to_current_step(request, participant)
+    current = selectors.participant_round(participant, n - 1)
+    if current is None:
+        if participant.condition.partner == Condition.Partner.HUMAN:
+            return redirect(_url("study:wait", participant, n=n))
+        current = services.start_round(participant)
+        if current is None:  # the step moved on meanwhile (another tab)
+            return _to_current_step(request, participant)
+    seat = selectors.seat_of(current)
+    view = match_selectors.seat_view(current.match, seat)
+    context = {
+        **view_context(view),
+        **_round_context(participant, current, n, view.result),
+        "ws_path": f"/ws/play/{seat.token}/",
+        "show_chat": participant.condition.show_chat,
+        "human_partner": current.partner_participant_id is not None,
+    }
+    return render(request, "studies/round.html", context)
+
+
+@participant_page
+@require_GET
+def round_status(request, participant: Participant, n: int):
+    """The Continue area of the round page, refreshed after every websocket message (and as a heartbeat)."""
+    current = selectors.participant_round(participant, n - 1) if _at_round(participant, n) else None
+    if current is None:
+        return _to_current_step(request, participant)
+    over = selectors.round_is_over(current)
+    result = match_selectors.seat_view(current.match, selectors.seat_of(current)).result if over else None
+    # 286 tells htmx to stop the once-a-minute poll: the Continue button is final (and keeps its focus).
+    status = 286 if over else 200
+    return render(request, "studies/_round_continue.html", _round_context(participant, current, n, result),
+                  status=status)
+
+
+@participant_page
+@require_POST
+def round_continue(request, participant: Participant, n: int):
+    try:
+        participant = services.finish_round(participant, n - 1)
+    except ServiceError:
+        pass  # not over yet: the round page says so and keeps playing
+    return redirect(step_url(participant))
+
+
+@participant_page
+@require_GET
+def wait(request, participant: Participant, n: int):
+    ready = _wait_or_go(request, participant, n)
+    if ready is not None:
+        return ready
+    return render(request, "studies/wait.html", _wait_context(participant, n))
+
+
+@participant_page
+@require_GET
+def wait_status(request, participant: Participant, n: int):
+    """Polled every 2 s by the waiting page: HX-Redirect to the round once paired (or timed out)."""
+    ready = _wait_or_go(request, participant, n)
+    if ready is not None:
+        return ready
+    return render(request, "studies/_wait_status.html", _wait_context(participant, n))
+
+
+@participant_page
+@require_http_methods(["GET", "POST"])
+def survey(request, participant: Participant):
+    if participant.step != Step.SURVEY:
+        return _to_current_step(request, participant)
+    study = participant.study
+    form = SurveyForm(study.likert_items, study.likert_scale, request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            participant = services.submit_survey(participant, form.cleaned_data)
+        except ServiceError as err:
+            form.add_error(None, str(err))
+        else:
+            return redirect(step_url(participant))
+    return render(request, "studies/survey.html", {"study": study, "form": form, "scale": study.likert_scale})
+
+
+@participant_page
+@require_GET
+def complete(request, participant: Participant):
+    if participant.step != Step.COMPLETE:
+        return _to_current_step(request, participant)
+    return render(request, "studies/complete.html", {"study": participant.study})
+
+
+@participant_page
+@require_GET
+def ended(request, participant: Participant):
+    if participant.step != Step.ENDED:
+        return _to_current_step(request, participant)
+    return render(request, "studies/ended.html", {"study": participant.study})
+
+
+# --- helpers -------------------------------------------------------------------------------------------------
+
+
+def step_url(participant: Participant) -> str:
+    """Where the participant stands now: every wrong-step request is sent here."""
+    step = participant.step
+    if step == Step.ROUNDS:
+        n = participant.round_index + 1
+        waiting = participant.condition.partner == Condition.Partner.HUMAN and (
+            selectors.participant_round(participant, participant.round_index) is None
+        )
+        return _url("study:wait" if waiting else "study:round", participant, n=n)
+    name = {
+        Step.SURVEY: "study:survey",
+        Step.COMPLETE: "study:complete",
+        Step.ENDED: "study:ended",
+    }.get(step, "study:instructions")  # CONSENT is never stored (participants exist from consent on)
+    return _url(name, participant)
+
+
+def _url(name: str, participant: Participant, **kwargs) -> str:
+    return reverse(name, kwargs={"slug": participant.study.slug, "token": participant.token, **kwargs})
+
+
+def _to_current_step(request, participant: Participant) -> HttpResponse:
+    url = step_url(participant)
+    if request.headers.get("HX-Request"):
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = url  # an htmx poll: make the whole page follow
+        return response
+    return redirect(url)
+
+
+def _at_round(participant: Participant, n: int) -> bool:
+    return participant.step == Step.ROUNDS and participant.round_index == n - 1
+
+
+def _round_context(participant: Participant, current, n: int, result: str | None) -> dict:
+    total = selectors.round_count(participant.study)
+    return {
+        "study": participant.study,
+        "participant": participant,
+        "number": n,
+        "total": total,
+        "is_last": n >= total,
+        "over": selectors.round_is_over(current),
+        "result": result,
+        "status_url": _url("study:round_status", participant, n=n),
+        "continue_url": _url("study:round_continue", participant, n=n),
+    }
+
+
+def _wait_or_go(request, participant: Participant, n: int) -> HttpResponse | None:
+    """None while still waiting; otherwise the response that moves the participant on."""
+    if not _at_round(participant, n) or participant.condition.partner != Condition.Partner.HUMAN:
+        return _to_current_step(request, participant)
+    if services.pair_or_wait(participant) is None:
+        participant.refresh_from_db(fields=["step"])
+        if participant.step == Step.ROUNDS:
+            return None
+    return _to_current_step(request, participant)
+
+
+def _wait_context(participant: Participant, n: int) -> dict:
+    study = participant.study
+    ticket = selectors.ticket_of(participant, n - 1)
+    waited = selectors.seconds_waiting(ticket) if ticket else 0
+    return {
+        "study": study,
+        "number": n,
+        "total": selectors.round_count(study),
+        "seconds_left": max(0, study.pairing_timeout_s - waited),
+        "fallback_agent": study.pairing_timeout_action == Study.PairingTimeout.AGENT
+        and bool(study.pairing_fallback_agent),
+        "status_url": _url("study:wait_status", participant, n=n),
+    }
+
+
+def _held(request) -> dict[int, str]:
+    """The participant tokens this browser holds, by study id."""
+    raw = request.session.get(SESSION_KEY) or {}
+    return {int(k): v for k, v in raw.items() if str(k).isdigit() and isinstance(v, str)}
+
+
+def _bind(request, participant: Participant) -> None:
+    held = dict(request.session.get(SESSION_KEY) or {})
+    if held.get(str(participant.study_id)) != participant.token:
+        held[str(participant.study_id)] = participant.token
+        request.session[SESSION_KEY] = held

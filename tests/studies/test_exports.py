@@ -1,0 +1,184 @@
+"""The data exports: headers, one row per thing, the measures of a round worked out by hand, dropouts, the
+dashboard's counts, and no participant or seat token anywhere in any file."""
+
+from __future__ import annotations
+
+import csv
+import io
+import zipfile
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from gameplay.models import Event, Seat
+from gameplay.studies import exports, measures
+from gameplay.studies.models import Participant, ParticipantRound, SurveyAnswer
+from tests.studies.factories import build_study, make_participant, make_study, play_round, route
+
+pytestmark = pytest.mark.django_db
+Step = Participant.Step
+
+
+def parse(data: bytes) -> tuple[list[str], list[dict]]:
+    reader = csv.DictReader(io.StringIO(data.decode("utf-8"), newline=""))
+    rows = list(reader)
+    return reader.fieldnames, rows
+
+
+@pytest.fixture
+def study():
+    return build_study(per_condition=4)
+
+
+def test_rounds_csv_one_row_per_participant_round(study):
+    header, rows = parse(exports.rounds_csv(study))
+    assert header == [*exports.ROUND_COLUMNS, "in_analysis"]
+    assert len(rows) == ParticipantRound.objects.filter(participant__study=study).count() == 12 * 3 + 1
+    statuses = {r["status"] for r in rows}
+    assert statuses == {"found", "out_of_turns", "playing"}
+    for row in rows:
+        if row["finished"] == "1":
+            assert row["status"] == "found" and float(row["time_to_complete_s"]) > 0
+        else:
+            assert row["time_to_complete_s"] == ""
+    fallback = next(r for r in rows if r["prolific_pid"] == "H-alone")
+    assert (fallback["partner"], fallback["partner_kind"], fallback["as_assigned"]) == ("gnomes-comm", "agent", "0")
+    pair = [r for r in rows if r["condition"] == "H" and r["round"] == "1" and r["partner_kind"] == "human"]
+    assert {r["partner"] for r in pair} == {r["participant"] for r in pair}  # partners name each other
+
+
+def test_round_measures_by_hand():
+    study = make_study("hand", rounds=1)
+    p = make_participant(study, "A-Comm")
+    play_round(
+        [p],
+        0,
+        agent="gnomes-comm",
+        detour=1,
+        think_ms=(100, 300, 200),
+        duration_s=42.5,
+        messages=[(0, 1, "hello"), (2, 0, "go right"), (2, 1, "ok")],
+    )
+    (row,) = measures.round_rows(study)
+    assert row["turns"] == len(route(1)) + 2 and row["wall_hits"] == 1
+    assert row["finished"] and row["completed"] and row["status"] == "found"
+    assert row["time_to_complete_s"] == 42.5
+    assert (row["messages_participant"], row["chars_participant"], row["mean_length_participant"]) == (1, 8, 8.0)
+    assert (row["messages_partner"], row["chars_partner"], row["mean_length_partner"]) == (2, 7, 3.5)
+    # 7 moves, the agent (seat 1) made moves 2, 4 and 6: think times 300, 100, 200 from the cycle.
+    assert row["agent_think_ms_mean"] == 200.0 and row["agent_think_ms_median"] == 200.0
+    assert row["agent_think_ms_max"] == 300.0
+    assert row["partner"] == "gnomes-comm" and row["as_assigned"]
+    assert row["participant"] == f"P{p.pk:04d}" and row["round"] == 1 and row["game_round"] == 1
+    messages = measures.message_rows(study)
+    assert [(m["sender"], m["text"], m["turn"], m["length"]) for m in messages] == [
+        ("gnomes-comm", "hello", 0, 5),
+        ("participant", "go right", 2, 8),
+        ("gnomes-comm", "ok", 2, 2),
+    ]
+
+
+def test_messages_csv_one_row_per_message_and_defused(study):
+    header, rows = parse(exports.messages_csv(study))
+    assert header == list(exports.MESSAGE_COLUMNS)
+    events = Event.objects.filter(kind=Event.Kind.MESSAGE, match__study_rounds__participant__study=study).distinct()
+    assert len(rows) == events.count() > 0
+    assert sorted((int(r["match_id"]), r["seat"]) for r in rows) == sorted((e.match_id, str(e.seat)) for e in events)
+    formula = next(r for r in rows if "SUM" in r["text"])
+    assert formula["text"] == "'=SUM(A1)" and formula["length"] == "8"  # length of what was typed
+    senders = {r["sender"] for r in rows}
+    assert senders == {"participant", "gnomes-comm"}
+
+
+def test_survey_csv_one_row_per_answer(study):
+    header, rows = parse(exports.survey_csv(study))
+    assert header == list(exports.SURVEY_COLUMNS)
+    assert len(rows) == SurveyAnswer.objects.filter(participant__study=study).count() == 11 * 2
+    assert [r["item_key"] for r in rows[:2]] == ["engagement", "satisfaction"]  # the study's item order
+
+
+def test_participants_csv_one_row_per_participant(study):
+    header, rows = parse(exports.participants_csv(study))
+    assert header == exports.participant_columns(study)
+    assert "round3_turns" in header and "survey_satisfaction" in header and "token" not in header
+    assert len(rows) == Participant.objects.filter(study=study).count() == 13
+    assert len({r["participant"] for r in rows}) == 13
+    complete = next(r for r in rows if r["prolific_pid"] == "A-Mute-pid-3")
+    assert (complete["rounds_completed"], complete["rounds_finished"], complete["round3_status"]) == (
+        "3",
+        "2",
+        "out_of_turns",
+    )
+
+
+def test_dropouts():
+    study = make_study("drops", dropout_after_s=600)
+    now = timezone.now()
+    silent = now - timedelta(seconds=601)
+    cases = {
+        "playing-silent": (Step.ROUNDS, silent, (True, "rounds", 2)),
+        "survey-silent": (Step.SURVEY, silent, (True, "survey", None)),
+        "instructions-silent": (Step.INSTRUCTIONS, silent, (True, "instructions", None)),
+        "playing-recent": (Step.ROUNDS, now - timedelta(seconds=599), (False, "", None)),
+        "complete-silent": (Step.COMPLETE, silent, (False, "", None)),
+        "ended-silent": (Step.ENDED, silent, (False, "", None)),
+    }
+    for pid, (step, seen, _) in cases.items():
+        make_participant(study, "H", step=step, pid=pid, last_seen_at=seen, round_index=1)
+    rows = {r["prolific_pid"]: r for r in measures.participant_rows(study, now=now)}
+    for pid, (*_, expected) in cases.items():
+        row = rows[pid]
+        assert (row["dropped"], row["dropout_step"], row["dropout_round"]) == expected, pid
+    board = measures.dashboard(study, now=now)
+    h = board.conditions[0]
+    assert h.dropped == 3 and board.dropped == 3
+    assert dict(zip([v for v, _ in board.dropout_steps], h.dropped_by_step, strict=True)) == {
+        "consent": 0,
+        "instructions": 1,
+        "rounds": 1,
+        "survey": 1,
+    }
+
+
+def test_dashboard_counts_and_adherence(study):
+    board = measures.dashboard(study)
+    by_key = {c.key: c for c in board.conditions}
+    steps = [v for v, _ in board.steps]
+    assert by_key["H"].total == 5 and by_key["H"].by_step[steps.index("survey")] == 1
+    assert by_key["A-Comm"].by_step[steps.index("rounds")] == 1 and by_key["A-Comm"].dropped == 1
+    # Completed round k / started round 1: the abandoned round does not count, running out of turns does.
+    assert [(a.completed, a.started) for a in by_key["A-Comm"].adherence] == [(4, 4), (4, 4), (3, 4)]
+    assert [(a.completed, a.started) for a in by_key["A-Mute"].adherence] == [(4, 4), (4, 4), (4, 4)]
+    assert [(a.completed, a.started) for a in by_key["H"].adherence] == [(5, 5), (4, 5), (4, 5)]
+    assert by_key["A-Comm"].adherence[2].percent == 75.0
+
+
+def test_no_token_in_any_file(study, tmp_path):
+    written = exports.write_all(study, tmp_path)
+    secrets = list(Participant.objects.filter(study=study).values_list("token", flat=True))
+    secrets += list(Seat.objects.filter(match__study_rounds__participant__study=study).values_list("token", flat=True))
+    assert len(secrets) > 13
+    blobs = {path.name: path.read_bytes() for path in written}
+    with zipfile.ZipFile(tmp_path / "analysis.zip") as archive:
+        blobs |= {f"zip:{name}": archive.read(name) for name in archive.namelist()}
+    for name, data in blobs.items():
+        for secret in secrets:
+            assert secret.encode() not in data, name
+    assert b"token" not in blobs["participants.csv"]
+
+
+def test_downloads_equal_the_bundle_files(study):
+    files = exports.bundle(study)
+    for name, build in exports.DOWNLOADS.items():
+        assert build(study) == files[name], name
+
+
+def test_an_empty_study_exports_headers_and_blank_statistics(tmp_path):
+    study = make_study("empty")
+    names = {path.name for path in exports.write_all(study, tmp_path)}
+    assert {"rounds.csv", "anova.csv", "boxplot_turns_round1.png", "analysis.zip"} <= names
+    header, rows = parse((tmp_path / "rounds.csv").read_bytes())
+    assert header[0] == "study" and rows == []
+    _, anova = parse((tmp_path / "anova.csv").read_bytes())
+    assert len(anova) == 2 * 4 and all(r["F"] == "" and r["note"] for r in anova)

@@ -1,0 +1,351 @@
+"""The participant journey from one study link: preset, consent, assignment, rounds, survey, completion, resume."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from django.core.management import call_command
+from django.test import Client
+from django.urls import reverse
+
+from gameplay import services as match_services
+from gameplay.celery import app as celery_app
+from gameplay.models import Match
+from gameplay.studies import services
+from gameplay.studies.forms import EntryParams
+from gameplay.studies.models import Condition, Participant, ParticipantRound, Study, SurveyAnswer
+
+pytestmark = pytest.mark.django_db
+
+PRESET = "fixtures/studies/gnomes_seeds003.json"
+PROLIFIC = {"PROLIFIC_PID": "5f0c1a2b3c4d5e6f7a8b9c0d", "STUDY_ID": "study-42", "SESSION_ID": "sess_7"}
+
+
+# --- shared helpers (test_pairing and test_participant_access import them) ---------------------------------
+
+
+@pytest.fixture(autouse=True)
+def eager_celery():
+    """Agent turns run in-process (with REDIS_URL set, settings would queue them for a worker)."""
+    previous = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = True
+    yield
+    celery_app.conf.task_always_eager = previous
+
+
+def make_study(slug="tiny", *, rounds=2, turn_cap=2, conditions=None, **fields) -> Study:
+    """An open Gnomes study with short rounds (turn_cap moves each) and the given conditions."""
+    defaults = {
+        "title": "Tiny maze study",
+        "consent_text": "Please agree to take part in a maze game.",
+        "instructions": "Move the token to the treasure.",
+        "completion_code": "TINY-CODE",
+        "is_open": True,
+    }
+    study = Study.objects.create(
+        slug=slug,
+        rounds=[{"round": r, "turn_cap": turn_cap, "first_seat": 0} for r in range(1, rounds + 1)],
+        **{**defaults, **fields},
+    )
+    for spec in conditions or [{"key": "mute", "partner": "agent", "agent_name": "gnomes-mute", "show_chat": False}]:
+        Condition.objects.create(study=study, label=spec["key"], **spec)
+    return study
+
+
+def participant_url(name: str, participant: Participant, **kwargs) -> str:
+    return reverse(f"study:{name}", kwargs={"slug": participant.study.slug, "token": participant.token, **kwargs})
+
+
+def consent(client, study: Study, **params) -> Participant | None:
+    """Agree on the consent page as a participant arriving with ``params`` in the study link."""
+    client.post(reverse("study:consent", args=[study.slug]), {**params, "agree": "1"})
+    held = client.session.get("study_participants", {}).get(str(study.pk))
+    return Participant.objects.filter(token=held).first() if held else None
+
+
+def play_out(participant_round: ParticipantRound) -> Match:
+    """Make the participant's moves through the match service until the round ends (the agent answers eagerly)."""
+    match = participant_round.match
+    for _ in range(50):
+        match.refresh_from_db()
+        if match.status != Match.Status.ACTIVE:
+            return match
+        match_services.submit_action(match.pk, participant_round.seat_index, "stay", expected_version=match.version)
+    raise AssertionError("the round did not end")
+
+
+class TestPreset:
+    def test_load_study_is_idempotent_by_slug_and_never_closes_an_open_study(self):
+        call_command("load_study", PRESET)
+        study = Study.objects.get(slug="gnomes-seeds003")
+        assert not study.is_open
+        call_command("load_study", PRESET, "--open")
+        call_command("load_study", PRESET)
+        study = Study.objects.get(slug="gnomes-seeds003")
+        assert Study.objects.count() == 1 and study.is_open
+        assert [r["round"] for r in study.rounds] == [1, 2, 3, 4, 5]
+        assert {r["turn_cap"] for r in study.rounds} == {200}
+        assert study.completion_code == "GNOMES-2026"
+        assert (study.pairing_timeout_s, study.pairing_timeout_action, study.pairing_fallback_agent) == (
+            120, "agent", "gnomes-comm",
+        )
+        conditions = {c.key: c for c in study.conditions.all()}
+        assert sorted(conditions) == ["comm", "human", "mute"]
+        assert (conditions["human"].partner, conditions["human"].show_chat, conditions["human"].show_hints) == (
+            "human", True, False,
+        )
+        assert (conditions["comm"].agent_name, conditions["comm"].show_chat, conditions["comm"].show_hints) == (
+            "gnomes-comm", True, True,
+        )
+        assert (conditions["mute"].agent_name, conditions["mute"].show_chat, conditions["mute"].show_hints) == (
+            "gnomes-mute", False, False,
+        )
+        assert {c.participant_seat for c in conditions.values()} == {0}
+
+
+class TestConsent:
+    def test_the_consent_page_creates_nothing_and_carries_the_link_parameters(self):
+        study = make_study()
+        response = Client().get(reverse("study:entry", args=[study.slug]), PROLIFIC)
+        assert response.status_code == 200
+        html = response.content.decode()
+        assert study.consent_text in html and "I agree" in html and "I do not agree" in html
+        assert f'name="PROLIFIC_PID" value="{PROLIFIC["PROLIFIC_PID"]}"' in html
+        assert Participant.objects.count() == 0
+
+    def test_declining_keeps_only_the_count(self):
+        study = make_study()
+        client = Client()
+        response = client.post(reverse("study:consent", args=[study.slug]), {**PROLIFIC, "decline": "1"})
+        assert response.status_code == 302
+        page = client.get(response["Location"])
+        assert page.status_code == 200 and "Nothing about you has been stored" in page.content.decode()
+        study.refresh_from_db()
+        assert study.declined_count == 1
+        assert Participant.objects.count() == 0
+        assert "study_participants" not in client.session
+
+    def test_agreeing_stores_the_prolific_ids_and_the_consent_time(self):
+        study = make_study()
+        participant = consent(Client(), study, **PROLIFIC)
+        assert participant.prolific_pid == PROLIFIC["PROLIFIC_PID"]
+        assert participant.prolific_study_id == "study-42" and participant.prolific_session_id == "sess_7"
+        assert participant.consented_at is not None and participant.step == Participant.Step.INSTRUCTIONS
+
+    def test_ids_are_not_stored_when_the_study_does_not_read_them(self):
+        study = make_study(read_url_ids=False)
+        participant = consent(Client(), study, **PROLIFIC)
+        assert (participant.prolific_pid, participant.prolific_study_id, participant.prolific_session_id) == (
+            "", "", "",
+        )
+
+    def test_malformed_ids_are_ignored(self):
+        study = make_study()
+        participant = consent(Client(), study, PROLIFIC_PID="{{%PROLIFIC_PID%}}", SESSION_ID="x" * 65)
+        assert participant.prolific_pid == "" and participant.prolific_session_id == ""
+
+    def test_a_closed_study_says_so_politely_and_accepts_nobody(self):
+        study = make_study(is_open=False)
+        client = Client()
+        response = client.get(reverse("study:entry", args=[study.slug]))
+        assert response.status_code == 200 and "This study is closed" in response.content.decode()
+        assert consent(client, study) is None
+        assert Participant.objects.count() == 0
+
+    def test_the_same_prolific_pid_cannot_start_twice(self):
+        study = make_study()
+        first = consent(Client(), study, **PROLIFIC)
+        # A second browser with the same PROLIFIC_PID is sent back to the first participation.
+        other = Client()
+        response = other.get(reverse("study:entry", args=[study.slug]), PROLIFIC)
+        assert response.status_code == 302 and response["Location"] == participant_url("instructions", first)
+        # Even posting the consent form again resumes instead of creating a second participant.
+        assert consent(Client(), study, **PROLIFIC) == first
+        assert Participant.objects.count() == 1
+        with pytest.raises(services.AlreadyParticipating) as err:
+            services.accept_consent(study, EntryParams(prolific_pid=PROLIFIC["PROLIFIC_PID"]))
+        assert err.value.participant == first and "cannot take part twice" in str(err.value)
+
+    def test_a_completed_participant_sees_the_completion_page_again(self):
+        study = make_study()
+        participant = consent(Client(), study, **PROLIFIC)
+        Participant.objects.filter(pk=participant.pk).update(step=Participant.Step.COMPLETE)
+        client = Client()
+        response = client.get(reverse("study:entry", args=[study.slug]), PROLIFIC, follow=True)
+        assert response.redirect_chain[-1][0] == participant_url("complete", participant)
+        assert "TINY-CODE" in response.content.decode()
+        assert Participant.objects.count() == 1
+
+
+class TestAssignment:
+    CONDITIONS = [
+        {"key": "human", "partner": "human"},
+        {"key": "comm", "partner": "agent", "agent_name": "gnomes-comm"},
+        {"key": "mute", "partner": "agent", "agent_name": "gnomes-mute", "show_chat": False},
+    ]
+
+    def test_balanced_assignment_fills_conditions_evenly(self):
+        study = make_study(conditions=self.CONDITIONS)
+        for i in range(12):
+            consent(Client(), study, PROLIFIC_PID=f"pid{i}")
+        counts = Counter(Participant.objects.values_list("condition__key", flat=True))
+        assert counts == {"human": 4, "comm": 4, "mute": 4}
+
+    def test_the_condition_parameter_is_honoured_only_in_url_mode(self):
+        balanced = make_study("balanced", conditions=self.CONDITIONS)
+        piloting = make_study("piloting", conditions=self.CONDITIONS, assignment=Study.Assignment.URL)
+        for i in range(3):
+            consent(Client(), piloting, PROLIFIC_PID=f"p{i}", condition="mute")
+            consent(Client(), balanced, PROLIFIC_PID=f"b{i}", condition="mute")
+        assert Counter(piloting.participants.values_list("condition__key", flat=True)) == {"mute": 3}
+        assert Counter(balanced.participants.values_list("condition__key", flat=True)) == {
+            "human": 1, "comm": 1, "mute": 1,
+        }
+        # An unknown key in URL mode falls back to balanced assignment.
+        assert consent(Client(), piloting, PROLIFIC_PID="p9", condition="nope").condition.key in ("human", "comm")
+
+
+class TestJourney:
+    def test_the_whole_journey_against_the_mute_agent(self):
+        study = make_study(rounds=2, turn_cap=2)
+        client = Client()
+        participant = consent(client, study, **PROLIFIC)
+
+        page = client.get(participant_url("instructions", participant))
+        assert page.status_code == 200 and "Move the token to the treasure." in page.content.decode()
+        assert "computer program" in page.content.decode()
+        response = client.post(participant_url("instructions", participant))
+        assert response["Location"] == participant_url("round", participant, n=1)
+
+        for n in (1, 2):
+            page = client.get(participant_url("round", participant, n=n))
+            assert page.status_code == 200
+            html = page.content.decode()
+            current = ParticipantRound.objects.get(participant=participant, round_index=n - 1)
+            seat = current.match.seats.get(index=current.seat_index)
+            assert f"Round {n} of 2" in html and f'ws-connect="/ws/play/{seat.token}/"' in html
+            assert current.seat_index == 0 and current.partner_agent == "gnomes-mute"
+            assert [(s.controller, s.agent_name) for s in current.match.seats.order_by("index")] == [
+                ("human", ""), ("agent", "gnomes-mute"),
+            ]
+            assert current.match.options["round"] == n and current.match.options["turn_cap"] == 2
+            assert current.match.options["show_hints"] is False
+            # The mute condition has no chat box, and nothing leads out of the study.
+            assert 'id="chat-text"' not in html and "Chat</h2>" not in html
+            for link in ("Play again", "Watch the replay", "next round", "Send these links"):
+                assert link not in html
+            # Continue is refused while the round runs.
+            client.post(participant_url("round_continue", participant, n=n))
+            participant.refresh_from_db()
+            assert participant.round_index == n - 1
+
+            running = client.get(participant_url("round_status", participant, n=n), HTTP_HX_REQUEST="true")
+            assert running.status_code == 200 and "<form" not in running.content.decode()
+            match = play_out(current)
+            assert match.status == Match.Status.FINISHED
+            status = client.get(participant_url("round_status", participant, n=n), HTTP_HX_REQUEST="true")
+            assert status.status_code == 286  # htmx: stop polling, the Continue button is final
+            assert "Continue" in status.content.decode() and "Out of turns" in status.content.decode()
+            response = client.post(participant_url("round_continue", participant, n=n))
+            expected = participant_url("round", participant, n=2) if n == 1 else participant_url("survey", participant)
+            assert response["Location"] == expected
+            # A second click on the same Continue changes nothing.
+            client.post(participant_url("round_continue", participant, n=n))
+
+        participant.refresh_from_db()
+        assert participant.step == Participant.Step.SURVEY
+        survey = client.get(participant_url("survey", participant))
+        html = survey.content.decode()
+        assert "How engaged did you feel while playing?" in html and "Not at all engaged" in html
+        assert html.count('type="radio" name="engagement"') == 5
+        incomplete = client.post(participant_url("survey", participant), {"engagement": "4"})
+        assert incomplete.status_code == 200 and "Please choose one answer." in incomplete.content.decode()
+        out_of_range = client.post(participant_url("survey", participant), {"engagement": "6", "satisfaction": "2"})
+        assert out_of_range.status_code == 200 and SurveyAnswer.objects.count() == 0
+        done = client.post(participant_url("survey", participant), {"engagement": "4", "satisfaction": "5"})
+        assert done["Location"] == participant_url("complete", participant)
+
+        page = client.get(done["Location"])
+        html = page.content.decode()
+        assert "TINY-CODE" in html and "Thank you for taking part!" in html
+        participant.refresh_from_db()
+        assert participant.step == Participant.Step.COMPLETE and participant.completed_at is not None
+        assert dict(participant.answers.values_list("item_key", "value")) == {"engagement": 4, "satisfaction": 5}
+        assert participant.rounds.count() == 2
+        # Finished pages do not reopen: the survey and the rounds now lead to the completion page.
+        for name, kwargs in (("survey", {}), ("round", {"n": 1}), ("instructions", {})):
+            response = client.get(participant_url(name, participant, **kwargs))
+            assert response["Location"] == participant_url("complete", participant), name
+
+    def test_the_completion_page_redirects_when_a_url_is_set(self):
+        study = make_study(completion_redirect_url="https://app.prolific.com/submissions/complete?cc=TINY-CODE")
+        client = Client()
+        participant = consent(client, study)
+        Participant.objects.filter(pk=participant.pk).update(step=Participant.Step.COMPLETE)
+        html = client.get(participant_url("complete", participant)).content.decode()
+        assert 'http-equiv="refresh"' in html and "https://app.prolific.com/submissions/complete?cc=TINY-CODE" in html
+
+    def test_the_comm_condition_has_chat_and_hints(self):
+        study = make_study(conditions=[{"key": "comm", "partner": "agent", "agent_name": "random",
+                                        "show_chat": True, "show_hints": True}])
+        client = Client()
+        participant = consent(client, study)
+        client.post(participant_url("instructions", participant))
+        html = client.get(participant_url("round", participant, n=1)).content.decode()
+        assert 'id="chat-text"' in html and "Tips for talking to the agent" in html
+        assert participant.rounds.get().match.options["show_hints"] is True
+
+
+class TestResume:
+    def test_reopening_the_link_mid_round_returns_to_the_same_round_and_match(self):
+        study = make_study(rounds=3, turn_cap=4)
+        client = Client()
+        participant = consent(client, study, **PROLIFIC)
+        client.post(participant_url("instructions", participant))
+        for n in (1, 2):
+            client.get(participant_url("round", participant, n=n))
+            play_out(participant.rounds.get(round_index=n - 1))
+            client.post(participant_url("round_continue", participant, n=n))
+        client.get(participant_url("round", participant, n=3))
+        third = participant.rounds.get(round_index=2)
+        third.match.refresh_from_db()
+        match_services.submit_action(third.match.pk, 0, "stay", expected_version=third.match.version)
+        third.match.refresh_from_db()
+        version = third.match.version
+        assert third.match.status == Match.Status.ACTIVE and version == 2  # one move each, mid-round
+
+        # The browser is closed: a new one opens the study link again with the same PROLIFIC_PID.
+        fresh = Client()
+        response = fresh.get(reverse("study:entry", args=[study.slug]), PROLIFIC, follow=True)
+        assert response.redirect_chain[-1][0] == participant_url("round", participant, n=3)
+        html = response.content.decode()
+        seat_token = third.match.seats.get(index=0).token
+        assert f"/ws/play/{seat_token}/" in html and f'data-version="{version}"' in html
+        assert ParticipantRound.objects.filter(participant=participant).count() == 3
+        assert Participant.objects.count() == 1
+        # The same browser (its session) is resumed even without the Prolific parameters.
+        response = client.get(reverse("study:entry", args=[study.slug]))
+        assert response["Location"] == participant_url("round", participant, n=3)
+
+    def test_a_wrong_step_redirects_to_the_current_one(self):
+        study = make_study(rounds=3)
+        client = Client()
+        participant = consent(client, study)
+        assert client.get(participant_url("round", participant, n=1))["Location"] == participant_url(
+            "instructions", participant
+        )
+        client.post(participant_url("instructions", participant))
+        for url in (participant_url("instructions", participant), participant_url("round", participant, n=3),
+                    participant_url("survey", participant), participant_url("complete", participant),
+                    participant_url("resume", participant)):
+            assert client.get(url)["Location"] == participant_url("round", participant, n=1), url
+
+    def test_every_participant_page_records_the_visit(self):
+        study = make_study()
+        client = Client()
+        participant = consent(client, study)
+        Participant.objects.filter(pk=participant.pk).update(last_seen_at=None)
+        client.get(participant_url("instructions", participant))
+        participant.refresh_from_db()
+        assert participant.last_seen_at is not None
