@@ -242,6 +242,7 @@ def _round_options(p: Participant) -> dict:
     options = dict(p.study.rounds[p.round_index])
     if p.study.game_id == "gnomes":
         options["show_hints"] = p.condition.show_hints  # a UI option of Gnomes at Night only
+        options["chat"] = p.condition.show_chat  # the mute condition: no chat at all, enforced by the engine
     return options
 
 

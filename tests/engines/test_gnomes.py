@@ -59,7 +59,7 @@ def test_spec_and_registry():
     assert spec.seat_names == ("Gnome A", "Gnome B")
     game = create_game("gnomes")
     assert game.teams() == [0, 0]
-    assert game.options == {"round": 1, "first_seat": 0, "turn_cap": 200, "show_hints": False}
+    assert game.options == {"round": 1, "first_seat": 0, "turn_cap": 200, "chat": True, "show_hints": False}
     assert game.max_actions() == 200
     assert set(GnomesGame.rules.topics) >= {"moves", "walls", "treasure", "chat", "scoring"}
 
@@ -84,7 +84,7 @@ def test_next_round_options_walk_the_five_rounds():
         following = GnomesGame(options).next_round_options()
         if following is not None:
             assert {k: v for k, v in following.items() if k != "round"} == {
-                "first_seat": 1, "turn_cap": 50, "show_hints": True}
+                "first_seat": 1, "turn_cap": 50, "chat": True, "show_hints": True}
         options = following
     assert seen == [1, 2, 3, 4, 5]
     assert GnomesGame({"round": 5}).next_round_options() is None
@@ -411,3 +411,11 @@ def test_conformance_at_the_default_turn_cap():
     finals = check_playouts(lambda: GnomesGame(), n_playouts=20, base_seed=77)
     assert all(state.is_terminal() for state in finals)
     assert any(state.turn == 200 for state in finals)
+
+
+def test_chat_can_be_switched_off_for_a_mute_condition():
+    state = GnomesGame({"chat": False}).new_initial_state(0)
+    before = json.dumps(state.to_json(), sort_keys=True)
+    with pytest.raises(IllegalActionError, match="chat is off"):
+        state.record_message(0, "go down")
+    assert json.dumps(state.to_json(), sort_keys=True) == before

@@ -143,3 +143,11 @@ async def test_moves_and_chat_over_the_websocket(layer):
     finally:
         await close_all(a, b)
     assert ORIGIN and TIMEOUT
+
+
+@pytest.mark.django_db
+def test_with_chat_off_a_message_is_refused_and_nothing_is_stored():
+    match = two_humans(chat=False)
+    with pytest.raises(services.ServiceError, match="chat is off"):
+        services.post_message(match.pk, 0, "go down")
+    assert not Event.objects.filter(match=match, kind=Event.Kind.MESSAGE).exists()

@@ -231,6 +231,7 @@ class TestJourney:
             ]
             assert current.match.options["round"] == n and current.match.options["turn_cap"] == 2
             assert current.match.options["show_hints"] is False
+            assert current.match.options["chat"] is False  # the engine refuses chat, not only the page
             # The mute condition has no chat box, and nothing leads out of the study.
             assert 'id="chat-text"' not in html and "Chat</h2>" not in html
             for link in ("Play again", "Watch the replay", "next round", "Send these links"):

@@ -117,6 +117,8 @@ class GnomesState(State):
             )
         if self.status != PLAYING:
             raise IllegalActionError("the round is over; no more chat messages")
+        if not self.game.options["chat"]:
+            raise IllegalActionError("chat is off in this round")
         self.chat.append({"seat": int(seat), "text": text, "turn": self.turn})
 
     # --- what each seat sees -----------------------------------------------------------
@@ -226,6 +228,8 @@ class GnomesGame(Game):
                        type=int, choices=(0, 1)),
             OptionSpec("turn_cap", 200, "Moves allowed before the round ends without the treasure (1-1000).",
                        type=int),
+            OptionSpec("chat", True, "Players may chat (off for the mute control condition of a study).",
+                       type=bool),
             OptionSpec("show_hints", False, "Show people hints on how to talk to an agent partner (UI only).",
                        type=bool),
         ),
