@@ -239,6 +239,20 @@ def start_next_round(match_id: int) -> Match:
     return following
 
 
+def abort_match(match_id: int, reason: str) -> Match:
+    """End an active match without a result (e.g. a player left a study round); no-op once it is over."""
+    with transaction.atomic():
+        match = _locked_match(match_id)
+        if match.status != Match.Status.ACTIVE:
+            return match
+        match.status = Match.Status.ABORTED
+        match.finished_at = timezone.now()
+        _append_event(match, Event.Kind.END, None, {"aborted": reason[:200]}, None)
+        match.save(update_fields=["status", "finished_at", "updated_at"])
+    notify_match_changed(match)
+    return match
+
+
 def mark_joined(seat: Seat) -> None:
     if seat.joined_at is None:
         Seat.objects.filter(pk=seat.pk, joined_at__isnull=True).update(joined_at=timezone.now())

@@ -62,6 +62,20 @@ def round_is_over(participant_round: ParticipantRound) -> bool:
     return participant_round.match.status != Match.Status.ACTIVE
 
 
+# A human partner whose round page has not been heard from for this long has left: the page re-checks at least
+# once a minute while it is open, so three missed minutes are not a slow reader.
+PARTNER_GONE_AFTER_S = 180
+
+
+def partner_gone(participant_round: ParticipantRound, now: datetime | None = None) -> bool:
+    """The other participant of a running human-partner round has stopped visiting (closed the page)."""
+    partner = participant_round.partner_participant
+    if partner is None or round_is_over(participant_round):
+        return False
+    seen = partner.last_seen_at or partner.consented_at or partner.created_at
+    return seen is not None and ((now or timezone.now()) - seen).total_seconds() > PARTNER_GONE_AFTER_S
+
+
 def seconds_waiting(ticket: PairingTicket, now: datetime | None = None) -> int:
     return max(0, int(((now or timezone.now()) - ticket.created_at).total_seconds()))
 

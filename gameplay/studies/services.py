@@ -271,6 +271,16 @@ def finish_round(participant: Participant, round_index: int) -> Participant:
     return p
 
 
+def end_round_without_partner(participant: Participant, round_index: int) -> Participant:
+    """Let a participant go on when their human partner left mid-round: the match is aborted (recorded as not
+    finished) and the participant moves on as after any other round. Refused while the partner is still there."""
+    current = selectors.participant_round(participant, round_index)
+    if current is None or not selectors.partner_gone(current):
+        raise ServiceError("Your partner is still in this round.")
+    match_services.abort_match(current.match_id, "partner left the round")
+    return finish_round(participant, round_index)
+
+
 # --- survey and completion -----------------------------------------------------------------------------------
 
 

@@ -165,7 +165,10 @@ def round_status(request, participant: Participant, n: int):
 @require_POST
 def round_continue(request, participant: Participant, n: int):
     try:
-        participant = services.finish_round(participant, n - 1)
+        if request.POST.get("partner_left"):
+            participant = services.end_round_without_partner(participant, n - 1)
+        else:
+            participant = services.finish_round(participant, n - 1)
     except ServiceError:
         pass  # not over yet: the round page says so and keeps playing
     return redirect(step_url(participant))
@@ -269,6 +272,7 @@ def _round_context(participant: Participant, current, n: int, result: str | None
         "total": total,
         "is_last": n >= total,
         "over": selectors.round_is_over(current),
+        "partner_gone": selectors.partner_gone(current),
         "result": result,
         "status_url": _url("study:round_status", participant, n=n),
         "continue_url": _url("study:round_continue", participant, n=n),
