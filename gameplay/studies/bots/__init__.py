@@ -1,0 +1,7 @@
+"""Simulated participants that walk a study over the real HTTP and websocket paths (run_study_bots).
+
+client: one browser-like HTTP session per bot (cookies, CSRF, forms read with html.parser).
+player: plays one round over the match websocket with the simulated Gnomes partner as its brain.
+journey: one participant from the study link to the completion code.
+server: a daphne subprocess against the current database, for runs without --url.
+"""

@@ -1,0 +1,190 @@
+"""Play one round of Gnomes at Night over the match websocket, with the simulated partner as the bot's brain.
+
+The bot behaves like the browser page: it reads its seat's observation (GET /play/<token>/observation.json),
+decides with SimulatedPartner (a pure agent that plays a side like a cooperative person), and sends the same
+frames the page sends: {"kind": "chat"} for a message, then {"kind": "action"} with the version it saw.
+The server pushes HTML fragments after every change; the bot only uses them as a signal to read its
+observation again (the fragments are for people, the JSON is the contract).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+import zlib
+from dataclasses import dataclass
+
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection, connect
+
+from agents_app.agents.base import TurnView
+from agents_app.agents.gnomes.partner import SimulatedPartner
+from gameplay.engines.api import Action, Observation
+
+from .client import BotClient, BotError, Page
+
+PLAYING = "playing"
+# Without a pushed frame for this long the bot reads its observation anyway (a lost push must not stall it).
+IDLE_POLL_S = 1.0
+_DATA_VERSION = re.compile(r'data-version="(\d+)"')
+OPEN_TIMEOUT_S = 10.0
+
+
+@dataclass
+class RoundPlay:
+    """What the bot saw of one round: enough for the progress lines and the run's summary."""
+
+    round_number: int
+    seat: int
+    status: str  # the game's final status: found / out_of_turns
+    turns: int
+    my_moves: int
+    my_messages: int
+    partner_messages: int
+    seconds: float
+    reads: int = 0  # observation.json requests: what the bot cost the server beyond its moves
+
+
+def seat_token(page: Page) -> str:
+    """The seat token from the match page's ws-connect attribute (/ws/play/<seat token>/)."""
+    paths = page.attributes.get("ws-connect") or []
+    if not paths:
+        raise BotError(f"no ws-connect attribute on {page.path}; is it a live match page?")
+    parts = [p for p in paths[0].split("/") if p]
+    if len(parts) < 3 or parts[:2] != ["ws", "play"]:
+        raise BotError(f"unexpected websocket path {paths[0]!r} on {page.path}")
+    return parts[2]
+
+
+def chat_enabled(page: Page) -> bool:
+    """A person can chat only when the page has the chat form (its hidden kind=chat field); mute conditions don't."""
+    return any(f.name == "kind" and f.value == "chat" for form in page.forms for f in form.fields)
+
+
+def turn_view(payload: dict, seed: int) -> TurnView:
+    """The agent's view built from observation.json, as agents_app.services.turn_view builds it from a state."""
+    data = payload["observation"]
+    seat = int(payload.get("seat", data.get("side", 0)))
+    legal = []
+    for entry in payload.get("legal_actions") or ():
+        if isinstance(entry, dict):
+            legal.append(Action(str(entry["id"]), str(entry.get("label", entry["id"]))))
+        else:
+            legal.append(Action(str(entry), str(entry)))
+    return TurnView(
+        game_id="gnomes", seat=seat, observation=Observation(seat, data, ""), legal_actions=tuple(legal), seed=seed
+    )
+
+
+def decision_seed(bot_seed: int, round_number: int, turn: int) -> int:
+    """A stable per-decision seed, so a bot run with the same --seed makes the same choices in the same spots."""
+    return zlib.crc32(f"{bot_seed}:{round_number}:{turn}".encode())
+
+
+class RoundPlayer:
+    def __init__(self, client: BotClient, page: Page, *, bot_seed: int, deadline: float):
+        self.client = client
+        self.token = seat_token(page)
+        self.can_chat = chat_enabled(page)
+        self.bot_seed = bot_seed
+        self.deadline = deadline
+        self.brain = SimulatedPartner()
+        self.observation_path = f"/play/{self.token}/observation.json"
+
+    def play(self) -> RoundPlay:
+        started = time.monotonic()
+        ws_url = "ws" + self.client.origin[len("http") :] + f"/ws/play/{self.token}/"
+        try:
+            # Origin must match ALLOWED_HOSTS (the server's origin validator); the cookies are sent as a browser would.
+            with connect(
+                ws_url,
+                origin=self.client.origin,
+                open_timeout=OPEN_TIMEOUT_S,
+                additional_headers={"Cookie": self.client.cookie_header()},
+            ) as ws:
+                payload, moves, messages, reads = self._loop(ws)
+        except ConnectionClosed as err:
+            raise BotError(f"the match websocket closed during the round: {err}") from None
+        except (OSError, TimeoutError) as err:
+            raise BotError(f"match websocket {ws_url}: {err}") from None
+        data = payload["observation"]
+        seat = int(payload.get("seat", data.get("side", 0)))
+        partner_lines = sum(1 for line in data.get("chat") or () if line.get("seat") != seat)
+        return RoundPlay(
+            round_number=int(data.get("round", 0)),
+            seat=seat,
+            status=str(data.get("status")),
+            turns=int(data.get("turn", 0)),
+            my_moves=moves,
+            my_messages=messages,
+            partner_messages=partner_lines,
+            seconds=time.monotonic() - started,
+            reads=reads,
+        )
+
+    def _loop(self, ws: ClientConnection) -> tuple[dict, int, int, int]:
+        acted_at: int | None = None  # the version we last acted on: never act twice on one position
+        last_action = ""
+        moves = messages = reads = 0
+        quiet = False
+        while True:
+            payload = self.client.get_json(self.observation_path)
+            reads += 1
+            data = payload.get("observation") or {}
+            if data.get("status") != PLAYING or payload.get("status") not in (None, "active"):
+                return payload, moves, messages, reads
+            version = int(payload["version"])
+            if payload.get("legal_actions") and version != acted_at:
+                view = turn_view(payload, decision_seed(self.bot_seed, int(data.get("round", 0)), int(data["turn"])))
+                decision = self.brain.decide(view)
+                # The message first, like a person who types and then moves: the partner (an agent moving
+                # right after our move) then reads it with the move.
+                if decision.message and self.can_chat:
+                    ws.send(json.dumps({"kind": "chat", "text": decision.message}))
+                    messages += 1
+                last_action = json.dumps({"kind": "action", "action_id": decision.action_id, "version": version})
+                ws.send(last_action)
+                acted_at = version
+                moves += 1
+            elif payload.get("legal_actions") and quiet:
+                # Still our turn at the version we acted on, after a quiet spell: the move did not land (a
+                # rejected frame answers with the unchanged view). Sending it again is safe: the server applies
+                # an action only at the version it names.
+                ws.send(last_action)
+            quiet = self._wait_for_news(ws, version)
+
+    def _wait_for_news(self, ws: ClientConnection, seen_version: int) -> bool:
+        """Block until the server pushes a view newer than ``seen_version``; True when nothing came for
+        IDLE_POLL_S (the caller reads anyway: a lost push must not stall the bot).
+
+        A pushed view carries its match version (data-version). One not newer than the observation already
+        read was rendered for a position the bot has seen: each change is rendered separately, often after
+        the bot has read past it (our move and the agent's reply land before the first push). Skipping those
+        halves the bot's requests. Pushes without a version (errors) count as news.
+        """
+        quiet_at = time.monotonic() + IDLE_POLL_S
+        while True:
+            now = time.monotonic()
+            if now >= self.deadline:
+                raise BotError("timed out during the round")
+            try:
+                frame = ws.recv(timeout=min(quiet_at, self.deadline) - now)
+            except TimeoutError:
+                if time.monotonic() >= quiet_at:
+                    return True
+                continue
+            pushed = pushed_version(frame)
+            if pushed is None or pushed > seen_version:
+                return False
+
+
+def pushed_version(frame: str | bytes) -> int | None:
+    """The newest match version a pushed HTML fragment was rendered at, if it says."""
+    text = frame.decode(errors="replace") if isinstance(frame, bytes) else frame
+    versions = [int(v) for v in _DATA_VERSION.findall(text)]
+    return max(versions) if versions else None
+
+
+def play_round(client: BotClient, page: Page, *, bot_seed: int, deadline: float) -> RoundPlay:
+    return RoundPlayer(client, page, bot_seed=bot_seed, deadline=deadline).play()

@@ -1,0 +1,244 @@
+"""run_study_bots: the bot's browser pieces (forms, CSRF, the agent view it builds) and the acceptance run.
+
+The acceptance test runs the real thing in subprocesses, like a researcher would: load the seeds/003 preset
+into a fresh SQLite file, serve it with daphne, drive 30 bots through it, export, and check the exported
+ANOVA and Tukey statistics against scipy recomputed here from rounds.csv alone.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import random
+import subprocess
+import sys
+import time
+from collections import defaultdict
+
+import pytest
+from scipy import stats
+
+from agents_app.agents.gnomes.partner import SimulatedPartner
+from gameplay.engines.registry import create_game
+from gameplay.studies.bots.client import CSRF_FIELD, BotClient, parse_page
+from gameplay.studies.bots.journey import Outcome, completion_code, page_kind, survey_choices
+from gameplay.studies.bots.player import RoundPlay, chat_enabled, pushed_version, seat_token, turn_view
+from tests.support.live_server import ROOT, daphne_server, migrate, server_env
+
+PRESET = "fixtures/studies/gnomes_seeds003.json"
+SLUG = "gnomes-seeds003"
+PARTICIPANTS = 30
+CONDITIONS = ("human", "comm", "mute")
+
+# --- the bot's browser pieces (fast) -------------------------------------------------------------------------
+
+CONSENT_PAGE = """<!doctype html><html><head><title>Consent</title><script>var x = "<b>not text</b>";</script>
+</head><body><main><p>Please read this.</p>
+<form method="post" action="/s/demo/consent/">
+  <input type="hidden" name="csrfmiddlewaretoken" value="tok123">
+  <input type="hidden" name="PROLIFIC_PID" value="abc">
+  <input type="checkbox" name="adult" value="yes" checked>
+  <input type="checkbox" name="newsletter" value="yes">
+  <select name="lang"><option value="en">English</option><option value="de" selected>Deutsch</option></select>
+  <textarea name="note">hello</textarea>
+  <button type="submit" name="choice" value="agree">I   agree</button>
+  <button type="submit" name="choice" value="decline">I do not agree</button>
+  <button type="button">Print</button>
+</form>
+<form ws-send class="chat-form"><input type="hidden" name="kind" value="chat"><input name="text"></form>
+<div class="match" ws-connect="/ws/play/SeAtToKeN/"></div>
+<p>Your completion code: <code> C0DE42 </code></p>
+</main></body></html>"""
+
+SURVEY_PAGE = (
+    """<form method="post"><input type="hidden" name="csrfmiddlewaretoken" value="t">
+<fieldset><legend>Engaged?</legend>"""
+    + "".join(f'<label><input type="radio" name="engagement" value="{n}" required> {n}</label>' for n in range(1, 6))
+    + "</fieldset><fieldset>"
+    + "".join(f'<label><input type="radio" name="satisfaction" value="{n}"> {n}</label>' for n in range(1, 6))
+    + '</fieldset><button type="submit">Submit answers</button></form>'
+)
+
+
+def test_forms_are_read_like_a_browser_submits_them():
+    page = parse_page("http://testserver/s/demo/?PROLIFIC_PID=abc", 200, {}, CONSENT_PAGE)
+    form = page.form_posting_to("/consent/")
+    assert form is not None and form.method == "post"
+    assert [b.label for b in form.buttons] == ["I agree", "I do not agree"]  # type=button is not a submit
+    data = form.data(form.button("i agree"))
+    assert data == [
+        (CSRF_FIELD, "tok123"),
+        ("PROLIFIC_PID", "abc"),
+        ("adult", "yes"),
+        ("lang", "de"),
+        ("note", "hello"),
+        ("choice", "agree"),
+    ]
+    assert form.data(form.button("I do not agree"), {"note": "changed"})[-2:] == [
+        ("note", "changed"),
+        ("choice", "decline"),
+    ]
+    assert "not text" not in page.text and "Please read this." in page.text
+    assert seat_token(page) == "SeAtToKeN"
+    assert chat_enabled(page)
+    assert completion_code(page) == "C0DE42"
+
+
+def test_survey_answers_stay_on_the_scale_and_follow_the_rng():
+    page = parse_page("http://testserver/s/demo/p/tok/survey/", 200, {}, SURVEY_PAGE)
+    groups = page.post_forms()[0].radio_groups()
+    assert groups == {"engagement": list("12345"), "satisfaction": list("12345")}
+    outcome = Outcome(number=1, prolific_pid="x", rounds=[RoundPlay(1, 0, "found", 20, 10, 2, 3, 1.0)])
+    first = survey_choices(groups, outcome, random.Random(5))
+    assert first == survey_choices(groups, outcome, random.Random(5))  # seeded: the same run answers the same
+    assert all(v in "12345" for v in first.values())
+    assert page_kind("/s/demo/p/tok/wait/3/") == ("wait", 3)
+    assert page_kind("/s/demo/p/tok/round/2/") == ("round", 2)
+    assert page_kind("/s/demo/p/tok/complete/") == ("complete", None)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_post_carries_the_csrf_token_and_origin(live_server):
+    """Against real Django CSRF protection: the admin login form, posted by the bot's client, is not refused."""
+    client = BotClient(live_server.url)
+    page = client.get("/admin/login/")
+    assert page.status == 200 and client.cookie("csrftoken")
+    form = page.form_posting_to("/admin/login/")
+    answer = client.submit(page, form, choices={"username": "nobody", "password": "wrong"})
+    assert answer.status == 200 and "correct username" in answer.text  # CSRF passed, the login failed
+    # The same post without the cookie's token is refused, so the pass above is the client's doing.
+    bare = BotClient(live_server.url)
+    refused = bare.post("/admin/login/", [("username", "nobody"), ("password", "wrong")])
+    assert refused.status == 403
+
+
+def test_the_bot_decides_a_legal_move_from_observation_json():
+    state = create_game("gnomes", {"round": 1}).new_initial_state(3)
+    seat = state.current_seats()[0]
+    payload = json.loads(
+        json.dumps(
+            {  # exactly what travels over HTTP
+                "version": 4,
+                "status": "active",
+                "seat": seat,
+                "observation": state.observation(seat).data,
+                "legal_actions": [{"id": a.id, "label": a.label} for a in state.legal_actions(seat)],
+            }
+        )
+    )
+    view = turn_view(payload, seed=9)
+    decision = SimulatedPartner().decide(view)
+    assert decision.action_id in {a.id for a in view.legal_actions}
+    ids_only = turn_view({**payload, "legal_actions": [a.id for a in view.legal_actions]}, seed=9)
+    assert SimulatedPartner().decide(ids_only) == decision  # same view, same seed: same choice
+
+
+def test_pushed_fragments_tell_their_version_so_stale_pushes_are_skipped():
+    fragment = '<div id="board" hx-swap-oob="true" data-version="12"></div><div id="status" data-version="12">'
+    assert pushed_version(fragment) == 12
+    assert pushed_version(fragment.encode()) == 12
+    assert pushed_version('<div id="flash" class="flash error">Nothing was changed.</div>') is None  # news
+
+
+# --- acceptance: 30 bots over the seeds/003 preset, then the exports -------------------------------------
+
+
+def manage(env: dict, *args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout
+    )
+
+
+def read_csv(path) -> list[dict]:
+    with open(path, newline="", encoding="utf-8") as f:
+        return list(csv.DictReader(f))
+
+
+def counted_rounds(rounds: list[dict]) -> list[dict]:
+    """The rounds the per-round tests use, by the rules the export documents: the treasure found, the partner
+    the condition prescribes, and each match once (the participant listed first keeps it)."""
+    kept, seen = [], set()
+    for row in sorted(rounds, key=lambda r: int(r["participant"].lstrip("P"))):
+        if row["finished"] == "1" and row["as_assigned"] == "1" and row["match_id"] not in seen:
+            seen.add(row["match_id"])
+            kept.append(row)
+    return kept
+
+
+def close(a: float, b: float) -> bool:
+    return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
+
+
+@pytest.mark.slow
+def test_thirty_bots_through_the_seeds003_preset_and_its_analysis(tmp_path):
+    env = server_env(f"sqlite:///{tmp_path / 'study.sqlite3'}")
+    migrate(env)
+    loaded = manage(env, "load_study", PRESET, "--open")
+    assert loaded.returncode == 0, loaded.stdout + loaded.stderr
+
+    started = time.monotonic()
+    with daphne_server(env, log_path=tmp_path / "daphne.log") as url:
+        bots = manage(
+            env, "run_study_bots", SLUG, "--participants", str(PARTICIPANTS), "--seed", "1", "--url", url, timeout=900
+        )
+    print(bots.stdout[-3000:], f"\nrun_study_bots took {time.monotonic() - started:.1f} s")
+    assert bots.returncode == 0, bots.stdout[-5000:] + bots.stderr
+
+    out = tmp_path / "export"
+    exported = manage(env, "export_study", SLUG, "--out", str(out))
+    assert exported.returncode == 0, exported.stdout + exported.stderr
+    for name in (
+        "rounds.csv",
+        "messages.csv",
+        "survey.csv",
+        "participants.csv",
+        "anova.csv",
+        "tukey.csv",
+        "kruskal.csv",
+        "analysis.zip",
+    ):
+        assert (out / name).is_file(), name
+    assert list(out.rglob("*.png")), "no box plots"
+
+    participants = read_csv(out / "participants.csv")
+    assert len(participants) == PARTICIPANTS
+    assert all(p["completed_at"] for p in participants), [p for p in participants if not p["completed_at"]]
+    assert {p["condition"] for p in participants} == set(CONDITIONS)
+
+    rounds = read_csv(out / "rounds.csv")
+    human = [r for r in rounds if r["condition"] == "human"]
+    assert human and all(r["partner"].startswith("P") for r in human), "a human-condition round without a person"
+    by_match = defaultdict(set)
+    for r in human:
+        by_match[r["match_id"]].add(r["participant"])
+    assert all(len(people) == 2 for people in by_match.values()), "human rounds must be played by two participants"
+
+    anova = {(r["measure"], r["round"]): r for r in read_csv(out / "anova.csv")}
+    tukey = {
+        (r["measure"], r["round"], frozenset((r["group_a"], r["group_b"]))): r for r in read_csv(out / "tukey.csv")
+    }
+    counted = counted_rounds(rounds)
+    round_numbers = sorted({int(r["round"]) for r in rounds})
+    checked = 0
+    for measure, column in (("turns", "turns"), ("time_s", "time_to_complete_s")):
+        for k in round_numbers:
+            groups = {
+                c: [float(r[column]) for r in counted if r["condition"] == c and int(r["round"]) == k]
+                for c in CONDITIONS
+            }
+            groups = {c: v for c, v in groups.items() if len(v) >= 2}
+            if len(groups) < 2:
+                continue
+            names, values = list(groups), list(groups.values())
+            f, p = stats.f_oneway(*values)
+            row = anova[(measure, str(k))]
+            assert set(row["groups_compared"].split(";")) == set(names)
+            assert close(float(row["F"]), float(f)) and close(float(row["p"]), float(p)), (measure, k, row, f, p)
+            hsd = stats.tukey_hsd(*values)
+            for i in range(len(names)):
+                for j in range(i + 1, len(names)):
+                    pair = tukey[(measure, str(k), frozenset((names[i], names[j])))]
+                    assert close(float(pair["p"]), float(hsd.pvalue[i, j])), (measure, k, names[i], names[j])
+            checked += 1
+    assert checked >= len(round_numbers), f"only {checked} per-round tests could be recomputed"
