@@ -17,7 +17,10 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.browser)
 
 
-@pytest.fixture(scope="session")
+# Per module, not per session: while Playwright's sync API is open its event loop counts as running on this
+# thread, and Django then refuses database work done outside a test function (module-scoped fixtures of
+# later, non-browser modules failed with SynchronousOnlyOperation).
+@pytest.fixture(scope="module")
 def chromium():
     if not os.path.exists(CHROMIUM):
         message = f"Chromium not found at {CHROMIUM} (apt-get install chromium)"
