@@ -7,12 +7,12 @@ colour bar, for the win probabilities and the match counts of a scope.
 
 from __future__ import annotations
 
-import io
 import math
 from collections.abc import Sequence
 
 from PIL import Image, ImageDraw, ImageFont
 
+from gameplay.pillow_text import font, png_bytes, text_width, vertical_text_layer, wrap
 from rating_app.ratings import ScopeRating
 
 WIDTH = 800
@@ -30,10 +30,6 @@ DIVERGING = ((178, 24, 43), (247, 247, 247), (33, 102, 172))
 SEQUENTIAL = ((247, 251, 255), (107, 174, 214), (8, 48, 107))
 
 
-def font(size: int) -> ImageFont.FreeTypeFont:
-    return ImageFont.load_default(size=size)
-
-
 def whisker_plot(
     scope_rating: ScopeRating,
     *,
@@ -46,15 +42,15 @@ def whisker_plot(
     ratings = scope_rating.ratings
     label_font, tick_font, title_font, note_font = font(16), font(14), font(20), font(14)
     labels = [f"{r.rank}. {_short(r.agent)}" for r in ratings]
-    left = 20 + max((_text_width(label_font, t) for t in labels), default=40)
+    left = 20 + max((text_width(label_font, t) for t in labels), default=40)
     right, row_h = 30, 36
     heading = title or scope_rating.scope
     parts = [f"{round(interval * 100)}% interval"] + ([f"B={bootstrap:,}"] if bootstrap else [])
-    title_lines = _wrap(f"{heading}: {', '.join(parts)}", title_font, width - 32)
-    note_lines = _wrap(
+    title_lines = wrap(f"{heading}: {', '.join(parts)}", title_font, width - 32)
+    note_lines = wrap(
         "dot: mean rating (log-strength) · line: interval · dashed line: 0 = average rated agent", note_font, width - 32
     )
-    caption_lines = _wrap("rating (log-strength, centred on the rated agents)", tick_font, width - 32)
+    caption_lines = wrap("rating (log-strength, centred on the rated agents)", tick_font, width - 32)
     top = 14 + 26 * len(title_lines) + 19 * len(note_lines) + 16
     bottom = 34 + 19 * len(caption_lines) + 8
     height = top + row_h * max(len(ratings), 1) + bottom
@@ -94,7 +90,7 @@ def whisker_plot(
         draw.line([b, y - 7, b, y + 7], fill=ACCENT, width=2)
         c = x(r.rating)
         draw.ellipse([c - 6, y - 6, c + 6, y + 6], fill=ACCENT, outline="white", width=2)
-    return _png(img)
+    return png_bytes(img)
 
 
 def heatmap(
@@ -124,13 +120,13 @@ def heatmap(
         vmax = vmin + 1
     label_font, title_font, note_font, tick_font = font(15), font(20), font(14), font(13)
     short = [_short(t) for t in labels]
-    label_w = max((_text_width(label_font, t) for t in short), default=40)
+    label_w = max((text_width(label_font, t) for t in short), default=40)
     legend_w = 90
     left = 20 + label_w
     cell = int(max(34, min(84, (width - left - legend_w - 20) / max(n, 1))))
     width = max(width, left + n * cell + legend_w + 20)
-    title_lines = _wrap(title, title_font, width - 32)
-    note_lines = _wrap(subtitle, note_font, width - 32) if subtitle else []
+    title_lines = wrap(title, title_font, width - 32)
+    note_lines = wrap(subtitle, note_font, width - 32) if subtitle else []
     head = 14 + 26 * len(title_lines) + 19 * len(note_lines)
     top = head + 16 + label_w + 12
     height = top + n * cell + 24
@@ -167,45 +163,19 @@ def heatmap(
     for v, yy in ((vmax, top), (mid, top + (bar_h - 1) / 2), (vmin, top + bar_h - 1)):
         draw.line([bar_x + 16, yy, bar_x + 21, yy], fill=MUTED)
         draw.text((bar_x + 24, yy), _legend_label(v, fmt), font=tick_font, fill=INK, anchor="lm")
-    return _png(img)
+    return png_bytes(img)
 
 
 # --- helpers -------------------------------------------------------------------
-
-
-def _png(img: Image.Image) -> bytes:
-    buf = io.BytesIO()
-    img.save(buf, "PNG", optimize=True)
-    return buf.getvalue()
 
 
 def _short(text: str) -> str:
     return text if len(text) <= MAX_LABEL else text[: MAX_LABEL - 3] + "..."
 
 
-def _wrap(text: str, f: ImageFont.FreeTypeFont, max_width: int) -> list[str]:
-    """Greedy word wrap to lines no wider than max_width (a single long word stays whole)."""
-    lines: list[str] = []
-    for word in text.split():
-        if lines and _text_width(f, f"{lines[-1]} {word}") <= max_width:
-            lines[-1] = f"{lines[-1]} {word}"
-        else:
-            lines.append(word)
-    return lines or [""]
-
-
-def _text_width(f: ImageFont.FreeTypeFont, text: str) -> int:
-    box = f.getbbox(text)
-    return int(box[2] - box[0])
-
-
 def _vertical_text(img: Image.Image, cx: float, bottom: float, text: str, f: ImageFont.FreeTypeFont) -> None:
     """Text rotated 90° counter-clockwise, centred on x = cx, its end at y = bottom."""
-    box = f.getbbox(text)
-    w, h = box[2] - box[0] + 4, box[3] - box[1] + 6
-    layer = Image.new("RGBA", (w, h), (255, 255, 255, 0))
-    ImageDraw.Draw(layer).text((2 - box[0], 3 - box[1]), text, font=f, fill=INK + (255,))
-    layer = layer.rotate(90, expand=True)
+    layer = vertical_text_layer(text, f, INK)
     img.paste(layer, (int(cx - layer.width / 2), int(bottom - layer.height)), layer)
 
 

@@ -9,12 +9,13 @@ researcher gets from the CSV in any standard tool.
 
 from __future__ import annotations
 
-import io
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw, ImageFont
+
+from gameplay.pillow_text import font, png_bytes, vertical_text_layer, wrap
 
 INK = (29, 35, 42)
 MUTED = (91, 101, 112)
@@ -72,11 +73,11 @@ def box_plot(
     note: str = "",
 ) -> bytes:
     """A PNG with one box per (label, values); empty groups keep their slot and show n=0."""
-    title_font, label_font, tick_font, note_font = _font(19), _font(15), _font(13), _font(13)
+    title_font, label_font, tick_font, note_font = font(19), font(15), font(13), font(13)
     slot = 130
     width = max(520, 110 + slot * max(len(groups), 1))
-    title_lines = _wrap(title, title_font, width - 32)
-    note_lines = _wrap(note, note_font, width - 32) if note else []
+    title_lines = wrap(title, title_font, width - 32)
+    note_lines = wrap(note, note_font, width - 32) if note else []
     top = 14 + 25 * len(title_lines) + 18 * len(note_lines) + 18
     left, right, plot_h = 84, 24, 300
     height = top + plot_h + 78
@@ -126,9 +127,7 @@ def box_plot(
         for v in s.outliers:
             draw.ellipse([cx - 4, y(v) - 4, cx + 4, y(v) + 4], fill=OUTLIER)
     draw.text(((x0 + x1) / 2, y1 + 50), x_label, font=label_font, fill=MUTED, anchor="mt")
-    buf = io.BytesIO()
-    img.save(buf, "PNG", optimize=True)
-    return buf.getvalue()
+    return png_bytes(img)
 
 
 def nice_ticks(lo: float, hi: float, target: int = 6) -> list[float]:
@@ -146,10 +145,6 @@ def nice_ticks(lo: float, hi: float, target: int = 6) -> list[float]:
 # --- helpers -------------------------------------------------------------------
 
 
-def _font(size: int) -> ImageFont.FreeTypeFont:
-    return ImageFont.load_default(size=size)
-
-
 def _tick_label(v: float) -> str:
     text = f"{round(v, 6):g}"
     return "0" if text == "-0" else text
@@ -159,26 +154,7 @@ def _short(text: str) -> str:
     return text if len(text) <= MAX_LABEL else text[: MAX_LABEL - 1] + "…"
 
 
-def _text_width(f: ImageFont.FreeTypeFont, text: str) -> int:
-    box = f.getbbox(text)
-    return int(box[2] - box[0])
-
-
-def _wrap(text: str, f: ImageFont.FreeTypeFont, max_width: int) -> list[str]:
-    lines: list[str] = []
-    for word in text.split():
-        if lines and _text_width(f, f"{lines[-1]} {word}") <= max_width:
-            lines[-1] = f"{lines[-1]} {word}"
-        else:
-            lines.append(word)
-    return lines or [""]
-
-
 def _vertical_text(img: Image.Image, cx: float, cy: float, text: str, f: ImageFont.FreeTypeFont) -> None:
     """Text rotated 90° counter-clockwise (read bottom to top), centred on (cx, cy)."""
-    box = f.getbbox(text)
-    w, h = box[2] - box[0] + 4, box[3] - box[1] + 6
-    layer = Image.new("RGBA", (w, h), (255, 255, 255, 0))
-    ImageDraw.Draw(layer).text((2 - box[0], 3 - box[1]), text, font=f, fill=INK + (255,))
-    layer = layer.rotate(90, expand=True)
+    layer = vertical_text_layer(text, f, INK)
     img.paste(layer, (int(cx - layer.width / 2), int(cy - layer.height / 2)), layer)
