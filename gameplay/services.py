@@ -59,6 +59,7 @@ def create_match(
     options: Mapping[str, Any] | None = None,
     host_seat: int | None = 0,
     schedule_agents: bool = True,
+    private: bool = False,
 ) -> Match:
     """Create a match with its seats, the start event and the initial snapshot."""
     try:
@@ -76,7 +77,8 @@ def create_match(
     teams = game.teams()
     with transaction.atomic():
         match = Match.objects.create(
-            game_id=game_id, options=game.options, seed=seed, state=state.to_json(), turn_started_at=now
+            game_id=game_id, options=game.options, seed=seed, state=state.to_json(), turn_started_at=now,
+            private=private,
         )
         for index, c in enumerate(controllers):
             Seat.objects.create(
@@ -231,6 +233,7 @@ def start_next_round(match_id: int) -> Match:
             options=next_options,
             host_seat=host,
             schedule_agents=False,
+            private=match.private,
         )
         following.previous_round = match
         following.save(update_fields=["previous_round"])

@@ -121,8 +121,50 @@ class OptionSpec:
 
 
 @dataclass(frozen=True)
+class MeasureSpec:
+    """One outcome measure a game reports per seat (``State.measures``), e.g. turns taken or success.
+
+    ``kind`` is "number" or "bool". Studies export and analyse exactly the measures a game declares.
+    """
+
+    name: str
+    description: str
+    kind: str = "number"
+
+
+@dataclass(frozen=True)
+class ActionLabels:
+    """How one applied action reads to each seat (``by_seat[i]``) and to the public (spectators, replays).
+
+    A hidden-information game words the same action differently per viewer ("You play the 5 of Sea face
+    down" for its player, "Blue plays a card face down" for everyone else).
+    """
+
+    by_seat: tuple[str, ...]
+    public: str
+
+    def for_viewer(self, seat: int | None) -> str:
+        if seat is None or not 0 <= seat < len(self.by_seat):
+            return self.public
+        return self.by_seat[seat]
+
+
+@dataclass(frozen=True)
 class GameSpec:
-    """Immutable facts about a game, independent of any options."""
+    """Immutable facts about a game, independent of any options: every capability is declared here.
+
+    The platform reads capabilities from the spec and calls the matching hooks of ``Game``/``State``;
+    it never probes an engine for methods by name.
+
+    - ``has_chat``: players may send chat messages (``Game.chat_enabled`` may switch it off per options).
+    - ``chat_in_state``: the engine keeps chat in its state (``State.record_message``), so observations
+      and agents see it; otherwise chat lives only in the platform's event log.
+    - ``typed_moves``: the name of a move notation people may type (``State.parse_move``), "" for none.
+    - ``round_sequence``: matches are played as a chain of rounds (``Game.next_round_options``).
+    - ``has_image``: ``Game.observation_image`` draws observations; ``image_coords``: it can label cells.
+    - ``has_board_layout``: ``Game.board_layout`` gives the page geometry for a seat's board.
+    - ``measures``: outcome measures per seat (``State.measures``), used by studies and exports.
+    """
 
     id: str
     name: str
@@ -135,6 +177,13 @@ class GameSpec:
     has_chat: bool = False
     options: tuple[OptionSpec, ...] = ()
     seat_names: tuple[str, ...] = ()
+    chat_in_state: bool = False
+    typed_moves: str = ""
+    round_sequence: bool = False
+    has_image: bool = False
+    image_coords: bool = False
+    has_board_layout: bool = False
+    measures: tuple[MeasureSpec, ...] = ()
 
 
 class Game(ABC):
@@ -191,12 +240,26 @@ class Game(ABC):
     def state_from_json(self, data: Mapping[str, Any]) -> State:
         return self.state_class.from_json(self, data)
 
-    def observation_image(self, observation: Observation) -> bytes | None:
-        """An optional PNG of an observation (for people and vision-capable agents).
+    def observation_image(self, observation: Observation, *, coords: bool = False) -> bytes | None:
+        """An optional PNG of an observation (for people and vision-capable agents); ``spec.has_image``.
 
         It takes the observation, not the state, so an image can never show more than
-        the seat may see. Default: this game has no image.
+        the seat may see. ``coords`` asks for cell labels (honoured when ``spec.image_coords``).
+        Default: this game has no image.
         """
+        return None
+
+    def board_layout(self, observation: Observation) -> dict | None:
+        """Geometry the board template draws for this observation (``spec.has_board_layout``); default None."""
+        return None
+
+    def chat_enabled(self) -> bool:
+        """Whether players may chat in a match with these options. Default: ``spec.has_chat``."""
+        return self.spec.has_chat
+
+    def next_round_options(self) -> dict | None:
+        """Options of the round after this one (``spec.round_sequence``); None after the last round or for
+        games without rounds."""
         return None
 
     def replay(self, seed: int, log: Sequence[ActionRecord]) -> State:
@@ -260,6 +323,47 @@ class State(ABC):
 
     def secrets(self) -> dict[int, list[str]]:
         """Per seat, string values only that seat may see (default: none)."""
+        return {}
+
+    # --- optional hooks, each with a default (declared on GameSpec where a capability) -----------
+    def action_labels(self, seat: int, action_id: str, text: str | None = None) -> ActionLabels:
+        """How the action ``seat`` is about to take reads to each seat and to the public.
+
+        Called on the state BEFORE the action is applied (labels describe the state they act on).
+        Default: the action's own label (plus its text, for a text action) for every viewer; a game
+        with hidden information overrides this so no viewer's label carries another seat's secret.
+        """
+        label = action_id
+        for action in self.legal_actions(seat):
+            if action.id == action_id:
+                label = action.label
+                break
+        else:
+            for spec in self.text_actions(seat):
+                if spec.id == action_id:
+                    label = f"{spec.label}: {text}" if text is not None else spec.label
+                    break
+        return ActionLabels(by_seat=tuple(label for _ in range(self.game.num_seats)), public=label)
+
+    def record_message(self, seat: int, text: str) -> None:
+        """Keep a chat message in the state (``spec.chat_in_state``); raise EngineError to refuse it.
+
+        Default: chat is not part of the state, so nothing is stored.
+        """
+
+    def parse_move(self, text: str) -> str:
+        """The action id of a move typed in the game's notation (``spec.typed_moves``).
+
+        Raise IllegalActionError when the text is not a legal move. Default: no notation.
+        """
+        raise IllegalActionError(f"{self.game.spec.name} does not accept typed moves")
+
+    def result_text(self) -> str | None:
+        """A sentence describing how a finished game ended (e.g. for cooperative games); default None."""
+        return None
+
+    def measures(self, seat: int) -> dict[str, Any]:
+        """Values of the declared ``spec.measures`` for ``seat`` (name -> number, bool or None). Default: none."""
         return {}
 
     @abstractmethod
