@@ -7,3 +7,7 @@ class AgentsAppConfig(AppConfig):
 
     def ready(self) -> None:
         from agents_app import receivers  # noqa: F401  (connects the signal receivers)
+        from agents_app import selectors
+        from gameplay.agent_directory import AgentProvider, register
+
+        register(AgentProvider(exists=selectors.agent_exists, choices=selectors.agent_choices))
