@@ -137,8 +137,12 @@ def result_text(match: Match, names: dict[int, str], seat_index: int | None, sta
     return f"{names.get(match.winner)} won."
 
 
-def recent_matches(limit: int = 50):
-    return Match.objects.prefetch_related("seats").order_by("-created_at")[:limit]
+def recent_matches(limit: int = 50, *, include_private: bool = False):
+    """The newest matches; private ones (study rounds) only when asked for (staff views)."""
+    matches = Match.objects.prefetch_related("seats").order_by("-created_at")
+    if not include_private:
+        matches = matches.filter(private=False)
+    return matches[:limit]
 
 
 @dataclass(frozen=True)

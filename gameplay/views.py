@@ -21,6 +21,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from agents_app import selectors as agent_selectors
 from gameplay import selectors, services
+from gameplay.access import can_view_match, is_staff
 from gameplay.engines.registry import UnknownGameError, all_specs, game_class
 from gameplay.forms import INVITE, YOU, NewMatchForm
 from gameplay.models import Match, Seat
@@ -31,7 +32,8 @@ BOARD_IMAGE_SECONDS = 3600
 
 
 def lobby(request):
-    return render(request, "gameplay/lobby.html", {"games": all_specs(), "matches": selectors.recent_matches(10)})
+    matches = selectors.recent_matches(10, include_private=is_staff(request))
+    return render(request, "gameplay/lobby.html", {"games": all_specs(), "matches": matches})
 
 
 @require_http_methods(["GET", "POST"])
@@ -125,17 +127,27 @@ def observation_json(request, token: str):
 
 
 def match_list(request):
-    return render(request, "gameplay/match_list.html", {"matches": selectors.recent_matches(200)})
+    matches = selectors.recent_matches(200, include_private=is_staff(request))
+    return render(request, "gameplay/match_list.html", {"matches": matches})
+
+
+def _viewable_match(request, match_id: int) -> Match:
+    """The match, or 404 when it is private and this browser is neither staff nor one of its participants
+    (404, not 403: a private match's existence is not announced)."""
+    match = get_object_or_404(Match, pk=match_id)
+    if not can_view_match(request, match):
+        raise Http404("No such match.")
+    return match
 
 
 def match_detail(request, match_id: int):
-    match = get_object_or_404(Match, pk=match_id)
+    match = _viewable_match(request, match_id)
     view = selectors.seat_view(match, None)
     return render(request, "gameplay/match_detail.html", view_context(view))
 
 
 def replay(request, match_id: int):
-    match = get_object_or_404(Match, pk=match_id)
+    match = _viewable_match(request, match_id)
     if match.status != Match.Status.FINISHED:
         # Action labels of a running hidden-information game could reveal secrets; replay once it is over.
         return HttpResponseForbidden("The replay opens when the match has ended.")
@@ -166,7 +178,7 @@ def replay(request, match_id: int):
 @require_GET
 def transcripts_jsonl(request, match_id: int):
     """Every model call of a finished match as JSON Lines, for analysis outside the site."""
-    match = get_object_or_404(Match, pk=match_id)
+    match = _viewable_match(request, match_id)
     if match.status != Match.Status.FINISHED:
         # Prompts carry a seat's private observation; like the replay, they are shown only after the end.
         return HttpResponseForbidden("The transcripts open when the match has ended.")
@@ -188,7 +200,7 @@ def board_png(request, token: str):
 
 def match_board_png(request, match_id: int):
     """The public picture (observation(None)); with ?step=N, a replay step of a finished match."""
-    match = get_object_or_404(Match, pk=match_id)
+    match = _viewable_match(request, match_id)
     step = request.GET.get("step")
     if step is None:
         return _board_image(request, match, None)

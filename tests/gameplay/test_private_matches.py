@@ -1,0 +1,75 @@
+"""Private matches (study rounds) are not listed or viewable publicly; staff and their own participants see them."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from gameplay import services
+from gameplay.models import Match
+from gameplay.selectors import state_of
+from gameplay.services import SeatController
+
+pytestmark = pytest.mark.django_db
+
+HUMAN = SeatController("human")
+
+
+def played_out(game_id: str = "santorini", *, private: bool, seed: int = 3) -> Match:
+    """A finished human-vs-human match, every move submitted through the match service."""
+    match = services.create_match(game_id, [HUMAN, HUMAN], seed=seed, host_seat=None, private=private)
+    rng = random.Random(seed)
+    while match.status == Match.Status.ACTIVE:
+        state = state_of(match)
+        seat = state.current_seats()[0]
+        action = rng.choice(state.legal_actions(seat)).id
+        match = services.submit_action(match.pk, seat, action, expected_version=match.version)
+    assert match.status == Match.Status.FINISHED
+    return match
+
+
+def urls_of(match: Match) -> list[str]:
+    return [
+        f"/matches/{match.pk}/",
+        f"/matches/{match.pk}/replay/",
+        f"/matches/{match.pk}/replay/?step=1",
+        f"/matches/{match.pk}/transcripts.jsonl",
+    ]
+
+
+@pytest.fixture
+def staff_client(client):
+    user = get_user_model().objects.create_user("researcher", password="x", is_staff=True)
+    client.force_login(user)
+    return client
+
+
+def test_anonymous_visitors_see_public_matches_but_not_private_ones(client):
+    public, private = played_out(private=False, seed=3), played_out(private=True, seed=4)
+    for page in ("/matches/", "/"):
+        html = client.get(page).content.decode()
+        assert f"/matches/{public.pk}/" in html
+        assert f"/matches/{private.pk}/" not in html, page
+    for url in urls_of(public):
+        assert client.get(url).status_code == 200, url
+    for url in urls_of(private):
+        assert client.get(url).status_code in (403, 404), url
+
+
+def test_a_private_matchs_board_picture_is_not_public(client):
+    public = services.create_match("hive", [HUMAN, HUMAN], seed=1, host_seat=None)
+    private = services.create_match("hive", [HUMAN, HUMAN], seed=1, host_seat=None, private=True)
+    assert client.get(f"/matches/{public.pk}/board.png").status_code == 200
+    assert client.get(f"/matches/{private.pk}/board.png").status_code == 404
+    # Its seats still reach their own picture through their seat link (the token is their credential).
+    seat = private.seats.get(index=0)
+    assert client.get(f"/play/{seat.token}/board.png").status_code == 200
+
+
+def test_staff_see_private_matches(staff_client):
+    private = played_out(private=True, seed=4)
+    assert f"/matches/{private.pk}/" in staff_client.get("/matches/").content.decode()
+    for url in urls_of(private):
+        assert staff_client.get(url).status_code == 200, url
