@@ -1,0 +1,68 @@
+"""What an LLM agent is shown never carries another seat's secrets, for every registered game.
+
+The prompts are built exactly as the agent builds them (system prompt, turn prompt with the observation and
+the labelled actions, the Chain-of-Thought prompt, the RAP prompts) from the seat's view that the platform
+hands to agents, along seeded random playouts. A secret is any string a state declares in ``secrets()``
+for one seat only.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from agents_app.agents.llm import prompts, rap_prompts
+from agents_app.services import turn_view
+from gameplay.engines.registry import GAMES
+
+PLAYOUTS = 4
+FAST = {"hive": {"max_turns": 30}, "gnomes": {"turn_cap": 40}}
+
+
+def prompt_texts(view) -> list[str]:
+    texts = [prompts.system_prompt(view, explain_limit=3), prompts.turn_prompt(view), prompts.cot_prompt(view)]
+    labels = [a.label for a in view.legal_actions][:3]
+    if labels:
+        texts.append(str(rap_prompts.choice_messages(view, view.observation.text, labels, None)))
+        texts.append(str(rap_prompts.evaluate_messages(view, view.observation.text, labels[0], None)))
+    return texts
+
+
+def foreign_secrets(state, seat: int) -> list[str]:
+    secrets = {int(k): [str(v) for v in values] for k, values in state.secrets().items()}
+    own = set(secrets.get(seat, ()))
+    return [v for other, values in secrets.items() if other != seat for v in values if v not in own]
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_agent_prompts_carry_no_other_seats_secret(game_id):
+    game = GAMES[game_id](FAST.get(game_id, {}))
+    checked = 0
+    for seed in range(PLAYOUTS):
+        rng = random.Random(seed)
+        state = game.new_initial_state(seed)
+        while not state.is_terminal():
+            for seat in state.current_seats():
+                view = turn_view(game_id, state, seat, seed)
+                hidden = foreign_secrets(state, seat)
+                for text in prompt_texts(view):
+                    leaked = [value for value in hidden if value in text]
+                    assert not leaked, f"{game_id}: seat {seat}'s prompt carries another seat's secret {leaked[:1]}"
+                checked += 1
+            seat = rng.choice(state.current_seats())
+            state.apply_action(seat, rng.choice(state.legal_actions(seat)).id)
+    assert checked > 0
+
+
+def test_the_check_catches_a_prompt_that_shows_another_seats_secret():
+    from dataclasses import replace
+
+    from gameplay.engines.api import Observation
+
+    game = GAMES["gnomes"]({})
+    state = game.new_initial_state(1)
+    view = turn_view("gnomes", state, 0, 1)
+    secret = foreign_secrets(state, 0)[0]
+    leaky = replace(view, observation=Observation(0, view.observation.data, view.observation.text + secret))
+    assert any(secret in text for text in prompt_texts(leaky))
