@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import forms
 
 from agents_app.selectors import agent_choices
-from gameplay.engines.api import GameSpec
+from gameplay.engines.api import GameSpec, OptionSpec
 
 YOU = "you"
 INVITE = "invite"
@@ -16,6 +16,19 @@ def controller_choices() -> list[tuple[str, str]]:
     # Built-in agents and stored LLM configurations alike (read at form time, so new configs show at once).
     choices += [(f"agent:{name}", f"Agent: {name} — {description}") for name, description in agent_choices()]
     return choices
+
+
+def option_form_field(opt: OptionSpec, initial=None) -> forms.Field:
+    """The form field for one game option, typed from its OptionSpec (shared by every form that sets options)."""
+    label = opt.name.replace("_", " ").capitalize()
+    common = {"initial": opt.default if initial is None else initial, "label": label, "help_text": opt.description}
+    if opt.type is bool:
+        return forms.BooleanField(required=False, **common)
+    if opt.choices:
+        return forms.TypedChoiceField(choices=[(c, c) for c in opt.choices], coerce=opt.type, **common)
+    if opt.type is int:
+        return forms.IntegerField(**common)
+    return forms.CharField(max_length=200, **common)
 
 
 class NewMatchForm(forms.Form):
@@ -31,17 +44,7 @@ class NewMatchForm(forms.Form):
                 choices=[(n, n) for n in range(spec.min_seats, spec.max_seats + 1)], coerce=int, initial=spec.min_seats
             )
         for opt in spec.options:
-            label = opt.name.replace("_", " ").capitalize()
-            common = {"initial": opt.default, "label": label, "help_text": opt.description}
-            if opt.type is bool:
-                field = forms.BooleanField(required=False, **common)
-            elif opt.choices:
-                field = forms.TypedChoiceField(choices=[(c, c) for c in opt.choices], coerce=opt.type, **common)
-            elif opt.type is int:
-                field = forms.IntegerField(**common)
-            else:
-                field = forms.CharField(max_length=200, **common)
-            self.fields[f"opt_{opt.name}"] = field
+            self.fields[f"opt_{opt.name}"] = option_form_field(opt)
         for seat in range(spec.max_seats):
             name = spec.seat_names[seat] if seat < len(spec.seat_names) else f"Player {seat + 1}"
             self.fields[f"seat_{seat}"] = forms.ChoiceField(
