@@ -11,17 +11,21 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from gameplay.studies import selectors
+from gameplay.studies.admin_forms import ConditionAdminForm, ConditionFormSet, StudyAdminForm
 from gameplay.studies.models import Condition, PairingTicket, Participant, ParticipantRound, Study, SurveyAnswer
 
 
 class ConditionInline(admin.TabularInline):
     model = Condition
+    form = ConditionAdminForm
+    formset = ConditionFormSet
     extra = 0
-    fields = ("key", "label", "partner", "agent_name", "show_chat", "show_hints", "participant_seat")
+    fields = ("key", "label", "seats_text", "options_text")
 
 
 @admin.register(Study)
 class StudyAdmin(admin.ModelAdmin):
+    form = StudyAdminForm
     list_display = (
         "title",
         "slug",
@@ -38,7 +42,7 @@ class StudyAdmin(admin.ModelAdmin):
     inlines = [ConditionInline]
     formfield_overrides = {models.URLField: {"assume_scheme": "https"}}  # a bare domain means https
     fieldsets = (
-        (None, {"fields": ("title", "slug", "game_id", "is_open", "rounds")}),
+        (None, {"fields": ("title", "slug", "game_id", "is_open", "rounds", "rounds_game")}),
         (
             "Participant pages",
             {

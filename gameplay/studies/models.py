@@ -41,7 +41,7 @@ class Study(models.Model):
 
     slug = models.SlugField(max_length=80, unique=True, help_text="The study link is /s/<slug>/.")
     title = models.CharField(max_length=200)
-    game_id = models.CharField(max_length=64, default="gnomes")
+    game_id = models.CharField(max_length=64, help_text="A registered game id, e.g. gnomes or santorini.")
     rounds = models.JSONField(
         default=list, help_text='Game options per round, in order, e.g. [{"round": 1}, {"round": 2}, …].'
     )
@@ -67,7 +67,7 @@ class Study(models.Model):
         max_length=8, choices=PairingTimeout.choices, default=PairingTimeout.AGENT
     )
     pairing_fallback_agent = models.CharField(
-        max_length=100, blank=True, default="gnomes-comm", help_text="Agent used when pairing times out."
+        max_length=100, blank=True, help_text="Agent that takes the missing participant seats when pairing times out."
     )
     dropout_after_s = models.PositiveIntegerField(
         default=1800, help_text="A participant silent this long before completing counts as dropped out."
@@ -85,19 +85,29 @@ class Study(models.Model):
         return self.title
 
 
+PARTICIPANT, AGENT = "participant", "agent"
+
+
 class Condition(models.Model):
-    class Partner(models.TextChoices):
-        HUMAN = "human", "Another participant"
-        AGENT = "agent", "An agent"
+    """What a participant of this condition meets: who plays every seat, and options over every round's.
+
+    ``seats`` has one entry per seat of the game: ``{"kind": "participant"}`` or ``{"kind": "agent", "agent":
+    "<agent name>"}``. With k >= 2 participant seats the waiting room gathers k participants of this condition
+    for each round (in arrival order, seat by seat). ``options`` is merged over every round's game options, so
+    a condition can switch chat off (``{"chat": false}``) or hints on without touching the rounds.
+    Validation (gameplay.studies.validation) keeps both consistent with the study's game.
+    """
 
     study = models.ForeignKey(Study, on_delete=models.CASCADE, related_name="conditions")
     key = models.SlugField(max_length=40, help_text="Short id used in exports and ?condition=.")
     label = models.CharField(max_length=100)
-    partner = models.CharField(max_length=8, choices=Partner.choices)
-    agent_name = models.CharField(max_length=100, blank=True, help_text="For agent partners: the agent's name.")
-    show_chat = models.BooleanField(default=True)
-    show_hints = models.BooleanField(default=False, help_text="Tips for talking to the agent (seeds/003).")
-    participant_seat = models.PositiveSmallIntegerField(default=0, help_text="The participant's seat in each round.")
+    seats = models.JSONField(
+        default=list,
+        help_text='Who plays each seat: [{"kind": "participant"}, {"kind": "agent", "agent": "random"}, …].',
+    )
+    options = models.JSONField(
+        default=dict, blank=True, help_text='Game options merged over every round\'s, e.g. {"chat": false}.'
+    )
 
     class Meta:
         ordering = ["study", "pk"]
@@ -105,6 +115,37 @@ class Condition(models.Model):
 
     def __str__(self) -> str:
         return f"{self.study.slug}:{self.key}"
+
+    @property
+    def participant_seats(self) -> list[int]:
+        return [
+            i for i, seat in enumerate(self.seats or []) if isinstance(seat, dict) and seat.get("kind") == PARTICIPANT
+        ]
+
+    @property
+    def agent_seats(self) -> dict[int, str]:
+        return {
+            i: str(seat.get("agent", ""))
+            for i, seat in enumerate(self.seats or [])
+            if isinstance(seat, dict) and seat.get("kind") == AGENT
+        }
+
+    @property
+    def needs_partner(self) -> bool:
+        """More than one participant seat: rounds start only once the waiting room has filled them."""
+        return len(self.participant_seats) > 1
+
+    @property
+    def partner_summary(self) -> str:
+        """Who the participant plays with, in a few words (e.g. "agent random", "another participant")."""
+        others = len(self.participant_seats) - 1
+        parts = []
+        if others == 1:
+            parts.append("another participant")
+        elif others > 1:
+            parts.append(f"{others} other participants")
+        parts += [f"agent {name}" for name in self.agent_seats.values()]
+        return " and ".join(parts) or "nobody (solo)"
 
 
 class Participant(models.Model):
@@ -151,9 +192,12 @@ class ParticipantRound(models.Model):
     match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="study_rounds")
     seat_index = models.PositiveSmallIntegerField()
     partner_participant = models.ForeignKey(
-        Participant, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        Participant, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+        help_text="One other participant in the match (the first by seat), if any.",
     )
-    partner_agent = models.CharField(max_length=100, blank=True, help_text="Set when the partner was an agent.")
+    partner_agent = models.CharField(
+        max_length=100, blank=True, help_text="The first agent seat's agent name, if any."
+    )
     started_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

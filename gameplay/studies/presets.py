@@ -1,9 +1,10 @@
 """Loading a study preset (a JSON file in fixtures/studies/) into the database, idempotently by slug.
 
-A preset is checked before anything is written: every round must be a valid game configuration for every
-condition, and every named agent must exist, so a typo fails at load time, not in front of a participant.
-Reloading updates the study and its conditions in place; it never touches participants, the declined count,
-or (without ``open_study``) whether the study is open.
+A preset is checked with the rules of gameplay.studies.validation before anything is written (the game
+exists, every round merged with every condition's options is a valid configuration for the condition's seats,
+every named agent exists, the Likert items are well formed), so a typo fails at load time, not in front of a
+participant. Reloading updates the study and its conditions in place; it never touches participants, the
+declined count, or (without ``open_study``) whether the study is open.
 """
 
 from __future__ import annotations
@@ -15,17 +16,15 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from agents_app.selectors import agent_exists
-from gameplay.engines.api import EngineError
-from gameplay.engines.registry import create_game
 from gameplay.studies.models import Condition, Study
+from gameplay.studies.validation import format_errors, study_errors
 
 STUDY_FIELDS = (
     "title", "game_id", "rounds", "consent_text", "instructions", "likert_items", "likert_scale",
     "completion_message", "completion_code", "completion_redirect_url", "assignment", "read_url_ids",
     "pairing_timeout_s", "pairing_timeout_action", "pairing_fallback_agent", "dropout_after_s",
 )
-CONDITION_FIELDS = ("label", "partner", "agent_name", "show_chat", "show_hints", "participant_seat")
+CONDITION_FIELDS = ("label", "seats", "options")
 
 
 class PresetError(Exception):
@@ -51,9 +50,18 @@ def load_preset(data: dict[str, Any], *, open_study: bool = False) -> tuple[Stud
     if unknown:
         raise PresetError(f"unknown study fields: {', '.join(sorted(unknown))}")
     conditions = data.get("conditions") or []
-    if not conditions:
-        raise PresetError("the preset needs at least one condition")
-    _check_game(data, conditions)
+    if not isinstance(conditions, list) or not all(isinstance(c, dict) for c in conditions):
+        raise PresetError("conditions must be a list of objects")
+    for spec in conditions:
+        unknown_fields = set(spec) - {"key", *CONDITION_FIELDS}
+        if unknown_fields:
+            raise PresetError(f"condition {spec.get('key')!r}: unknown fields: {', '.join(sorted(unknown_fields))}")
+    # Fields the preset leaves out keep their stored values (or get the model defaults): check what will be saved.
+    existing = Study.objects.filter(slug=slug).first()
+    base = {f: getattr(existing, f) if existing else Study._meta.get_field(f).get_default() for f in STUDY_FIELDS}
+    errors = study_errors({**base, **data}, conditions)
+    if errors:
+        raise PresetError(format_errors(errors))
     with transaction.atomic():
         study = Study.objects.filter(slug=slug).first()
         created = study is None
@@ -70,36 +78,12 @@ def load_preset(data: dict[str, Any], *, open_study: bool = False) -> tuple[Stud
 
 
 def _load_condition(study: Study, spec: dict[str, Any]) -> None:
-    key = spec.get("key")
-    unknown = set(spec) - {"key", *CONDITION_FIELDS}
-    if not key or unknown:
-        raise PresetError(f"condition {key!r}: needs a key; unknown fields: {', '.join(sorted(unknown)) or '-'}")
+    key = spec["key"]
     condition = Condition.objects.filter(study=study, key=key).first() or Condition(study=study, key=key)
     for field in CONDITION_FIELDS:
         if field in spec:
             setattr(condition, field, spec[field])
-    if condition.partner == Condition.Partner.AGENT and not agent_exists(condition.agent_name):
-        raise PresetError(f"condition {key!r}: unknown agent {condition.agent_name!r}")
     _save(condition, exclude=["study"])
-
-
-def _check_game(data: dict[str, Any], conditions: list[dict[str, Any]]) -> None:
-    game_id = data.get("game_id", "gnomes")
-    rounds = data.get("rounds")
-    if not isinstance(rounds, list) or not rounds or not all(isinstance(r, dict) for r in rounds):
-        raise PresetError("rounds must be a non-empty list of option objects")
-    hints = {bool(c.get("show_hints", False)) for c in conditions}
-    for number, options in enumerate(rounds, start=1):
-        for show_hints in hints:
-            merged = {**options, "show_hints": show_hints} if game_id == "gnomes" else options
-            try:
-                create_game(game_id, merged, num_seats=2)
-            except EngineError as err:  # unknown game or invalid options
-                raise PresetError(f"round {number}: {err}") from None
-    if data.get("pairing_timeout_action", "agent") == Study.PairingTimeout.AGENT:
-        fallback = data.get("pairing_fallback_agent", "gnomes-comm")
-        if fallback and not agent_exists(fallback):
-            raise PresetError(f"unknown pairing_fallback_agent {fallback!r}")
 
 
 def _save(obj, exclude) -> None:

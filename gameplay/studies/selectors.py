@@ -49,6 +49,16 @@ def participant_round(participant: Participant, round_index: int) -> Participant
     )
 
 
+def round_partner_summary(participant_round: ParticipantRound) -> str:
+    """Who else plays this round, from its seats: "another participant", "agent random", … (a pairing timeout
+    can put the fallback agent where the condition named a participant)."""
+    seats = participant_round.match.seats.exclude(index=participant_round.seat_index).order_by("index")
+    people = sum(1 for s in seats if s.controller == Seat.Controller.HUMAN)
+    parts = ["another participant" if people == 1 else f"{people} other participants"] if people else []
+    parts += [f"agent {s.agent_name}" for s in seats if s.controller == Seat.Controller.AGENT]
+    return " and ".join(parts) or "nobody (solo)"
+
+
 def ticket_of(participant: Participant, round_index: int) -> PairingTicket | None:
     return PairingTicket.objects.filter(participant=participant, round_index=round_index).first()
 
@@ -62,18 +72,25 @@ def round_is_over(participant_round: ParticipantRound) -> bool:
     return participant_round.match.status != Match.Status.ACTIVE
 
 
-# A human partner whose round page has not been heard from for this long has left: the page re-checks at least
-# once a minute while it is open, so three missed minutes are not a slow reader.
+# A human partner whose round page has not been heard from for this long has left: the page's heartbeat posts
+# every 25 s while it is open, so three missed minutes are not a slow reader.
 PARTNER_GONE_AFTER_S = 180
 
 
 def partner_gone(participant_round: ParticipantRound, now: datetime | None = None) -> bool:
-    """The other participant of a running human-partner round has stopped visiting (closed the page)."""
-    partner = participant_round.partner_participant
-    if partner is None or round_is_over(participant_round):
+    """Another participant of this running round has stopped visiting (closed the page): their pages' heartbeat
+    POSTs keep last_seen_at fresh while they are open."""
+    if participant_round.partner_participant_id is None or round_is_over(participant_round):
         return False
-    seen = partner.last_seen_at or partner.consented_at or partner.created_at
-    return seen is not None and ((now or timezone.now()) - seen).total_seconds() > PARTNER_GONE_AFTER_S
+    now = now or timezone.now()
+    others = Participant.objects.filter(
+        rounds__match_id=participant_round.match_id
+    ).exclude(pk=participant_round.participant_id)
+    for partner in others.only("last_seen_at", "consented_at", "created_at"):
+        seen = partner.last_seen_at or partner.consented_at or partner.created_at
+        if seen is not None and (now - seen).total_seconds() > PARTNER_GONE_AFTER_S:
+            return True
+    return False
 
 
 def seconds_waiting(ticket: PairingTicket, now: datetime | None = None) -> int:

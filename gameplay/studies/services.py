@@ -1,9 +1,10 @@
 """Writes for the participant journey: consent, assignment, rounds (with the waiting room), survey, completion.
 
 Every step is a small transaction that checks the participant's current step first, so a double click, a
-second tab or a replayed POST cannot skip or repeat a step. Rounds are ordinary matches created through the
-match service; the measures a study reports (turns, wall hits, messages, think times, timestamps) come from
-those matches' event logs, so nothing is recorded twice.
+second tab or a replayed POST cannot skip or repeat a step. Rounds are ordinary private matches created
+through the match service, seated as the participant's condition says (participants, agents); the measures a
+study reports come from those matches' event logs and the game's declared measures, so nothing is recorded
+twice. Only POSTs reach this module: GET pages read through selectors.
 """
 
 from __future__ import annotations
@@ -35,36 +36,36 @@ class StudyClosed(ServiceError):
 
 
 class AlreadyParticipating(ServiceError):
-    """The same PROLIFIC_PID came back: the caller resumes ``participant`` instead of starting again."""
+    """The same PROLIFIC_PID came back in a browser that does not hold its participant: refuse, and never
+    hand that participant (or its token) to this browser."""
 
-    def __init__(self, participant: Participant):
-        super().__init__("You have already started this study; you cannot take part twice.")
-        self.participant = participant
+    def __init__(self):
+        super().__init__("This Prolific ID has already taken part in this study.")
 
 
 # --- entry and consent ------------------------------------------------------------------------------------
 
 
 def touch(participant: Participant) -> None:
-    """Record that the participant was just here (the only input to dropout detection)."""
+    """Record that the participant was just here (the only input to dropout and partner-gone detection).
+
+    Called on POSTs only (every participant POST, and the pages' heartbeat POST): a GET never writes.
+    """
     now = timezone.now()
     Participant.objects.filter(pk=participant.pk).update(last_seen_at=now)
     participant.last_seen_at = now
 
 
-def enter_study(study: Study, params: EntryParams, known_tokens: Mapping[int, str] | None = None) -> Participant | None:
-    """The participant this visit resumes, or None when the visitor must see the consent page.
+def enter_study(study: Study, known_tokens: Mapping[int, str] | None = None) -> Participant | None:
+    """The participant this browser already holds in ``study`` (it resumes), or None.
 
-    ``known_tokens`` maps study ids to the participant tokens this browser already holds. Nobody is created
-    here: a participant exists only once they agree.
+    ``known_tokens`` maps study ids to the participant tokens this browser's session holds. Only the session
+    resumes a participant: a PROLIFIC_PID in the link never does (anyone can type someone else's id), it only
+    tells the caller that this id has already taken part (``selectors.participant_by_pid``). Nothing is
+    written here: a participant exists only once they agree, and visits are recorded by POSTs.
     """
     token = (known_tokens or {}).get(study.pk)
-    participant = selectors.participant_by_token(study, token) if token else None
-    if participant is None and study.read_url_ids:
-        participant = selectors.participant_by_pid(study, params.prolific_pid)
-    if participant is not None:
-        touch(participant)
-    return participant
+    return selectors.participant_by_token(study, token) if token else None
 
 
 def decline_consent(study: Study) -> None:
@@ -81,9 +82,8 @@ def accept_consent(study: Study, params: EntryParams, condition_key: str | None 
             study = Study.objects.select_for_update().get(pk=study.pk)
             if not study.is_open:
                 raise StudyClosed("This study is not accepting participants at the moment.")
-            existing = selectors.participant_by_pid(study, pid)
-            if existing is not None:
-                raise AlreadyParticipating(existing)
+            if selectors.participant_by_pid(study, pid) is not None:
+                raise AlreadyParticipating()
             now = timezone.now()
             return Participant.objects.create(
                 study=study,
@@ -97,10 +97,9 @@ def accept_consent(study: Study, params: EntryParams, condition_key: str | None 
             )
     except IntegrityError:
         # Two tabs consenting at once with the same PROLIFIC_PID: the unique constraint let one through.
-        existing = selectors.participant_by_pid(study, pid)
-        if existing is None:
+        if selectors.participant_by_pid(study, pid) is None:
             raise
-        raise AlreadyParticipating(existing) from None
+        raise AlreadyParticipating() from None
 
 
 def _assign_condition(study: Study, condition_key: str | None) -> Condition:
@@ -117,6 +116,9 @@ def _assign_condition(study: Study, condition_key: str | None) -> Condition:
 
 
 # --- instructions and rounds ------------------------------------------------------------------------------
+#
+# A round's match is created in the POST that leads to the round (finishing the instructions, Continue after a
+# round, the round page's "Start round" form, or the waiting room's poll), never by a GET of the round page.
 
 
 def finish_instructions(participant: Participant) -> Participant:
@@ -126,13 +128,14 @@ def finish_instructions(participant: Participant) -> Participant:
             p.step = Step.ROUNDS if selectors.round_count(p.study) else Step.SURVEY
             p.round_index = 0
             p.save(update_fields=["step", "round_index"])
-    return p
+    return _begin_round(p)
 
 
 def start_round(participant: Participant) -> ParticipantRound | None:
-    """The participant's current round (get or create). A human partner goes through the waiting room, so
-    None means "still waiting" (or, after a timeout with action "end", that the participant was ended)."""
-    if participant.condition.partner == Condition.Partner.HUMAN:
+    """The participant's current round (get or create). A condition with several participant seats goes
+    through the waiting room, so None means "still waiting" (or, after a timeout with action "end", that the
+    participant was ended); None also when the participant is not playing rounds (any more)."""
+    if participant.condition.needs_partner:
         return pair_or_wait(participant)
     with transaction.atomic():
         p = _locked(participant)
@@ -141,50 +144,73 @@ def start_round(participant: Participant) -> ParticipantRound | None:
         existing = selectors.participant_round(p, p.round_index)
         if existing is not None:
             return existing
-        return _agent_round(p, p.condition.agent_name)
+        return _create_round([p], p.round_index, fallback_agent="")
+
+
+def _begin_round(p: Participant) -> Participant:
+    """After a step moved the participant to a round: create it (or join the waiting room) right away.
+
+    A failure here (e.g. an agent removed since the study was checked) leaves the participant on the round
+    page, whose "Start round" form tries again; the step itself has already been saved.
+    """
+    if p.step == Step.ROUNDS:
+        try:
+            start_round(p)
+        except ServiceError:
+            pass
+        p.refresh_from_db(fields=["step", "round_index"])
+    return p
 
 
 def pair_or_wait(participant: Participant) -> ParticipantRound | None:
-    """The waiting room for a human partner, one call per arrival or poll.
+    """The waiting room of a condition with k >= 2 participant seats, one call per arrival or poll (POSTs).
 
-    Pairs with the oldest open ticket of the same study, condition and round whose owner is still on the
-    waiting page: ONE match with both people, the earlier arrival in the condition's participant seat.
-    After ``study.pairing_timeout_s`` the study's timeout action applies: play with the fallback agent, or
-    end the participant's session. Returns the round once there is one, else None.
+    Starts the round once k-1 other participants of the same study, condition and round are waiting and still
+    on the waiting page: ONE match, the participants in the condition's participant seats in arrival order.
+    After ``study.pairing_timeout_s`` the study's timeout action applies: play the round with the fallback
+    agent in the other participant seats, or end the participant's session. Returns the round once there is
+    one, else None.
     """
     with transaction.atomic():
         # One lock per condition serialises every waiting room decision in it, so two people polling at the
-        # same moment cannot both pair with a third, and no two locks are ever taken in opposite orders.
+        # same moment cannot both take the same third, and no two locks are ever taken in opposite orders.
         Condition.objects.select_for_update().get(pk=participant.condition_id)
         p = _locked(participant)
         if p.step != Step.ROUNDS:
             return None
         existing = selectors.participant_round(p, p.round_index)
         if existing is not None:
-            return existing  # the partner's poll paired us while we waited for the lock
+            return existing  # another participant's poll started our round while we waited for the lock
         now = timezone.now()
         ticket, _ = PairingTicket.objects.get_or_create(participant=p, round_index=p.round_index)
         # The timeout is checked first: what the waiting page promised happens at the stated time, and an
-        # expired ticket is never paired (newcomers skip it too), so both sides see the same rule.
+        # expired ticket is never paired (newcomers skip it too), so every side sees the same rule.
         if not selectors.pairing_timed_out(ticket, p.study, now):
-            partner_ticket = _partner_ticket(p, now)
-            return _pair(partner_ticket, ticket, now) if partner_ticket is not None else None
+            others = _waiting_tickets(p, now, len(p.condition.participant_seats) - 1)
+            if len(others) < len(p.condition.participant_seats) - 1:
+                return None
+            tickets = sorted([ticket, *others], key=lambda t: (t.created_at, t.pk))
+            for t in tickets:
+                _resolve(t, "paired", now)
+            people = [p if t.pk == ticket.pk else t.participant for t in tickets]
+            return _create_round(people, p.round_index, fallback_agent="", me=p)
         study = p.study
         if study.pairing_timeout_action == Study.PairingTimeout.AGENT and study.pairing_fallback_agent:
             _resolve(ticket, "timeout-agent", now)
-            return _agent_round(p, study.pairing_fallback_agent)
+            return _create_round([p], p.round_index, fallback_agent=study.pairing_fallback_agent)
         _resolve(ticket, "timeout-end", now)
         p.step = Step.ENDED
         p.save(update_fields=["step"])
         return None
 
 
-def _partner_ticket(p: Participant, now) -> PairingTicket | None:
+def _waiting_tickets(p: Participant, now, wanted: int) -> list[PairingTicket]:
+    """Up to ``wanted`` open tickets of others waiting for the same round of the same condition, oldest first."""
     study = p.study
     present_since = now - timedelta(seconds=WAITING_PRESENCE_S)
     not_expired_since = now - timedelta(seconds=study.pairing_timeout_s)
-    return (
-        PairingTicket.objects.select_related("participant")
+    return list(
+        PairingTicket.objects.select_related("participant__study", "participant__condition")
         .filter(
             participant__study=study,
             participant__condition_id=p.condition_id,
@@ -196,54 +222,48 @@ def _partner_ticket(p: Participant, now) -> PairingTicket | None:
             created_at__gt=not_expired_since,  # an expired ticket gets its timeout action, as configured
         )
         .exclude(participant=p)
-        .order_by("created_at", "pk")
-        .first()
+        .order_by("created_at", "pk")[: max(0, wanted)]
     )
 
 
-def _pair(earlier: PairingTicket, later: PairingTicket, now) -> ParticipantRound:
-    first, second = earlier.participant, later.participant
-    condition = second.condition
-    seat_first = condition.participant_seat
-    seat_second = 1 - seat_first  # two-seat games only (Gnomes at Night)
-    controllers = [SeatController("human"), SeatController("human")]
+def _create_round(
+    people: list[Participant], round_index: int, *, fallback_agent: str, me: Participant | None = None
+) -> ParticipantRound:
+    """One private match for ``people`` (in arrival order, seated in the condition's participant seats in seat
+    order), agents in the condition's agent seats and ``fallback_agent`` in participant seats nobody took.
+    Returns the round of ``me`` (default: the first person)."""
+    condition = people[0].condition
+    study = people[0].study
+    participant_seats = condition.participant_seats
+    seat_of = dict(zip((x.pk for x in people), participant_seats, strict=False))
+    agents = dict(condition.agent_seats)
+    for seat in participant_seats[len(people):]:
+        agents[seat] = fallback_agent
+    controllers = [
+        SeatController("agent", agent_name=agents[i]) if i in agents else SeatController("human")
+        for i in range(len(condition.seats))
+    ]
     match = match_services.create_match(
-        first.study.game_id, controllers, seed=_new_seed(), options=_round_options(second), host_seat=None
+        study.game_id, controllers, seed=_new_seed(), options=round_options(study, condition, round_index),
+        host_seat=None, schedule_agents=False, private=True,
     )
-    ParticipantRound.objects.create(
-        participant=first, round_index=earlier.round_index, match=match, seat_index=seat_first,
-        partner_participant=second,
-    )
-    mine = ParticipantRound.objects.create(
-        participant=second, round_index=later.round_index, match=match, seat_index=seat_second,
-        partner_participant=first,
-    )
-    _resolve(earlier, "paired", now)
-    _resolve(later, "paired", now)
-    return mine
+    if agents:
+        # An agent may move first: queue it only once the match is committed, so a worker can see it.
+        transaction.on_commit(partial(match_services.schedule_agent_turns, match))
+    first_agent = agents[min(agents)] if agents else ""
+    rounds = {}
+    for person in people:
+        others = sorted((x for x in people if x.pk != person.pk), key=lambda x: seat_of[x.pk])
+        rounds[person.pk] = ParticipantRound.objects.create(
+            participant=person, round_index=round_index, match=match, seat_index=seat_of[person.pk],
+            partner_participant=others[0] if others else None, partner_agent=first_agent,
+        )
+    return rounds[(me or people[0]).pk]
 
 
-def _agent_round(p: Participant, agent_name: str) -> ParticipantRound:
-    seat = p.condition.participant_seat
-    controllers = [SeatController("agent", agent_name=agent_name)] * 2
-    controllers[seat] = SeatController("human")
-    match = match_services.create_match(
-        p.study.game_id, controllers, seed=_new_seed(), options=_round_options(p), host_seat=None,
-        schedule_agents=False,
-    )
-    # The agent may move first: queue it only once the match is committed, so a worker can see it.
-    transaction.on_commit(partial(match_services.schedule_agent_turns, match))
-    return ParticipantRound.objects.create(
-        participant=p, round_index=p.round_index, match=match, seat_index=seat, partner_agent=agent_name
-    )
-
-
-def _round_options(p: Participant) -> dict:
-    options = dict(p.study.rounds[p.round_index])
-    if p.study.game_id == "gnomes":
-        options["show_hints"] = p.condition.show_hints  # a UI option of Gnomes at Night only
-        options["chat"] = p.condition.show_chat  # the mute condition: no chat at all, enforced by the engine
-    return options
+def round_options(study: Study, condition: Condition, round_index: int) -> dict:
+    """The game options of one round as this condition plays it: the round's, with the condition's on top."""
+    return {**study.rounds[round_index], **(condition.options or {})}
 
 
 def _resolve(ticket: PairingTicket, outcome: str, now) -> None:
@@ -268,7 +288,7 @@ def finish_round(participant: Participant, round_index: int) -> Participant:
         else:
             p.step = Step.SURVEY
         p.save(update_fields=["step", "round_index"])
-    return p
+    return _begin_round(p)
 
 
 def end_round_without_partner(participant: Participant, round_index: int) -> Participant:

@@ -2,8 +2,15 @@
 
 Access rule: a participant's URL carries their token, and this browser's session remembers which participant
 it holds per study. A token bound to this session is served; a fresh session opening a participant URL binds
-it (the link is that participant's secret); a session that already holds ANOTHER participant of the same
-study gets 403, so one participant cannot open another's rounds from the same browser.
+it (the token is that participant's secret); a session that already holds ANOTHER participant of the same
+study gets 403, so one participant cannot open another's rounds from the same browser. A PROLIFIC_PID in the
+study link never resumes anyone: a PID seen again in a browser that does not hold its participant gets a page
+saying it has already taken part.
+
+GET pages only read (the session lives in a signed cookie, so binding a browser writes no row). Everything
+that changes the database is a POST: consent, finishing the instructions (which creates round 1 or joins the
+waiting room), Continue, "Start round", the waiting room's poll, the survey, and the pages' heartbeat, which
+records presence (last_seen_at) for dropout and partner-gone detection.
 """
 
 from __future__ import annotations
@@ -21,7 +28,7 @@ from gameplay.rendering import view_context
 from gameplay.services import ServiceError
 from gameplay.studies import selectors, services
 from gameplay.studies.forms import SurveyForm, entry_params
-from gameplay.studies.models import Condition, Participant, Study
+from gameplay.studies.models import Participant, Study
 
 Step = Participant.Step
 
@@ -37,10 +44,11 @@ SESSION_KEY = "study_participants"
 def entry(request, slug: str):
     study = get_object_or_404(Study, slug=slug)
     params = entry_params(request.GET)
-    participant = services.enter_study(study, params, _held(request))
+    participant = services.enter_study(study, _held(request))
     if participant is not None:
-        _bind(request, participant)
         return redirect(step_url(participant))  # resume, never a second start
+    if study.read_url_ids and selectors.participant_by_pid(study, params.prolific_pid) is not None:
+        return _already_taken_part(request, study)
     if not study.is_open:
         return render(request, "studies/closed.html", {"study": study})
     return render(request, "studies/consent.html", {"study": study, "params": params.as_query()})
@@ -51,9 +59,9 @@ def entry(request, slug: str):
 def consent(request, slug: str):
     study = get_object_or_404(Study, slug=slug)
     params = entry_params(request.POST)
-    participant = services.enter_study(study, params, _held(request))
-    if participant is not None:  # a second consent from the same browser or PROLIFIC_PID resumes
-        _bind(request, participant)
+    participant = services.enter_study(study, _held(request))
+    if participant is not None:  # a second consent from the same browser resumes
+        services.touch(participant)
         return redirect(step_url(participant))
     if not study.is_open:  # a consent page left open while the study closed
         return render(request, "studies/closed.html", {"study": study})
@@ -62,12 +70,17 @@ def consent(request, slug: str):
         return redirect("study:declined", slug=study.slug)
     try:
         participant = services.accept_consent(study, params, condition_key=params.condition or None)
-    except services.AlreadyParticipating as err:
-        participant = err.participant
+    except services.AlreadyParticipating:
+        return _already_taken_part(request, study)
     except services.StudyClosed:
         return render(request, "studies/closed.html", {"study": study})
     _bind(request, participant)
     return redirect(step_url(participant))
+
+
+def _already_taken_part(request, study: Study) -> HttpResponse:
+    # Says only that the id was used: nothing about that participant, and never their link or token.
+    return render(request, "studies/already_taken_part.html", {"study": study}, status=403)
 
 
 @require_GET
@@ -79,7 +92,8 @@ def declined(request, slug: str):
 
 
 def participant_page(view):
-    """Resolve and authorise the participant of /s/<slug>/p/<token>/…, record the visit, then call the view."""
+    """Resolve and authorise the participant of /s/<slug>/p/<token>/…, then call the view; a POST also records
+    the visit (last_seen_at), a GET writes nothing."""
 
     @never_cache
     @wraps(view)
@@ -95,7 +109,8 @@ def participant_page(view):
                 context = {"study": study, "mine_url": step_url(mine)}
                 return render(request, "studies/forbidden.html", context, status=403)
             _bind(request, participant)  # a fresh browser (or one whose participant no longer exists)
-        services.touch(participant)
+        if request.method == "POST":
+            services.touch(participant)
         return view(request, participant, **kwargs)
 
     return wrapper
@@ -114,10 +129,10 @@ def instructions(request, participant: Participant):
     if request.method == "POST":
         return redirect(step_url(services.finish_instructions(participant)))
     context = {
-        "study": participant.study,
-        "participant": participant,
+        **_page_context(participant),
         "rounds": selectors.round_count(participant.study),
-        "human_partner": participant.condition.partner == Condition.Partner.HUMAN,
+        "human_partner": participant.condition.needs_partner,
+        "partner_summary": participant.condition.partner_summary,
     }
     return render(request, "studies/instructions.html", context)
 
@@ -129,27 +144,43 @@ def round_page(request, participant: Participant, n: int):
         return _to_current_step(request, participant)
     current = selectors.participant_round(participant, n - 1)
     if current is None:
-        if participant.condition.partner == Condition.Partner.HUMAN:
+        if participant.condition.needs_partner:
             return redirect(_url("study:wait", participant, n=n))
-        current = services.start_round(participant)
-        if current is None:  # the step moved on meanwhile (another tab)
-            return _to_current_step(request, participant)
+        # Normally created by the POST that led here; if that failed, the participant starts it with a POST.
+        context = {**_page_context(participant), "number": n, "total": selectors.round_count(participant.study),
+                   "start_url": _url("study:round_start", participant, n=n)}
+        return render(request, "studies/round_start.html", context)
     seat = selectors.seat_of(current)
     view = match_selectors.seat_view(current.match, seat)
     context = {
         **view_context(view),
         **_round_context(participant, current, n, view.result),
         "ws_path": f"/ws/play/{seat.token}/",
-        "show_chat": participant.condition.show_chat,
+        # The same rule as the match page's chat box: what the round's game says with the round's options.
+        "show_chat": match_selectors.game_of(current.match).chat_enabled(),
         "human_partner": current.partner_participant_id is not None,
+        "partner_summary": selectors.round_partner_summary(current),
     }
     return render(request, "studies/round.html", context)
 
 
 @participant_page
+@require_POST
+def round_start(request, participant: Participant, n: int):
+    if _at_round(participant, n):
+        try:
+            services.start_round(participant)
+        except ServiceError:
+            pass  # the round page offers the form again
+        participant.refresh_from_db(fields=["step", "round_index"])
+    return redirect(step_url(participant))
+
+
+@participant_page
 @require_GET
 def round_status(request, participant: Participant, n: int):
-    """The Continue area of the round page, refreshed after every websocket message (and as a heartbeat)."""
+    """The Continue area of the round page, refreshed after every websocket message and once a minute (a read:
+    presence is the heartbeat POST's job)."""
     current = selectors.participant_round(participant, n - 1) if _at_round(participant, n) else None
     if current is None:
         return _to_current_step(request, participant)
@@ -177,20 +208,32 @@ def round_continue(request, participant: Participant, n: int):
 @participant_page
 @require_GET
 def wait(request, participant: Participant, n: int):
-    ready = _wait_or_go(request, participant, n)
-    if ready is not None:
-        return ready
+    if not _at_round(participant, n) or not participant.condition.needs_partner:
+        return _to_current_step(request, participant)
+    if selectors.participant_round(participant, n - 1) is not None:
+        return _to_current_step(request, participant)
     return render(request, "studies/wait.html", _wait_context(participant, n))
 
 
 @participant_page
-@require_GET
+@require_POST
 def wait_status(request, participant: Participant, n: int):
-    """Polled every 2 s by the waiting page: HX-Redirect to the round once paired (or timed out)."""
-    ready = _wait_or_go(request, participant, n)
-    if ready is not None:
-        return ready
-    return render(request, "studies/_wait_status.html", _wait_context(participant, n))
+    """Posted every 2 s by the waiting page (it pairs people, so it is a POST): HX-Redirect to the round once
+    the round has its participants (or timed out); otherwise the refreshed countdown."""
+    if not _at_round(participant, n) or not participant.condition.needs_partner:
+        return _to_current_step(request, participant)
+    if services.pair_or_wait(participant) is None:
+        participant.refresh_from_db(fields=["step"])
+        if participant.step == Step.ROUNDS:
+            return render(request, "studies/_wait_status.html", _wait_context(participant, n))
+    return _to_current_step(request, participant)
+
+
+@participant_page
+@require_POST
+def heartbeat(request, participant: Participant):
+    """Presence while a participant page is open (the decorator records it); htmx posts every 25 s."""
+    return HttpResponse(status=204)
 
 
 @participant_page
@@ -207,7 +250,8 @@ def survey(request, participant: Participant):
             form.add_error(None, str(err))
         else:
             return redirect(step_url(participant))
-    return render(request, "studies/survey.html", {"study": study, "form": form, "scale": study.likert_scale})
+    context = {**_page_context(participant), "form": form, "scale": study.likert_scale}
+    return render(request, "studies/survey.html", context)
 
 
 @participant_page
@@ -234,7 +278,7 @@ def step_url(participant: Participant) -> str:
     step = participant.step
     if step == Step.ROUNDS:
         n = participant.round_index + 1
-        waiting = participant.condition.partner == Condition.Partner.HUMAN and (
+        waiting = participant.condition.needs_partner and (
             selectors.participant_round(participant, participant.round_index) is None
         )
         return _url("study:wait" if waiting else "study:round", participant, n=n)
@@ -266,8 +310,7 @@ def _at_round(participant: Participant, n: int) -> bool:
 def _round_context(participant: Participant, current, n: int, result: str | None) -> dict:
     total = selectors.round_count(participant.study)
     return {
-        "study": participant.study,
-        "participant": participant,
+        **_page_context(participant),
         "number": n,
         "total": total,
         "is_last": n >= total,
@@ -279,29 +322,27 @@ def _round_context(participant: Participant, current, n: int, result: str | None
     }
 
 
-def _wait_or_go(request, participant: Participant, n: int) -> HttpResponse | None:
-    """None while still waiting; otherwise the response that moves the participant on."""
-    if not _at_round(participant, n) or participant.condition.partner != Condition.Partner.HUMAN:
-        return _to_current_step(request, participant)
-    if services.pair_or_wait(participant) is None:
-        participant.refresh_from_db(fields=["step"])
-        if participant.step == Step.ROUNDS:
-            return None
-    return _to_current_step(request, participant)
-
-
 def _wait_context(participant: Participant, n: int) -> dict:
     study = participant.study
     ticket = selectors.ticket_of(participant, n - 1)
     waited = selectors.seconds_waiting(ticket) if ticket else 0
     return {
-        "study": study,
+        **_page_context(participant),
         "number": n,
         "total": selectors.round_count(study),
         "seconds_left": max(0, study.pairing_timeout_s - waited),
         "fallback_agent": study.pairing_timeout_action == Study.PairingTimeout.AGENT
         and bool(study.pairing_fallback_agent),
         "status_url": _url("study:wait_status", participant, n=n),
+    }
+
+
+def _page_context(participant: Participant) -> dict:
+    """What every participant page needs, including the heartbeat URL the base template posts to."""
+    return {
+        "study": participant.study,
+        "participant": participant,
+        "heartbeat_url": _url("study:heartbeat", participant),
     }
 
 

@@ -35,6 +35,7 @@ TURN_CAP = 40
 def make_study(slug: str = "pilot", *, rounds: int = 3, turn_cap: int = TURN_CAP, conditions=CONDITIONS, **fields):
     study = Study.objects.create(
         slug=slug,
+        game_id=fields.pop("game_id", "gnomes"),
         title=fields.pop("title", f"Study {slug}"),
         rounds=[{"round": k, "turn_cap": turn_cap} for k in range(1, rounds + 1)],
         consent_text="Consent?",
@@ -42,8 +43,14 @@ def make_study(slug: str = "pilot", *, rounds: int = 3, turn_cap: int = TURN_CAP
         **fields,
     )
     for key, label, partner, agent in conditions:
-        Condition.objects.create(study=study, key=key, label=label, partner=partner, agent_name=agent)
+        Condition.objects.create(study=study, key=key, label=label, **condition_fields(partner, agent))
     return study
+
+
+def condition_fields(partner: str, agent: str = "", **options) -> dict:
+    """Seats and options of a two-seat condition: the participant in seat 0 and a person or ``agent`` in seat 1."""
+    other = {"kind": "participant"} if partner == "human" else {"kind": "agent", "agent": agent}
+    return {"seats": [{"kind": "participant"}, other], "options": options}
 
 
 def make_participant(study: Study, condition_key: str, *, step: str = Step.ROUNDS, pid: str = "", **fields):
@@ -100,7 +107,9 @@ def play_round(
     options = dict(study.rounds[round_index])
     controllers = [SeatController("human"), SeatController("agent", agent_name=agent) if agent else None]
     controllers[1] = controllers[1] or SeatController("human")
-    match = services.create_match("gnomes", controllers, seed=7 + round_index, options=options, schedule_agents=False)
+    match = services.create_match(
+        "gnomes", controllers, seed=7 + round_index, options=options, schedule_agents=False, private=True
+    )
     for seat, p in enumerate(participants):
         partner = participants[1 - seat] if len(participants) == 2 else None
         ParticipantRound.objects.create(

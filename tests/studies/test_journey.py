@@ -41,16 +41,30 @@ def make_study(slug="tiny", *, rounds=2, turn_cap=2, conditions=None, **fields) 
         "consent_text": "Please agree to take part in a maze game.",
         "instructions": "Move the token to the treasure.",
         "completion_code": "TINY-CODE",
+        "pairing_fallback_agent": "gnomes-comm",
         "is_open": True,
     }
     study = Study.objects.create(
         slug=slug,
+        game_id="gnomes",
         rounds=[{"round": r, "turn_cap": turn_cap, "first_seat": 0} for r in range(1, rounds + 1)],
         **{**defaults, **fields},
     )
-    for spec in conditions or [{"key": "mute", "partner": "agent", "agent_name": "gnomes-mute", "show_chat": False}]:
+    for spec in conditions or [MUTE]:
         Condition.objects.create(study=study, label=spec["key"], **spec)
     return study
+
+
+def agent_condition(key: str, agent: str, **options) -> dict:
+    """A two-seat condition: the participant in seat 0, ``agent`` in seat 1, ``options`` over every round."""
+    return {"key": key, "seats": [{"kind": "participant"}, {"kind": "agent", "agent": agent}], "options": options}
+
+
+def people_condition(key: str, people: int = 2, **options) -> dict:
+    return {"key": key, "seats": [{"kind": "participant"}] * people, "options": options}
+
+
+MUTE = agent_condition("mute", "gnomes-mute", chat=False)
 
 
 def participant_url(name: str, participant: Participant, **kwargs) -> str:
@@ -92,16 +106,12 @@ class TestPreset:
         )
         conditions = {c.key: c for c in study.conditions.all()}
         assert sorted(conditions) == ["comm", "human", "mute"]
-        assert (conditions["human"].partner, conditions["human"].show_chat, conditions["human"].show_hints) == (
-            "human", True, False,
-        )
-        assert (conditions["comm"].agent_name, conditions["comm"].show_chat, conditions["comm"].show_hints) == (
-            "gnomes-comm", True, True,
-        )
-        assert (conditions["mute"].agent_name, conditions["mute"].show_chat, conditions["mute"].show_hints) == (
-            "gnomes-mute", False, False,
-        )
-        assert {c.participant_seat for c in conditions.values()} == {0}
+        human, comm, mute = conditions["human"], conditions["comm"], conditions["mute"]
+        assert (human.participant_seats, human.agent_seats, human.options) == ([0, 1], {}, {"chat": True})
+        assert human.needs_partner and human.partner_summary == "another participant"
+        assert (comm.participant_seats, comm.agent_seats, comm.options) == ([0], {1: "gnomes-comm"}, {"show_hints": True})
+        assert (mute.participant_seats, mute.agent_seats, mute.options) == ([0], {1: "gnomes-mute"}, {"chat": False})
+        assert not mute.needs_partner and mute.partner_summary == "agent gnomes-mute"
 
 
 class TestConsent:
@@ -153,25 +163,28 @@ class TestConsent:
         assert consent(client, study) is None
         assert Participant.objects.count() == 0
 
-    def test_the_same_prolific_pid_cannot_start_twice(self):
+    def test_the_same_prolific_pid_cannot_start_twice_nor_take_over_the_first_participation(self):
         study = make_study()
         first = consent(Client(), study, **PROLIFIC)
-        # A second browser with the same PROLIFIC_PID is sent back to the first participation.
+        # A second browser with the same PROLIFIC_PID is told it has taken part, and gets nothing of the first.
         other = Client()
         response = other.get(reverse("study:entry", args=[study.slug]), PROLIFIC)
-        assert response.status_code == 302 and response["Location"] == participant_url("instructions", first)
-        # Even posting the consent form again resumes instead of creating a second participant.
-        assert consent(Client(), study, **PROLIFIC) == first
+        html = response.content.decode()
+        assert response.status_code == 403 and "already taken part" in html
+        assert first.token not in html and "study_participants" not in other.session
+        # Posting the consent form again neither creates a second participant nor hands over the first.
+        assert consent(other, study, **PROLIFIC) is None
+        assert other.post(reverse("study:consent", args=[study.slug]), {**PROLIFIC, "agree": "1"}).status_code == 403
         assert Participant.objects.count() == 1
         with pytest.raises(services.AlreadyParticipating) as err:
             services.accept_consent(study, EntryParams(prolific_pid=PROLIFIC["PROLIFIC_PID"]))
-        assert err.value.participant == first and "cannot take part twice" in str(err.value)
+        assert "already taken part" in str(err.value)
 
     def test_a_completed_participant_sees_the_completion_page_again(self):
         study = make_study()
-        participant = consent(Client(), study, **PROLIFIC)
-        Participant.objects.filter(pk=participant.pk).update(step=Participant.Step.COMPLETE)
         client = Client()
+        participant = consent(client, study, **PROLIFIC)
+        Participant.objects.filter(pk=participant.pk).update(step=Participant.Step.COMPLETE)
         response = client.get(reverse("study:entry", args=[study.slug]), PROLIFIC, follow=True)
         assert response.redirect_chain[-1][0] == participant_url("complete", participant)
         assert "TINY-CODE" in response.content.decode()
@@ -179,11 +192,7 @@ class TestConsent:
 
 
 class TestAssignment:
-    CONDITIONS = [
-        {"key": "human", "partner": "human"},
-        {"key": "comm", "partner": "agent", "agent_name": "gnomes-comm"},
-        {"key": "mute", "partner": "agent", "agent_name": "gnomes-mute", "show_chat": False},
-    ]
+    CONDITIONS = [people_condition("human"), agent_condition("comm", "gnomes-comm"), MUTE]
 
     def test_balanced_assignment_fills_conditions_evenly(self):
         study = make_study(conditions=self.CONDITIONS)
@@ -288,8 +297,7 @@ class TestJourney:
         assert 'http-equiv="refresh"' in html and "https://app.prolific.com/submissions/complete?cc=TINY-CODE" in html
 
     def test_the_comm_condition_has_chat_and_hints(self):
-        study = make_study(conditions=[{"key": "comm", "partner": "agent", "agent_name": "random",
-                                        "show_chat": True, "show_hints": True}])
+        study = make_study(conditions=[agent_condition("comm", "random", chat=True, show_hints=True)])
         client = Client()
         participant = consent(client, study)
         client.post(participant_url("instructions", participant))
@@ -316,9 +324,8 @@ class TestResume:
         version = third.match.version
         assert third.match.status == Match.Status.ACTIVE and version == 2  # one move each, mid-round
 
-        # The browser is closed: a new one opens the study link again with the same PROLIFIC_PID.
-        fresh = Client()
-        response = fresh.get(reverse("study:entry", args=[study.slug]), PROLIFIC, follow=True)
+        # The tab is closed: the same browser opens the study link again (its session holds the participant).
+        response = client.get(reverse("study:entry", args=[study.slug]), PROLIFIC, follow=True)
         assert response.redirect_chain[-1][0] == participant_url("round", participant, n=3)
         html = response.content.decode()
         seat_token = third.match.seats.get(index=0).token
@@ -342,11 +349,16 @@ class TestResume:
                     participant_url("resume", participant)):
             assert client.get(url)["Location"] == participant_url("round", participant, n=1), url
 
-    def test_every_participant_page_records_the_visit(self):
+    def test_visits_are_recorded_by_posts_and_the_heartbeat_never_by_a_get(self):
         study = make_study()
         client = Client()
         participant = consent(client, study)
         Participant.objects.filter(pk=participant.pk).update(last_seen_at=None)
-        client.get(participant_url("instructions", participant))
+        html = client.get(participant_url("instructions", participant)).content.decode()
+        participant.refresh_from_db()
+        assert participant.last_seen_at is None
+        assert f'hx-post="{participant_url("heartbeat", participant)}"' in html and "X-CSRFToken" in html
+        assert client.get(participant_url("heartbeat", participant)).status_code == 405
+        assert client.post(participant_url("heartbeat", participant)).status_code == 204
         participant.refresh_from_db()
         assert participant.last_seen_at is not None

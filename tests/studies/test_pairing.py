@@ -16,20 +16,22 @@ from tests.studies.test_journey import (  # noqa: F401 (eager_celery is an autou
     eager_celery,
     make_study,
     participant_url,
+    people_condition,
     play_out,
 )
 
 pytestmark = pytest.mark.django_db
 
-HUMAN = [{"key": "human", "partner": "human", "show_chat": True}]
+HUMAN = [people_condition("human", chat=True)]
 
 
 def arrive(study, pid: str) -> tuple[Client, Participant]:
-    """Consent, read the instructions and open the waiting page of round 1 (which pairs at once if it can)."""
+    """Consent and finish the instructions: that POST joins the waiting room of round 1 (and pairs at once if
+    it can); then open the waiting page, which only reads."""
     client = Client()
     participant = consent(client, study, PROLIFIC_PID=pid)
     response = client.post(participant_url("instructions", participant))
-    assert response["Location"] == participant_url("wait", participant, n=1)
+    assert response["Location"] in (participant_url("wait", participant, n=1), participant_url("round", participant, n=1))
     assert client.get(response["Location"]).status_code in (200, 302)
     return client, participant
 
@@ -45,16 +47,16 @@ class TestPairing:
     def test_two_arrivals_are_paired_into_one_match_with_seats_0_and_1(self):
         study = make_study(conditions=HUMAN)
         first_client, first = arrive(study, "first")
-        status = first_client.get(participant_url("wait_status", first, n=1), HTTP_HX_REQUEST="true")
+        status = first_client.post(participant_url("wait_status", first, n=1), HTTP_HX_REQUEST="true")
         assert status.status_code == 200 and "HX-Redirect" not in status  # nobody else yet
-        second_client, second = arrive(study, "second")  # the second arrival's waiting page pairs them at once
+        second_client, second = arrive(study, "second")  # the second arrival's instructions POST pairs them
         assert second_client.get(participant_url("wait", second, n=1))["Location"] == participant_url(
             "round", second, n=1
         )
         assert second_client.get(participant_url("resume", second))["Location"] == participant_url(
             "round", second, n=1
         )
-        status = first_client.get(participant_url("wait_status", first, n=1), HTTP_HX_REQUEST="true")
+        status = first_client.post(participant_url("wait_status", first, n=1), HTTP_HX_REQUEST="true")
         assert status["HX-Redirect"] == participant_url("round", first, n=1)
 
         mine, theirs = ParticipantRound.objects.get(participant=first), ParticipantRound.objects.get(participant=second)
@@ -77,16 +79,17 @@ class TestPairing:
         c1.get(participant_url("wait", p1, n=1))
         round1 = ParticipantRound.objects.get(participant=p1, round_index=0)
         play_out(round1)  # one move ends a round with turn_cap 1
-        for client, participant in ((c2, p2), (c1, p1)):  # this time the second seat of round 1 comes first
+        # This time the second seat of round 1 comes first and waits; the other's Continue pairs them at once.
+        for client, participant, page in ((c2, p2, "wait"), (c1, p1, "round")):
             response = client.post(participant_url("round_continue", participant, n=1))
-            assert response["Location"] == participant_url("wait", participant, n=2)
+            assert response["Location"] == participant_url(page, participant, n=2)
             client.get(response["Location"])
         round2 = ParticipantRound.objects.get(participant=p2, round_index=1)
         assert round2.match_id != round1.match_id and round2.seat_index == 0  # p2 arrived first this time
         assert ParticipantRound.objects.get(participant=p1, round_index=1).match_id == round2.match_id
 
     def test_people_in_other_conditions_or_rounds_are_not_paired(self):
-        conditions = HUMAN + [{"key": "human2", "partner": "human"}]
+        conditions = HUMAN + [people_condition("human2")]
         study = make_study(conditions=conditions, assignment=Study.Assignment.URL)
         a = Client()
         pa = consent(a, study, condition="human")
@@ -105,7 +108,7 @@ class TestPairing:
             last_seen_at=timezone.now() - timedelta(seconds=services.WAITING_PRESENCE_S + 5)
         )
         client, here = arrive(study, "here")
-        assert client.get(participant_url("wait_status", here, n=1), HTTP_HX_REQUEST="true").status_code == 200
+        assert client.post(participant_url("wait_status", here, n=1), HTTP_HX_REQUEST="true").status_code == 200
         assert ParticipantRound.objects.count() == 0
 
     def test_the_waiting_page_states_the_timeout_and_what_happens_then(self):
@@ -123,10 +126,10 @@ class TestTimeout:
         study = make_study(conditions=HUMAN, pairing_timeout_s=120, pairing_fallback_agent="gnomes-mute")
         client, participant = arrive(study, "solo")
         age_ticket(participant, 119)
-        assert "HX-Redirect" not in client.get(participant_url("wait_status", participant, n=1),
+        assert "HX-Redirect" not in client.post(participant_url("wait_status", participant, n=1),
                                                HTTP_HX_REQUEST="true")
         age_ticket(participant, 121)
-        status = client.get(participant_url("wait_status", participant, n=1), HTTP_HX_REQUEST="true")
+        status = client.post(participant_url("wait_status", participant, n=1), HTTP_HX_REQUEST="true")
         assert status["HX-Redirect"] == participant_url("round", participant, n=1)
         current = ParticipantRound.objects.get(participant=participant)
         assert (current.partner_agent, current.partner_participant, current.seat_index) == ("gnomes-mute", None, 0)
@@ -142,14 +145,14 @@ class TestTimeout:
         age_ticket(old, 200)
         _, new = arrive(study, "new")
         assert not ParticipantRound.objects.filter(participant=new).exists()
-        old_client.get(participant_url("wait_status", old, n=1), HTTP_HX_REQUEST="true")
+        old_client.post(participant_url("wait_status", old, n=1), HTTP_HX_REQUEST="true")
         assert ParticipantRound.objects.get(participant=old).partner_agent == "gnomes-comm"
 
     def test_with_action_end_the_participant_is_ended_politely(self):
         study = make_study(conditions=HUMAN, pairing_timeout_action=Study.PairingTimeout.END)
         client, participant = arrive(study, "solo")
         age_ticket(participant, study.pairing_timeout_s + 1)
-        status = client.get(participant_url("wait_status", participant, n=1), HTTP_HX_REQUEST="true")
+        status = client.post(participant_url("wait_status", participant, n=1), HTTP_HX_REQUEST="true")
         assert status["HX-Redirect"] == participant_url("ended", participant)
         participant.refresh_from_db()
         assert participant.step == Participant.Step.ENDED
@@ -168,7 +171,8 @@ class TestPartnerLeaves:
         study = make_study(conditions=HUMAN, turn_cap=50)
         first_client, first = arrive(study, "stays")
         second_client, second = arrive(study, "leaves")
-        first_client.get(participant_url("wait_status", first, n=1), HTTP_HX_REQUEST="true")
+        first_client.post(participant_url("wait_status", first, n=1), HTTP_HX_REQUEST="true")
+        # The participant who stays keeps posting heartbeats; the one who leaves stops.
         return first_client, first, second
 
     def test_the_one_who_stays_can_end_the_round_once_the_partner_is_gone(self):

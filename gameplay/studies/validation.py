@@ -1,0 +1,192 @@
+"""The rules a study configuration must satisfy before any participant meets it.
+
+One set of rules for every way a study is edited: ``load_study`` (presets) uses them now and the admin's forms
+will too. Each function returns errors keyed by field name (field -> list of messages), so a form can show
+every message beside its field; an empty dict means valid. Condition fields are reported under
+``conditions[<i>].<field>`` by ``study_errors`` and under the bare field name by ``condition_errors``.
+
+Rounds are checked the way they will be played: each round's options merged with each condition's options
+(``{**round, **condition.options}``) must create the study's game with as many seats as the condition names.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from gameplay.agent_directory import agent_exists
+from gameplay.engines.api import EngineError, GameSpec
+from gameplay.engines.registry import UnknownGameError, create_game, game_class
+from gameplay.studies.models import AGENT, PARTICIPANT, Study
+
+Errors = dict[str, list[str]]
+
+_SLUG = re.compile(r"^[-a-zA-Z0-9_]+$")
+LIKERT_KEYS = ("key", "prompt", "low", "high")
+LIKERT_SCALE = (2, 11)
+
+
+def _add(errors: Errors, field: str, message: str) -> None:
+    errors.setdefault(field, []).append(message)
+
+
+def game_spec(game_id: Any) -> GameSpec | None:
+    try:
+        return game_class(game_id).spec if isinstance(game_id, str) else None
+    except UnknownGameError:
+        return None
+
+
+def rounds_shape_errors(rounds: Any) -> Errors:
+    errors: Errors = {}
+    if not isinstance(rounds, list) or not rounds:
+        _add(errors, "rounds", "Rounds must be a non-empty list of game-option objects (one per round).")
+    elif not all(isinstance(r, dict) for r in rounds):
+        _add(errors, "rounds", "Every round must be an object of game options, e.g. {} or {\"round\": 1}.")
+    return errors
+
+
+def likert_errors(items: Any, scale: Any) -> Errors:
+    errors: Errors = {}
+    if isinstance(scale, bool) or not isinstance(scale, int) or not LIKERT_SCALE[0] <= scale <= LIKERT_SCALE[1]:
+        _add(errors, "likert_scale", f"The scale must be a whole number from {LIKERT_SCALE[0]} to {LIKERT_SCALE[1]}.")
+    if not isinstance(items, list) or not items:
+        _add(errors, "likert_items", "Give at least one Likert item.")
+        return errors
+    seen: set[str] = set()
+    for number, item in enumerate(items, start=1):
+        if not isinstance(item, dict):
+            _add(errors, "likert_items", f"Item {number} must be an object with key, prompt, low and high.")
+            continue
+        missing = [k for k in LIKERT_KEYS if not isinstance(item.get(k), str) or not item.get(k).strip()]
+        if missing:
+            _add(errors, "likert_items", f"Item {number} needs non-empty text for: {', '.join(missing)}.")
+        unknown = sorted(set(item) - set(LIKERT_KEYS))
+        if unknown:
+            _add(errors, "likert_items", f"Item {number} has unknown fields: {', '.join(unknown)}.")
+        key = item.get("key")
+        if isinstance(key, str) and key:
+            if not _SLUG.match(key) or len(key) > 40:
+                _add(errors, "likert_items", f"Item {number}: the key {key!r} must be a slug (letters, digits, - or _).")
+            elif key in seen:
+                _add(errors, "likert_items", f"Item {number}: the key {key!r} is used twice.")
+            seen.add(key)
+    return errors
+
+
+def seats_errors(spec: GameSpec | None, seats: Any) -> Errors:
+    """Who plays each seat: the list's shape, its length for the game, and that every agent exists."""
+    errors: Errors = {}
+    if not isinstance(seats, list) or not seats:
+        _add(errors, "seats", 'Seats must be a list with one entry per seat, e.g. [{"kind": "participant"}, …].')
+        return errors
+    participants = 0
+    for number, seat in enumerate(seats, start=1):
+        kind = seat.get("kind") if isinstance(seat, dict) else None
+        if kind == PARTICIPANT:
+            participants += 1
+            if set(seat) - {"kind"}:
+                _add(errors, "seats", f"Seat {number}: a participant seat takes no other fields.")
+        elif kind == AGENT:
+            name = seat.get("agent")
+            if set(seat) - {"kind", "agent"}:
+                _add(errors, "seats", f"Seat {number}: an agent seat has only kind and agent.")
+            if not isinstance(name, str) or not name:
+                _add(errors, "seats", f"Seat {number}: name the agent (\"agent\": \"<name>\").")
+            elif not agent_exists(name):
+                _add(errors, "seats", f"Seat {number}: unknown agent {name!r}.")
+        else:
+            _add(errors, "seats", f'Seat {number}: kind must be "{PARTICIPANT}" or "{AGENT}".')
+    if not participants:
+        _add(errors, "seats", "At least one seat must be a participant's.")
+    if spec is not None and not spec.min_seats <= len(seats) <= spec.max_seats:
+        wanted = str(spec.min_seats) if spec.min_seats == spec.max_seats else f"{spec.min_seats} to {spec.max_seats}"
+        _add(errors, "seats", f"{spec.name} is played with {wanted} seats, not {len(seats)}.")
+    return errors
+
+
+def condition_errors(game_id: Any, rounds: Any, seats: Any, options: Any) -> Errors:
+    """A condition's ``seats`` and ``options`` against the study's game and rounds.
+
+    A round that is invalid on its own is the study's error (``rounds_errors``), not the condition's: only
+    failures that the condition's options or seat count cause are reported here, under "options" or "seats".
+    """
+    spec = game_spec(game_id)
+    errors = seats_errors(spec, seats)
+    if not isinstance(options, dict):
+        _add(errors, "options", 'Options must be an object of game options, e.g. {"chat": false}.')
+        return errors
+    if spec is None or errors or rounds_shape_errors(rounds):
+        return errors
+    for number, round_options in enumerate(rounds, start=1):
+        if _game_error(game_id, round_options, len(seats)) is not None:
+            continue  # the round itself is wrong: reported once, on the study's rounds
+        problem = _game_error(game_id, {**round_options, **options}, len(seats))
+        if problem is not None:
+            _add(errors, "options", f"Round {number} with these options: {problem}")
+            break  # one message is enough: the same option fails every round
+    return errors
+
+
+def rounds_errors(game_id: Any, rounds: Any, seat_counts: Sequence[int] = ()) -> Errors:
+    """Each round's own options, with every seat count the conditions use (or the game's minimum)."""
+    errors = rounds_shape_errors(rounds)
+    spec = game_spec(game_id)
+    if errors or spec is None:
+        return errors
+    counts = sorted({n for n in seat_counts if spec.min_seats <= n <= spec.max_seats}) or [spec.min_seats]
+    for number, options in enumerate(rounds, start=1):
+        problem = next((p for n in counts if (p := _game_error(game_id, options, n)) is not None), None)
+        if problem is not None:
+            _add(errors, "rounds", f"Round {number}: {problem}")
+    return errors
+
+
+def study_errors(data: Mapping[str, Any], conditions: Sequence[Mapping[str, Any]]) -> Errors:
+    """Every rule for a whole study: its fields in ``data`` and its conditions (dicts with seats and options)."""
+    errors: Errors = {}
+    game_id = data.get("game_id")
+    spec = game_spec(game_id)
+    if spec is None:
+        _add(errors, "game_id", f"Unknown game {game_id!r}.")
+    rounds = data.get("rounds")
+    seat_counts = [len(c.get("seats")) for c in conditions if isinstance(c.get("seats"), list)]
+    errors.update(rounds_errors(game_id, rounds, seat_counts))
+    errors.update(likert_errors(data.get("likert_items"), data.get("likert_scale", 5)))
+    action = data.get("pairing_timeout_action", Study.PairingTimeout.AGENT)
+    fallback = data.get("pairing_fallback_agent", "")
+    needs_partner = any(
+        sum(1 for s in c.get("seats") or [] if isinstance(s, dict) and s.get("kind") == PARTICIPANT) > 1
+        for c in conditions
+    )
+    if action == Study.PairingTimeout.AGENT and needs_partner and not fallback:
+        _add(errors, "pairing_fallback_agent", "Name the agent that plays when pairing times out.")
+    elif action == Study.PairingTimeout.AGENT and fallback and not agent_exists(fallback):
+        _add(errors, "pairing_fallback_agent", f"Unknown agent {fallback!r}.")
+    if not conditions:
+        _add(errors, "conditions", "Give at least one condition.")
+    keys = [c.get("key") for c in conditions]
+    for i, condition in enumerate(conditions):
+        key = condition.get("key")
+        if not isinstance(key, str) or not _SLUG.match(key):
+            _add(errors, f"conditions[{i}].key", "The key must be a slug (letters, digits, - or _).")
+        elif keys.count(key) > 1:
+            _add(errors, f"conditions[{i}].key", f"The key {key!r} is used twice.")
+        found = condition_errors(game_id, rounds, condition.get("seats"), condition.get("options", {}))
+        for field, messages in found.items():
+            errors.setdefault(f"conditions[{i}].{field}", []).extend(messages)
+    return errors
+
+
+def _game_error(game_id: str, options: Mapping[str, Any], num_seats: int) -> str | None:
+    try:
+        create_game(game_id, options, num_seats=num_seats)
+    except EngineError as err:
+        return str(err)
+    return None
+
+
+def format_errors(errors: Errors) -> str:
+    """All errors on one line each, "field: message", for command-line tools."""
+    return "\n".join(f"{field}: {message}" for field, messages in errors.items() for message in messages)
