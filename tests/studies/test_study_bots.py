@@ -1,8 +1,10 @@
-"""run_study_bots: the bot's browser pieces (forms, CSRF, the agent view it builds) and the acceptance run.
+"""run_study_bots: the bot's browser pieces (forms, CSRF, the move policies) and the acceptance runs.
 
-The acceptance test runs the real thing in subprocesses, like a researcher would: load the seeds/003 preset
-into a fresh SQLite file, serve it with daphne, drive 30 bots through it, export, and check the exported
-ANOVA and Tukey statistics against scipy recomputed here from rounds.csv alone.
+The acceptance tests run the real thing in subprocesses, like a researcher would: load a preset into a fresh
+SQLite file, serve it with daphne, drive 30 bots through it, export, and check the export. For the seeds/003
+Gnomes preset the exported ANOVA and Tukey statistics are recomputed with scipy from rounds.csv alone; the
+Santorini preset (random agent, an LLM configuration answered by a scripted OpenAI-compatible server, another
+participant) must run end to end and export ANOVA/Tukey over its three conditions.
 """
 
 from __future__ import annotations
@@ -11,8 +13,10 @@ import csv
 import json
 import math
 import random
+import re
 import subprocess
 import sys
+import threading
 import time
 from collections import defaultdict
 
@@ -23,8 +27,17 @@ from agents_app.agents.gnomes.partner import SimulatedPartner
 from gameplay.engines.registry import create_game
 from gameplay.studies.bots.client import CSRF_FIELD, BotClient, parse_page
 from gameplay.studies.bots.journey import Outcome, completion_code, page_kind, survey_choices
-from gameplay.studies.bots.player import RoundPlay, chat_enabled, pushed_version, seat_token, turn_view
+from gameplay.studies.bots.player import (
+    POLICIES,
+    RoundPlay,
+    chat_enabled,
+    pushed_version,
+    random_policy,
+    seat_token,
+    turn_view,
+)
 from tests.support.live_server import ROOT, daphne_server, migrate, server_env
+from tests.support.openai_server import ScriptedReply, scripted_openai_server
 
 PRESET = "fixtures/studies/gnomes_seeds003.json"
 SLUG = "gnomes-seeds003"
@@ -134,6 +147,24 @@ def test_the_bot_decides_a_legal_move_from_observation_json():
     assert SimulatedPartner().decide(ids_only) == decision  # same view, same seed: same choice
 
 
+def test_the_default_policy_plays_a_seeded_random_legal_action_of_any_game():
+    state = create_game("santorini", {}).new_initial_state(5)
+    seat = state.current_seats()[0]
+    legal = [a.id for a in state.legal_actions(seat)]
+    payload = {"version": 0, "status": "active", "seat": seat, "observation": state.observation(seat).data,
+               "legal_actions": legal}
+    decide = random_policy()
+    choices = {decide(payload, seed).action_id for seed in range(40)}
+    assert choices <= set(legal) and len(choices) > 1
+    assert decide(payload, 7) == decide(payload, 7) and decide(payload, 7).message is None
+    assert set(POLICIES) == {"random", "gnomes-partner"}
+    gnomes = create_game("gnomes", {"round": 1}).new_initial_state(3)
+    g_seat = gnomes.current_seats()[0]
+    g_payload = {"version": 0, "status": "active", "seat": g_seat, "observation": gnomes.observation(g_seat).data,
+                 "legal_actions": [a.id for a in gnomes.legal_actions(g_seat)]}
+    assert POLICIES["gnomes-partner"]()(g_payload, 3).action_id in g_payload["legal_actions"]
+
+
 def test_pushed_fragments_tell_their_version_so_stale_pushes_are_skipped():
     fragment = '<div id="board" hx-swap-oob="true" data-version="12"></div><div id="status" data-version="12">'
     assert pushed_version(fragment) == 12
@@ -180,7 +211,8 @@ def test_thirty_bots_through_the_seeds003_preset_and_its_analysis(tmp_path):
     started = time.monotonic()
     with daphne_server(env, log_path=tmp_path / "daphne.log") as url:
         bots = manage(
-            env, "run_study_bots", SLUG, "--participants", str(PARTICIPANTS), "--seed", "1", "--url", url, timeout=900
+            env, "run_study_bots", SLUG, "--participants", str(PARTICIPANTS), "--seed", "1", "--url", url,
+            "--bot-agent", "gnomes-partner", timeout=900,
         )
     print(bots.stdout[-3000:], f"\nrun_study_bots took {time.monotonic() - started:.1f} s")
     assert bots.returncode == 0, bots.stdout[-5000:] + bots.stderr
@@ -242,3 +274,81 @@ def test_thirty_bots_through_the_seeds003_preset_and_its_analysis(tmp_path):
                     assert close(float(pair["p"]), float(hsd.pvalue[i, j])), (measure, k, names[i], names[j])
             checked += 1
     assert checked >= len(round_numbers), f"only {checked} per-round tests could be recomputed"
+
+
+# --- acceptance: 30 bots over the Santorini preset (random agent, LLM agent, another participant) ----------
+
+SANTORINI_PRESET = "fixtures/studies/santorini_agents.json"
+SANTORINI_SLUG = "santorini-agents"
+SANTORINI_CONDITIONS = ("random", "llm", "human")
+_LISTED = re.compile(r"Available actions \(id: label\):\n((?:.+\n?)+)")
+
+
+class ScriptedSantoriniModel:
+    """An OpenAI-compatible "model" that plays a seeded random action of the latest list it was shown."""
+
+    def __init__(self, seed: int = 0):
+        self.rng = random.Random(seed)
+        self.lock = threading.Lock()
+
+    def __call__(self, body) -> ScriptedReply:
+        text = "\n".join(str(m.get("content") or "") for m in body.get("messages", []) if isinstance(m, dict))
+        blocks = _LISTED.findall(text)
+        ids = [line.split(": ", 1)[0] for line in blocks[-1].splitlines() if ": " in line] if blocks else []
+        with self.lock:
+            return ScriptedReply.text({"action": self.rng.choice(ids)} if ids else {"explain": "moves"})
+
+
+@pytest.mark.slow
+def test_thirty_bots_through_the_santorini_preset_with_an_llm_condition(tmp_path):
+    env = server_env(f"sqlite:///{tmp_path / 'study.sqlite3'}", SANTORINI_LLM_API_KEY="scripted-key")
+    migrate(env)
+    refused = manage(env, "load_study", SANTORINI_PRESET)  # the LLM configuration must exist first
+    assert refused.returncode != 0 and "santorini-llm" in refused.stderr
+    loaded = manage(env, "loaddata", "fixtures/studies/santorini_llm_agent.json")
+    assert loaded.returncode == 0, loaded.stdout + loaded.stderr
+    loaded = manage(env, "load_study", SANTORINI_PRESET, "--open")
+    assert loaded.returncode == 0, loaded.stdout + loaded.stderr
+
+    with scripted_openai_server(ScriptedSantoriniModel(seed=4)) as model:
+        # The fixture names a local server; point it at the scripted one (as a researcher edits it in the admin).
+        pointed = manage(env, "shell", "-c", (
+            "from agents_app.models import AgentConfig; "
+            f"AgentConfig.objects.filter(name='santorini-llm').update(base_url='{model.base_url}')"
+        ))
+        assert pointed.returncode == 0, pointed.stderr
+        started = time.monotonic()
+        with daphne_server(env, log_path=tmp_path / "daphne.log") as url:
+            bots = manage(
+                env, "run_study_bots", SANTORINI_SLUG, "--participants", str(PARTICIPANTS), "--seed", "2",
+                "--url", url, "--concurrency", "6", timeout=1500,
+            )
+        print(bots.stdout[-3000:], f"\nrun_study_bots took {time.monotonic() - started:.1f} s")
+        assert bots.returncode == 0, bots.stdout[-5000:] + bots.stderr
+        assert model.requests, "the LLM condition never asked the model"
+        assert all(r.body["model"] == "local-model" for r in model.requests)
+        assert model.requests[0].headers.get("authorization") == "Bearer scripted-key"  # the key from the env var
+
+    out = tmp_path / "export"
+    exported = manage(env, "export_study", SANTORINI_SLUG, "--out", str(out))
+    assert exported.returncode == 0, exported.stdout + exported.stderr
+    participants = read_csv(out / "participants.csv")
+    assert len(participants) == PARTICIPANTS and all(p["completed_at"] for p in participants)
+    assert {p["condition"] for p in participants} == set(SANTORINI_CONDITIONS)
+
+    rounds = read_csv(out / "rounds.csv")
+    assert {r["condition"] for r in rounds} == set(SANTORINI_CONDITIONS)
+    assert len({r["match_id"] for r in rounds if r["condition"] == "human"}) * 2 == len(
+        [r for r in rounds if r["condition"] == "human"]
+    ), "every human-condition round is one match of two participants"
+
+    anova = read_csv(out / "anova.csv")
+    assert anova, "no ANOVA rows"
+    compared = [set(r["groups_compared"].split(";")) for r in anova]
+    assert set(SANTORINI_CONDITIONS) in compared, compared  # some measure compares all three conditions
+    tukey = read_csv(out / "tukey.csv")
+    pairs = {frozenset((r["group_a"], r["group_b"])) for r in tukey}
+    assert {frozenset(p) for p in (("random", "llm"), ("random", "human"), ("llm", "human"))} <= pairs
+    for row in anova:
+        if row["F"] not in ("", "nan"):
+            assert 0.0 <= float(row["p"]) <= 1.0

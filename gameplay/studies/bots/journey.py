@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from .client import BotClient, BotError, Page
 from .player import RoundPlay, chat_enabled, play_round
 
-# The page polls every 2 s; a bot polls faster to keep runs short. Pairing happens on the later arrival's
-# request, so this only bounds how soon the earlier one notices; each poll takes the condition's lock.
+# The page polls (POSTs) every 2 s; a bot polls faster to keep runs short. Pairing happens on the later
+# arrival's request, so this only bounds how soon the earlier one notices; each poll takes the condition's lock.
 WAIT_POLL_S = 0.5
 MAX_PAGES = 200  # a loop between pages is a bug in the study flow, not something to wait out
 
@@ -76,7 +76,7 @@ def survey_choices(form_groups: dict[str, list[str]], outcome: Outcome, rng: ran
     """Likert answers with tendencies a person might have: higher when the rounds went well, when the partner
     talked, and a little higher with a person than with an agent. Noise from the bot's seeded rng."""
     played = outcome.rounds or []
-    found = sum(1 for r in played if r.status == "found") / len(played) if played else 0.0
+    found = sum(1 for r in played if r.succeeded) / len(played) if played else 0.0
     talked = any(r.partner_messages for r in played)
     centre = 0.25 + 0.35 * found + 0.2 * talked + 0.1 * bool(outcome.waited_rounds)  # 0..0.9 of the scale
     choices = {}
@@ -108,8 +108,10 @@ class Journey:
         run_id: str,
         timeout: float,
         log: Callable[[str], None],
+        policy: str = "random",
     ):
         self.client = BotClient(base_url)
+        self.policy = policy
         self.slug = slug
         self.number = number
         self.seed = seed
@@ -163,11 +165,18 @@ class Journey:
 
     def _on_round(self, page: Page, number: int) -> Page:
         form = self._continue_form(page)
+        start = next((f for f in page.post_forms() if f.button("Start round")), None)
+        if form is None and start is not None and not page.attributes.get("ws-connect"):
+            # The round's match is created by a POST; this page appears only if the step before did not.
+            return self._ok(self.client.submit(page, start, "Start round"), f"start round {number}")
         if form is None:
             if not page.attributes.get("ws-connect"):
                 raise BotError(f"round page {page.path} has neither a match nor a Continue form: {page.text[:200]}")
             self.outcome.saw_chat = self.outcome.saw_chat or chat_enabled(page)
-            played = play_round(self.client, page, bot_seed=self.rng.getrandbits(32), deadline=self.deadline)
+            played = play_round(
+                self.client, page, bot_seed=self.rng.getrandbits(32), deadline=self.deadline, policy=self.policy,
+                round_number=number,
+            )
             self.outcome.rounds.append(played)
             self.log(
                 f"bot {self.number:>3}: round {number} {played.status} in {played.turns} turns "
@@ -181,13 +190,13 @@ class Journey:
         return self._ok(self.client.submit(page, form, self._continue_label(form)), f"continue after round {number}")
 
     def _on_wait(self, page: Page, number: int) -> Page:
-        """Poll the waiting room's status URL like the page's htmx does, until it redirects (paired/timed out)."""
+        """Post to the waiting room's status URL like the page's htmx does, until it redirects (paired/timed out)."""
         self.outcome.waited_rounds += 1
-        status_url = next((u for u in page.attributes.get("hx-get") or () if "status" in u), None)
+        status_url = next((u for u in page.attributes.get("hx-post") or () if u.rstrip("/").endswith("status")), None)
         status_url = urllib.parse.urljoin(page.url, status_url or "status/")
         started = time.monotonic()
         while time.monotonic() < self.deadline:
-            answer = self.client.get(status_url, {"HX-Request": "true", "HX-Current-URL": page.url})
+            answer = self.client.post(status_url, [], {"HX-Request": "true", "HX-Current-URL": page.url})
             target = answer.header("HX-Redirect") or answer.header("HX-Location")
             if target:
                 self.outcome.waited_s += time.monotonic() - started
@@ -254,6 +263,14 @@ class Journey:
 
 
 def run_participant(
-    base_url: str, slug: str, number: int, *, seed: int, run_id: str, timeout: float, log: Callable[[str], None]
+    base_url: str,
+    slug: str,
+    number: int,
+    *,
+    seed: int,
+    run_id: str,
+    timeout: float,
+    log: Callable[[str], None],
+    policy: str = "random",
 ) -> Outcome:
-    return Journey(base_url, slug, number, seed=seed, run_id=run_id, timeout=timeout, log=log).run()
+    return Journey(base_url, slug, number, seed=seed, run_id=run_id, timeout=timeout, log=log, policy=policy).run()

@@ -1,10 +1,14 @@
-"""Play one round of Gnomes at Night over the match websocket, with the simulated partner as the bot's brain.
+"""Play one round of any game over the match websocket, with a move policy as the bot's brain.
 
 The bot behaves like the browser page: it reads its seat's observation (GET /play/<token>/observation.json),
-decides with SimulatedPartner (a pure agent that plays a side like a cooperative person), and sends the same
-frames the page sends: {"kind": "chat"} for a message, then {"kind": "action"} with the version it saw.
-The server pushes HTML fragments after every change; the bot only uses them as a signal to read its
-observation again (the fragments are for people, the JSON is the contract).
+decides with its policy, and sends the same frames the page sends: {"kind": "chat"} for a message (only when
+the page has a chat box), then {"kind": "action"} with the version it saw. The server pushes HTML fragments
+after every change; the bot only uses them as a signal to read its observation again (the fragments are for
+people, the JSON is the contract).
+
+Policies (``--bot-agent`` of run_study_bots): "random" plays a seeded random legal action of any game;
+"gnomes-partner" is the simulated Gnomes at Night partner (a pure agent that plays a side like a cooperative
+person and talks). The policy is chosen by the command, never by the study's game id.
 """
 
 from __future__ import annotations
@@ -18,17 +22,18 @@ from dataclasses import dataclass
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from agents_app.agents.base import TurnView
-from agents_app.agents.gnomes.partner import SimulatedPartner
+import random
+from collections.abc import Callable
+
 from gameplay.engines.api import Action, Observation
 
 from .client import BotClient, BotError, Page
 
-PLAYING = "playing"
 # Without a pushed frame for this long the bot reads its observation anyway (a lost push must not stall it).
 IDLE_POLL_S = 1.0
 _DATA_VERSION = re.compile(r'data-version="(\d+)"')
 OPEN_TIMEOUT_S = 10.0
+HEARTBEAT_S = 25.0
 
 
 @dataclass
@@ -37,13 +42,15 @@ class RoundPlay:
 
     round_number: int
     seat: int
-    status: str  # the game's final status: found / out_of_turns
+    status: str  # the game's own final status when it reports one (Gnomes: found / out_of_turns), else the match's
     turns: int
     my_moves: int
     my_messages: int
     partner_messages: int
     seconds: float
     reads: int = 0  # observation.json requests: what the bot cost the server beyond its moves
+    # The bot's side reached the goal: the treasure found (cooperative Gnomes) or the bot's seat named winner.
+    succeeded: bool = False
 
 
 def seat_token(page: Page) -> str:
@@ -62,34 +69,85 @@ def chat_enabled(page: Page) -> bool:
     return any(f.name == "kind" and f.value == "chat" for form in page.forms for f in form.fields)
 
 
-def turn_view(payload: dict, seed: int) -> TurnView:
-    """The agent's view built from observation.json, as agents_app.services.turn_view builds it from a state."""
-    data = payload["observation"]
-    seat = int(payload.get("seat", data.get("side", 0)))
+def legal_actions(payload: dict) -> list[Action]:
     legal = []
     for entry in payload.get("legal_actions") or ():
         if isinstance(entry, dict):
             legal.append(Action(str(entry["id"]), str(entry.get("label", entry["id"]))))
         else:
             legal.append(Action(str(entry), str(entry)))
+    return legal
+
+
+def turn_view(payload: dict, seed: int, game_id: str = "gnomes"):
+    """The agent's view built from observation.json, as agents_app.services.turn_view builds it from a state."""
+    from agents_app.agents.base import TurnView  # only the agent-backed policies need the agents app
+
+    data = payload["observation"]
+    seat = int(payload.get("seat", data.get("side", 0)))
     return TurnView(
-        game_id="gnomes", seat=seat, observation=Observation(seat, data, ""), legal_actions=tuple(legal), seed=seed
+        game_id=game_id, seat=seat, observation=Observation(seat, data, ""), legal_actions=tuple(legal_actions(payload)),
+        seed=seed,
     )
 
 
-def decision_seed(bot_seed: int, round_number: int, turn: int) -> int:
+@dataclass(frozen=True)
+class Decision:
+    action_id: str
+    message: str | None = None
+
+
+Policy = Callable[[dict, int], Decision]
+
+
+def random_policy() -> Policy:
+    """A seeded random legal action of any game (the same seed in the same spot makes the same choice)."""
+
+    def decide(payload: dict, seed: int) -> Decision:
+        return Decision(random.Random(seed).choice(legal_actions(payload)).id)
+
+    return decide
+
+
+def gnomes_partner_policy() -> Policy:
+    """The simulated Gnomes at Night partner: moves and chat messages like a cooperative person."""
+    from agents_app.agents.gnomes.partner import SimulatedPartner
+
+    brain = SimulatedPartner()
+
+    def decide(payload: dict, seed: int) -> Decision:
+        decision = brain.decide(turn_view(payload, seed, "gnomes"))
+        return Decision(decision.action_id, decision.message or None)
+
+    return decide
+
+
+POLICIES: dict[str, Callable[[], Policy]] = {"random": random_policy, "gnomes-partner": gnomes_partner_policy}
+
+
+def decision_seed(bot_seed: int, round_number: int, version: int) -> int:
     """A stable per-decision seed, so a bot run with the same --seed makes the same choices in the same spots."""
-    return zlib.crc32(f"{bot_seed}:{round_number}:{turn}".encode())
+    return zlib.crc32(f"{bot_seed}:{round_number}:{version}".encode())
 
 
 class RoundPlayer:
-    def __init__(self, client: BotClient, page: Page, *, bot_seed: int, deadline: float):
+    def __init__(
+        self, client: BotClient, page: Page, *, bot_seed: int, deadline: float, policy: str = "random",
+        round_number: int = 0,
+    ):
         self.client = client
         self.token = seat_token(page)
         self.can_chat = chat_enabled(page)
         self.bot_seed = bot_seed
         self.deadline = deadline
-        self.brain = SimulatedPartner()
+        self.round_number = round_number
+        # Like the page's htmx heartbeat: presence while the round runs (partner-gone detection reads it).
+        self.heartbeat_url = next((u for u in page.attributes.get("hx-post") or () if u.endswith("/heartbeat/")), "")
+        self.heartbeat_at = time.monotonic()
+        try:
+            self.brain = POLICIES[policy]()
+        except KeyError:
+            raise BotError(f"unknown bot policy {policy!r}; known: {', '.join(POLICIES)}") from None
         self.observation_path = f"/play/{self.token}/observation.json"
 
     def play(self) -> RoundPlay:
@@ -110,17 +168,20 @@ class RoundPlayer:
             raise BotError(f"match websocket {ws_url}: {err}") from None
         data = payload["observation"]
         seat = int(payload.get("seat", data.get("side", 0)))
-        partner_lines = sum(1 for line in data.get("chat") or () if line.get("seat") != seat)
+        chat = data.get("chat") if isinstance(data.get("chat"), list) else []
+        partner_lines = sum(1 for line in chat if isinstance(line, dict) and line.get("seat") != seat)
+        game_status = data.get("status")
         return RoundPlay(
-            round_number=int(data.get("round", 0)),
+            round_number=self.round_number,
             seat=seat,
-            status=str(data.get("status")),
-            turns=int(data.get("turn", 0)),
+            status=str(game_status if isinstance(game_status, str) else payload.get("status")),
+            turns=int(data.get("turn") or 0),
             my_moves=moves,
             my_messages=messages,
             partner_messages=partner_lines,
             seconds=time.monotonic() - started,
             reads=reads,
+            succeeded=game_status == "found" or (data.get("winner") == seat and data.get("winner") is not None),
         )
 
     def _loop(self, ws: ClientConnection) -> tuple[dict, int, int, int]:
@@ -131,13 +192,14 @@ class RoundPlayer:
         while True:
             payload = self.client.get_json(self.observation_path)
             reads += 1
-            data = payload.get("observation") or {}
-            if data.get("status") != PLAYING or payload.get("status") not in (None, "active"):
+            if self.heartbeat_url and time.monotonic() - self.heartbeat_at >= HEARTBEAT_S:
+                self.client.post(self.heartbeat_url, [], {"HX-Request": "true"})
+                self.heartbeat_at = time.monotonic()
+            if payload.get("status") != "active":  # the match is over (finished or aborted)
                 return payload, moves, messages, reads
             version = int(payload["version"])
             if payload.get("legal_actions") and version != acted_at:
-                view = turn_view(payload, decision_seed(self.bot_seed, int(data.get("round", 0)), int(data["turn"])))
-                decision = self.brain.decide(view)
+                decision = self.brain(payload, decision_seed(self.bot_seed, self.round_number, version))
                 # The message first, like a person who types and then moves: the partner (an agent moving
                 # right after our move) then reads it with the move.
                 if decision.message and self.can_chat:
@@ -186,5 +248,9 @@ def pushed_version(frame: str | bytes) -> int | None:
     return max(versions) if versions else None
 
 
-def play_round(client: BotClient, page: Page, *, bot_seed: int, deadline: float) -> RoundPlay:
-    return RoundPlayer(client, page, bot_seed=bot_seed, deadline=deadline).play()
+def play_round(
+    client: BotClient, page: Page, *, bot_seed: int, deadline: float, policy: str = "random", round_number: int = 0
+) -> RoundPlay:
+    return RoundPlayer(
+        client, page, bot_seed=bot_seed, deadline=deadline, policy=policy, round_number=round_number
+    ).play()

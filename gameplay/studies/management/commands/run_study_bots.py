@@ -1,6 +1,8 @@
-"""python manage.py run_study_bots <slug> --participants N --seed S [--url URL] [--concurrency 6] [--timeout S]
+"""python manage.py run_study_bots <slug> --participants N --seed S [--bot-agent random|gnomes-partner] [--url URL]
+    [--concurrency 6] [--timeout S]
 
-Drives N simulated participants through the whole study over real HTTP and websockets, so a researcher can
+Works for a study of any game: the bots play a seeded random legal action by default (``--bot-agent
+gnomes-partner`` plays Gnomes at Night like a cooperative person who chats). Drives N simulated participants through the whole study over real HTTP and websockets, so a researcher can
 try a study before launch and look at its exports. Without --url a daphne server is started on a free port
 against this project's database (a SQLite file or the configured server database) and stopped at the end.
 """
@@ -18,10 +20,11 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import DatabaseError
 
 from gameplay.studies.bots.journey import Outcome, run_participant
+from gameplay.studies.bots.player import POLICIES
 from gameplay.studies.bots.server import ServerError, daphne_server, database_env
 from gameplay.studies.models import Participant, Study
 
-FINISHED_STATUSES = ("found", "out_of_turns")
+UNFINISHED_STATUSES = ("aborted", "active", "playing")
 DEFAULT_TIMEOUT_S = 600.0
 
 
@@ -37,6 +40,13 @@ class Command(BaseCommand):
             default=0,
             help="seeds every bot's moves, messages and survey answers (the server still draws match seeds "
             "and breaks assignment ties at random, so two runs differ in what the bots meet)",
+        )
+        parser.add_argument(
+            "--bot-agent",
+            default="random",
+            choices=sorted(POLICIES),
+            help="how the bots choose moves: a seeded random legal action (any game), or gnomes-partner (the "
+            "simulated Gnomes at Night partner, which also chats)",
         )
         parser.add_argument(
             "--url", default="", help="use this running server (e.g. http://127.0.0.1:8000) instead of starting one"
@@ -120,7 +130,8 @@ class Command(BaseCommand):
             if delay > 0:
                 time.sleep(delay)
             outcome = run_participant(
-                url, opts["study"], number, seed=opts["seed"], run_id=run_id, timeout=opts["timeout"], log=log
+                url, opts["study"], number, seed=opts["seed"], run_id=run_id, timeout=opts["timeout"], log=log,
+                policy=opts["bot_agent"],
             )
             if outcome.completed:
                 log(f"bot {number:>3}: completed in {outcome.seconds:.1f} s, code {outcome.completion_code or '?'}")
@@ -138,16 +149,16 @@ class Command(BaseCommand):
         for outcome in outcomes:
             by_condition[conditions.get(outcome.prolific_pid) or outcome.experience].append(outcome)
         self.stdout.write("")
-        # "finished" as in the exports: the treasure was found. Rounds are counted per participant, so a
-        # round two people played together counts for each of them.
+        # "succeeded": the bot's side reached the game's goal (the treasure found, or the bot won). Rounds are
+        # counted per participant, so a round two people played together counts for each of them.
         self.stdout.write(
-            f"{'condition':<12} {'completed':>10} {'rounds played':>14} {'finished':>9} "
+            f"{'condition':<12} {'completed':>10} {'rounds played':>14} {'succeeded':>9} "
             f"{'mean turns':>11} {'waited s':>9}"
         )
         for key in sorted(by_condition):
             group = by_condition[key]
-            played = [r for o in group for r in o.rounds if r.status in FINISHED_STATUSES]
-            found = sum(1 for r in played if r.status == "found")
+            played = [r for o in group for r in o.rounds if r.status not in UNFINISHED_STATUSES]
+            found = sum(1 for r in played if r.succeeded)
             mean_turns = f"{sum(r.turns for r in played) / len(played):.1f}" if played else "-"
             waited = sum(o.waited_s for o in group) / len(group)
             completed = sum(1 for o in group if o.completed)
