@@ -3,7 +3,9 @@ analysis.zip holding all of them.
 
 The download views and ``manage.py export_study`` both go through ``bundle``, so a download and an export
 of the same data contain the same files. Statistics come from ``analysis`` (pure) fed with the very rows
-written to rounds.csv and survey.csv, so anyone can recompute them from the CSVs alone.
+written to rounds.csv and survey.csv, so anyone can recompute them from the CSVs alone. The columns of the
+game's own outcome measures (``m_<name>``) and their README lines come from what the study's game declares
+(``GameSpec.measures``), never from its id.
 """
 
 from __future__ import annotations
@@ -21,42 +23,45 @@ from gameplay.studies.analysis import report
 from gameplay.studies.models import Study
 
 ROUNDS, MESSAGES, SURVEY, PARTICIPANTS = "rounds.csv", "messages.csv", "survey.csv", "participants.csv"
-ANOVA, TUKEY, KRUSKAL, README, ZIP = "anova.csv", "tukey.csv", "kruskal.csv", "README.txt", "analysis.zip"
+ANOVA, TUKEY, KRUSKAL, RATES = "anova.csv", "tukey.csv", "kruskal.csv", "rates.csv"
+README, ZIP = "README.txt", "analysis.zip"
 DATA_FILES = (ROUNDS, MESSAGES, SURVEY, PARTICIPANTS)
 # Spreadsheets run a cell starting with these as a formula; participants' free text must not be able to.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+KIND_WORDS = {"number": "a number", "bool": "1 (yes) or 0 (no)"}
 
-# The files' columns, in order, with what the README says about each; measures builds rows with these keys.
+# The platform's columns of rounds.csv, in order, with what the README says about each; the game's declared
+# measures follow them (round_columns). measures builds rows with these keys.
 ROUND_COLUMNS: dict[str, str] = {
     "study": "the study's slug",
     "participant": "pseudonymous participant id (P + database id; the same in every file)",
     "prolific_pid": "PROLIFIC_PID, if the study stores the ids from its link",
     "condition": "the participant's condition key",
-    "condition_partner": "the partner the condition prescribes: human or agent",
+    "condition_partner": "who the condition prescribes the participant plays with (e.g. 'agent random')",
     "round": "round number, 1-based, in the order the participant played",
-    "game_round": "the game's own round option (which treasure) of this round",
-    "match_id": "the round's match (both people of a human pair share it)",
-    "seat": "the participant's seat in the match (0 = Gnome A, 1 = Gnome B)",
-    "partner": "the partner: a participant id, or the agent's name",
-    "partner_kind": "human or agent",
-    "as_assigned": "1 if the partner is what the condition prescribes (0 e.g. after a pairing timeout)",
-    "status": "engine status at export: found, out_of_turns or playing",
-    "completed": "1 if the round is over (treasure found or out of turns)",
-    "finished": "1 if the treasure was found",
-    "turns": "moves made in the round (engine turn count)",
-    "wall_hits": "moves blocked by a wall",
-    "time_to_complete_s": "seconds from the round's start event to finding the treasure; blank if not found",
+    "options": "the round's game options as JSON (the study's round options with the condition's on top)",
+    "match_id": "the round's match (every participant of a shared match has a row for it)",
+    "seat": "the participant's seat in the match (0-based; the seat names are listed above)",
+    "partner": "everyone else in the match in seat order, ';'-separated: participant ids or agent names",
+    "partner_kind": "human, agent, mixed (people and agents) or blank (played alone)",
+    "as_assigned": "1 if every seat was played as the condition prescribes (0 e.g. after a pairing timeout)",
+    "status": "the match's status at export: finished, aborted (e.g. a partner left) or active",
+    "completed": "1 if the match finished (the game reached its end)",
+    "score": "the participant's seat's score from the game (0..1, all seats sum to 1); blank until finished",
+    "won": "1 if the participant's team won, 0 if it lost or drew; blank in cooperative games and until finished",
+    "actions": "actions applied in the match by all seats (the match version)",
+    "time_to_complete_s": "seconds from the round's start event to the match's end; blank if not completed",
     "messages_participant": "chat messages sent by this participant",
-    "messages_partner": "chat messages sent by the partner",
+    "messages_partner": "chat messages sent by everyone else in the match",
     "chars_participant": "total characters of this participant's messages",
-    "chars_partner": "total characters of the partner's messages",
+    "chars_partner": "total characters of the others' messages",
     "mean_length_participant": "mean characters per message of this participant; blank without messages",
-    "mean_length_partner": "mean characters per message of the partner; blank without messages",
-    "agent_think_ms_mean": "agent partners: mean decision time in ms (blank for human partners)",
-    "agent_think_ms_median": "agent partners: median decision time in ms",
-    "agent_think_ms_max": "agent partners: longest decision time in ms",
+    "mean_length_partner": "mean characters per message of the others; blank without messages",
+    "agent_think_ms_mean": "agent seats: mean decision time in ms (blank without agents)",
+    "agent_think_ms_median": "agent seats: median decision time in ms",
+    "agent_think_ms_max": "agent seats: longest decision time in ms",
     "started_at": "server time of the round's start event (ISO 8601, UTC)",
-    "finished_at": "server time the round ended (treasure or turn cap), blank while playing",
+    "finished_at": "server time the match ended, blank while playing or if aborted",
 }
 MESSAGE_COLUMNS: dict[str, str] = {
     "study": "the study's slug",
@@ -96,24 +101,65 @@ PARTICIPANT_COLUMNS: dict[str, str] = {
     "dropout_step": "for dropouts: the step where they stopped",
     "dropout_round": "for dropouts in the rounds step: the round (1-based)",
     "rounds_started": "rounds with a match",
-    "rounds_completed": "rounds that are over",
-    "rounds_finished": "rounds where the treasure was found",
-    "round<k>_status": "per round k: engine status",
-    "round<k>_turns": "per round k: turns",
-    "round<k>_time_s": "per round k: time to the treasure in seconds",
-    "round<k>_finished": "per round k: 1 if the treasure was found",
-    "survey_<item>": "the answer to each Likert item",
+    "rounds_completed": "rounds whose match finished",
+    "rounds_won": "rounds won (blank in cooperative games)",
+}
+PER_ROUND_COLUMNS: dict[str, str] = {
+    "status": "per round k: the match's status (rounds.csv status)",
+    "actions": "per round k: actions in the match",
+    "time_s": "per round k: time to complete in seconds",
+    "score": "per round k: the participant's score",
+    "won": "per round k: 1 if won (blank in cooperative games)",
 }
 
 
+def round_columns(study: Study) -> dict[str, str]:
+    """rounds.csv's columns with their README lines: the platform's, then one per measure the game declares."""
+    declared = {measures.measure_column(m.name): _describe(m) for m in measures.declared_measures(study)}
+    return {**ROUND_COLUMNS, **declared}
+
+
+def participant_column_docs(study: Study) -> dict[str, str]:
+    """participants.csv's columns as the README lists them (round<k>_ and survey_ columns as patterns)."""
+    declared = measures.declared_measures(study)
+    docs = dict(PARTICIPANT_COLUMNS)
+    for m in declared:
+        if m.kind == "bool":
+            docs[f"rounds_{measures.measure_column(m.name)}"] = f"rounds where {measures.measure_column(m.name)} = 1"
+    for suffix, column in measures.participant_round_fields(declared):
+        docs[f"round<k>_{suffix}"] = PER_ROUND_COLUMNS.get(suffix) or f"per round k: {column} (see rounds.csv)"
+    docs["survey_<item>"] = "the answer to each Likert item"
+    return docs
+
+
 def participant_columns(study: Study) -> list[str]:
-    fixed = [c for c in PARTICIPANT_COLUMNS if "<" not in c]
+    declared = measures.declared_measures(study)
+    fixed = [c for c in participant_column_docs(study) if "<" not in c]
     per_round = [
-        f"round{k}_{m}"
+        f"round{k}_{suffix}"
         for k in range(1, measures.round_count(study) + 1)
-        for m in ("status", "turns", "time_s", "finished")
+        for suffix, _ in measures.participant_round_fields(declared)
     ]
     return fixed + per_round + [f"survey_{key}" for key in measures.likert_keys(study)]
+
+
+def outcomes(study: Study) -> list[report.Outcome]:
+    """The numeric outcomes the bundle tests: time, actions, score (not in a cooperative game, where every seat
+    gets the same even share), then every number measure the game declares."""
+    declared = [
+        report.Outcome(column, m.name.replace("_", " ").capitalize(), axis=m.name, stem=column)
+        for m in measures.declared_measures(study)
+        if m.kind == "number"
+        for column in [measures.measure_column(m.name)]
+    ]
+    base = [o for o in report.BASE_OUTCOMES if o is not report.SCORE or not measures.is_cooperative(study)]
+    return [*base, *declared]
+
+
+def flags(study: Study) -> list[str]:
+    """The yes/no columns rates.csv counts: won (unless the game is cooperative), then every bool measure."""
+    declared = [measures.measure_column(m.name) for m in measures.declared_measures(study) if m.kind == "bool"]
+    return ([] if measures.is_cooperative(study) else ["won"]) + declared
 
 
 def csv_bytes(columns: Sequence[str], rows: Iterable[Mapping]) -> bytes:
@@ -131,7 +177,7 @@ def rounds_csv(study: Study, rows: Sequence[Mapping] | None = None) -> bytes:
     rows = measures.round_rows(study) if rows is None else rows
     flags = report.analysis_flags(rows)
     return csv_bytes(
-        [*ROUND_COLUMNS, "in_analysis"],
+        [*round_columns(study), "in_analysis"],
         [{**row, "in_analysis": flag} for row, flag in zip(rows, flags, strict=True)],
     )
 
@@ -165,7 +211,13 @@ def bundle(study: Study) -> dict[str, bytes]:
     conditions = measures.condition_keys(study)
     items = measures.likert_keys(study)
     result = report.analyse(
-        rounds, answers, conditions=conditions, round_count=measures.round_count(study), likert_items=items
+        rounds,
+        answers,
+        conditions=conditions,
+        round_count=measures.round_count(study),
+        likert_items=items,
+        outcomes=outcomes(study),
+        flags=flags(study),
     )
     return {
         README: readme(study).encode("utf-8"),
@@ -176,6 +228,7 @@ def bundle(study: Study) -> dict[str, bytes]:
         KRUSKAL: csv_bytes(
             report.per_condition_columns(report.KRUSKAL_COLUMNS, conditions, ("n", "median", "mean")), result.kruskal
         ),
+        RATES: csv_bytes(list(report.RATE_COLUMNS), result.rates),
         **result.figures,
         ROUNDS: rounds_csv(study, rounds),
         MESSAGES: messages_csv(study),
@@ -219,14 +272,17 @@ def defuse(text: str) -> str:
 
 def readme(study: Study) -> str:
     conditions = study.conditions.order_by("pk")
+    declared = measures.declared_measures(study)
+    numbers = [o.column for o in outcomes(study)]
     lines = [
         f"Study: {study.title} ({study.slug})",
         f"Exported: {measures.iso(timezone.now())}",
         f"Rounds: {measures.round_count(study)}; game: {study.game_id}; declined consent: {study.declined_count}",
+        "Seats: " + ", ".join(f"{i} = {name}" for i, name in enumerate(measures.seat_names(study))),
         "",
         "Conditions:",
         *(
-            f"  {c.key}: {c.label} (partner: {c.partner}{', ' + c.agent_name if c.agent_name else ''})"
+            f"  {c.key}: {c.label} (plays with: {c.partner_summary}; seats: {_seats(c)}{_options(c)})"
             for c in conditions
         ),
         f"Survey items ({study.likert_scale}-point scale):",
@@ -235,42 +291,67 @@ def readme(study: Study) -> str:
             for i in study.likert_items or []
         ),
         "",
+        "OUTCOME MEASURES THE GAME DECLARES (one rounds.csv column each, named m_<measure>; the prefix keeps them",
+        "apart from the platform's own columns):",
+        *(f"  {measures.measure_column(m.name)} ({m.kind}): {m.description}" for m in declared),
+        *([] if declared else ["  (none: the game declares no outcome measures)"]),
+        "",
         "Participants appear as P + a database id; no participant or seat link tokens are exported.",
         "Times are server timestamps in UTC (ISO 8601). CSV files are UTF-8, comma-separated, one header row.",
         "",
         "WHICH ROUNDS THE TESTS USE (column in_analysis of rounds.csv):",
-        "  * rounds where the treasure was found (finished = 1): unfinished rounds have no completion time and",
-        "    their turn count measures a cap or a quit point, not efficiency;",
-        "  * rounds played with the partner the condition prescribes (as_assigned = 1);",
-        "  * each match once: both people of a human pair share a match, so the lower participant id's row",
-        "    stands for the pair.",
-        "  'all' rows use each participant's mean over their finished, as-assigned rounds (both members of a",
-        "  human pair count there, so they are not independent).",
-        "  Only conditions with at least two values enter a test (n_<condition> still shows every condition).",
-        "  ANOVA and Tukey HSD: scipy.stats.f_oneway and scipy.stats.tukey_hsd; Kruskal-Wallis:",
-        "  scipy.stats.kruskal. Box plots: quartiles by linear interpolation, whiskers to the furthest value",
-        "  within 1.5 IQR, dots beyond, n under each box.",
+        "  * completed rounds (completed = 1, the match reached the game's end): aborted or running rounds have no",
+        "    completion time and their counts stop at a quit point (the game's own success or failure is in its",
+        "    measures, e.g. a yes/no measure counted in rates.csv);",
+        "  * rounds played as the condition prescribes (as_assigned = 1);",
+        "  * each match once: when participants share a match, the lowest participant id's row stands for it.",
+        "  'all' rows use each participant's mean over their completed, as-assigned rounds (every participant of",
+        "  a shared match counts there, so they are not independent).",
+        f"  Numeric outcomes tested: {', '.join(numbers)}.",
+        f"  Yes/no outcomes counted in rates.csv: {', '.join(flags(study)) or '(none)'}.",
+        "  Only conditions with at least two values enter a test; n_<condition> still shows every condition and",
+        "  the note column names the conditions left out. ANOVA and Tukey HSD: scipy.stats.f_oneway and",
+        "  scipy.stats.tukey_hsd; Kruskal-Wallis: scipy.stats.kruskal. Box plots: quartiles by linear",
+        "  interpolation, whiskers to the furthest value within 1.5 IQR, dots beyond, n under each box.",
         "",
     ]
     sections = [
         (
             ROUNDS,
             "one row per participant-round",
-            {**ROUND_COLUMNS, "in_analysis": "1 if used by the per-round tests (see above)"},
+            {**round_columns(study), "in_analysis": "1 if used by the per-round tests (see above)"},
         ),
         (MESSAGES, "one row per chat message", MESSAGE_COLUMNS),
         (SURVEY, "one row per survey answer", SURVEY_COLUMNS),
-        (PARTICIPANTS, "one row per participant", PARTICIPANT_COLUMNS),
-        (ANOVA, "one-way ANOVA per measure and round", report.ANOVA_COLUMNS),
-        (TUKEY, "Tukey HSD, one row per pair of conditions per measure and round", report.TUKEY_COLUMNS),
+        (PARTICIPANTS, "one row per participant", participant_column_docs(study)),
+        (ANOVA, "one-way ANOVA per numeric outcome and round", report.ANOVA_COLUMNS),
+        (TUKEY, "Tukey HSD, one row per pair of conditions compared in anova.csv", report.TUKEY_COLUMNS),
         (KRUSKAL, "Kruskal-Wallis per survey item", report.KRUSKAL_COLUMNS),
+        (RATES, "yes/no outcomes: count and percent per condition and round", report.RATE_COLUMNS),
     ]
     for name, what, columns in sections:
         lines.append(f"{name}: {what}")
         lines.extend(f"  {column}: {description}" for column, description in columns.items())
         lines.append("")
-    lines.append("boxplot_turns_round<k>.png, boxplot_time_round<k>.png (and _all): one box per condition.")
+    stems = ", ".join(f"boxplot_{o.stem}_round<k>.png" for o in outcomes(study))
+    lines.append(f"Box plots, one box per condition (and _all for per-participant means): {stems}.")
     return "\n".join(lines) + "\n"
+
+
+def _describe(measure) -> str:
+    return f"{measure.description} ({KIND_WORDS.get(measure.kind, measure.kind)}; declared by the game)"
+
+
+def _seats(condition) -> str:
+    agents = condition.agent_seats
+    return ", ".join(
+        f"{i}: agent {agents[i]}" if i in agents else f"{i}: participant" for i in range(len(condition.seats or []))
+    )
+
+
+def _options(condition) -> str:
+    options = condition.options or {}
+    return "; options: " + ", ".join(f"{k}={v}" for k, v in sorted(options.items())) if options else ""
 
 
 def _cell(value) -> object:

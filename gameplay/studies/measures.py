@@ -1,15 +1,21 @@
 """Reads for researchers: per participant-round measures, messages, survey answers, one row per participant,
 and the dashboard's numbers. No writes here.
 
-Every measure comes from the rounds' matches: the engine state for turns, wall hits and outcome, the event
-log (with its server timestamps) for times, messages and agent think times, so the exports can never
-disagree with what was played. Row keys are the columns ``exports`` writes and documents. Participants
-appear as a pseudonym, "P" + their database id; their token is the credential of their study link and is
-never read here (querysets defer it).
+Every measure comes from the rounds' matches: the engine state for the score, the winner and the outcome
+measures the game declares (``GameSpec.measures``, read through ``State.measures(seat)``), the match for its
+status and action count, the event log (with its server timestamps) for times, messages and agent think
+times, so the exports can never disagree with what was played and nothing here knows any game by name.
+Row keys are the columns ``exports`` writes and documents. Participants appear as a pseudonym, "P" + their
+database id; their token is the credential of their study link and is never read here (querysets defer it).
+
+A declared measure ``name`` becomes the column ``m_<name>`` (``measure_column``): the prefix keeps a game's
+measure from ever colliding with a platform column (a game may well call a measure "score" or "status"), and
+lets a reader of the CSV tell the game's own measures from the platform's at a glance.
 """
 
 from __future__ import annotations
 
+import json
 import statistics
 from collections import defaultdict
 from dataclasses import dataclass
@@ -18,13 +24,16 @@ from datetime import UTC, datetime
 from django.db.models import Count
 from django.utils import timezone
 
+from gameplay.engines.api import EngineError, MeasureSpec, State
+from gameplay.engines.registry import create_game, game_class
 from gameplay.models import Event, Match, Seat
 from gameplay.selectors import state_of
-from gameplay.studies.models import Condition, Participant, ParticipantRound, Study, SurveyAnswer
+from gameplay.studies.models import AGENT, Condition, Participant, ParticipantRound, Study, SurveyAnswer
 from gameplay.studies.selectors import FINAL_STEPS, is_dropped
 
 Step = Participant.Step
-FOUND = "found"  # Gnomes at Night's status once the treasure is reached
+MEASURE_PREFIX = "m_"
+HUMAN, MIXED = "human", "mixed"  # partner_kind besides "agent"; "" when the participant plays alone
 
 
 def participant_code(pk: int | None) -> str:
@@ -47,6 +56,47 @@ def likert_keys(study: Study) -> list[str]:
     return [item["key"] for item in study.likert_items or []]
 
 
+# --- what the study's game declares ---------------------------------------------------------------------------
+
+
+def declared_measures(study: Study) -> tuple[MeasureSpec, ...]:
+    """The outcome measures the study's game declares (``GameSpec.measures``), in declaration order."""
+    return game_class(study.game_id).spec.measures
+
+
+def measure_column(name: str) -> str:
+    return MEASURE_PREFIX + name
+
+
+def measure_columns(study: Study) -> list[str]:
+    return [measure_column(m.name) for m in declared_measures(study)]
+
+
+def seat_names(study: Study) -> list[str]:
+    """Seat labels for the README, for the largest seat count any condition uses."""
+    cls = game_class(study.game_id)
+    seats = max([len(c.seats or []) for c in study.conditions.all()] + [cls.spec.min_seats])
+    return [cls.spec.seat_names[i] if i < len(cls.spec.seat_names) else f"Player {i + 1}" for i in range(seats)]
+
+
+def is_cooperative(study: Study) -> bool:
+    """True when, in every condition, all seats are on one team (``Game.teams``): nobody wins against anybody,
+    so ``won`` is left blank and not analysed. Judged on round 1 as each condition plays it."""
+    cls = game_class(study.game_id)
+    options = dict((study.rounds or [{}])[0])
+    verdicts = []
+    for condition in study.conditions.all():
+        seats = len(condition.seats or []) or cls.spec.min_seats
+        try:
+            game = create_game(study.game_id, {**options, **(condition.options or {})}, num_seats=seats)
+        except EngineError:  # a condition validation would refuse; judge the game's defaults instead
+            game = create_game(study.game_id, num_seats=cls.spec.min_seats)
+        verdicts.append(len(set(game.teams())) == 1)
+    if not verdicts:
+        verdicts.append(len(set(create_game(study.game_id).teams())) == 1)
+    return all(verdicts)
+
+
 # --- one row per participant-round ----------------------------------------------------------------------------
 
 
@@ -55,7 +105,8 @@ class _Round:
     record: ParticipantRound
     events: list[Event]
     seats: dict[int, Seat]
-    data: dict  # the public observation of the round's current state
+    state: State  # the engine state of the round's match as exported
+    players: dict[int, str]  # seat -> participant code, for the study's participants in this match
 
 
 def _rounds(study: Study) -> list[_Round]:
@@ -73,29 +124,70 @@ def _rounds(study: Study) -> list[_Round]:
     seats: dict[int, dict[int, Seat]] = defaultdict(dict)
     for seat in Seat.objects.filter(match_id__in=matches).only("match_id", "index", "controller", "agent_name"):
         seats[seat.match_id][seat.index] = seat
-    data: dict[int, dict] = {}
+    states: dict[int, State] = {}
+    players: dict[int, dict[int, str]] = defaultdict(dict)
     for r in records:
-        if r.match_id not in data:
-            data[r.match_id] = state_of(r.match).observation(None).data
-    return [_Round(r, events[r.match_id], seats[r.match_id], data[r.match_id]) for r in records]
+        if r.match_id not in states:
+            states[r.match_id] = state_of(r.match)
+        players[r.match_id][r.seat_index] = participant_code(r.participant_id)
+    return [
+        _Round(r, events[r.match_id], seats[r.match_id], states[r.match_id], players[r.match_id]) for r in records
+    ]
 
 
 def _partner(r: _Round) -> tuple[str, str, list[int]]:
-    """(partner, partner_kind, the partner's agent seats)."""
+    """(partner, partner_kind, the agent seats of the match other than the participant's).
+
+    partner lists everyone else in seat order, ";"-separated: participant codes for people (a person outside
+    the export falls back to the round's recorded partner), agent names for agents. partner_kind is "human",
+    "agent", "mixed" (both), or "" when nobody else plays.
+    """
     rec = r.record
-    agents = [i for i, s in r.seats.items() if i != rec.seat_index and s.is_agent]
-    if agents or rec.partner_agent:
-        return rec.partner_agent or r.seats[agents[0]].agent_name, "agent", agents
-    return participant_code(rec.partner_participant_id), "human", []
+    others = sorted(i for i in r.seats if i != rec.seat_index)
+    agents = [i for i in others if r.seats[i].is_agent]
+    names = []
+    for i in others:
+        if r.seats[i].is_agent:
+            names.append(r.seats[i].agent_name)
+        else:
+            names.append(r.players.get(i) or participant_code(rec.partner_participant_id) or HUMAN)
+    people = len(others) - len(agents)
+    kind = MIXED if people and agents else AGENT if agents else HUMAN if people else ""
+    return ";".join(names), kind, agents
 
 
-def _round_row(study: Study, r: _Round) -> dict:
-    rec, match = r.record, r.record.match
+def _as_assigned(condition: Condition, seats: dict[int, Seat]) -> bool:
+    """Every seat is played as the condition prescribes: participants where it names a participant, the named
+    agent where it names an agent (a pairing timeout puts the fallback agent in a participant seat: False)."""
+    wanted = condition.seats or []
+    if len(wanted) != len(seats):
+        return False
+    agents = condition.agent_seats
+    for i, seat in seats.items():
+        if i in agents:
+            if not (seat.is_agent and seat.agent_name == agents[i]):
+                return False
+        elif seat.is_agent:
+            return False
+    return True
+
+
+def _won(state: State, seat: int) -> bool | None:
+    """Whether ``seat``'s team won: its score is the highest and no seat of another team shares it. None for a
+    cooperative game (one team) or an unfinished one; a draw is False."""
+    teams = state.game.teams()
+    if len(set(teams)) == 1 or not state.is_terminal():
+        return None
+    scores = state.scores()
+    best = max(scores)
+    return scores[seat] == best and all(s < best for i, s in enumerate(scores) if teams[i] != teams[seat])
+
+
+def _round_row(study: Study, r: _Round, declared: tuple[MeasureSpec, ...]) -> dict:
+    rec, match, state = r.record, r.record.match, r.state
     participant, condition = rec.participant, rec.participant.condition
     partner, kind, agent_seats = _partner(r)
-    status = "aborted" if match.status == Match.Status.ABORTED else r.data.get("status", match.status)
-    # Games without a treasure status count as finished when their match is.
-    finished = status == FOUND if "status" in r.data else match.is_finished
+    completed = match.is_finished
     start = r.events[0].created_at if r.events else match.created_at
     messages = [e for e in r.events if e.kind == Event.Kind.MESSAGE]
     mine = [len(e.payload.get("text", "")) for e in messages if e.seat == rec.seat_index]
@@ -106,28 +198,29 @@ def _round_row(study: Study, r: _Round) -> dict:
         if e.kind == Event.Kind.ACTION and e.seat in agent_seats
     ]
     think = [float(ms) for ms in think if ms is not None]
-    as_assigned = kind == condition.partner and (kind == Condition.Partner.HUMAN or partner == condition.agent_name)
-    return {
+    reported = state.measures(rec.seat_index) or {}
+    row = {
         "study": study.slug,
         "participant": participant_code(participant.pk),
         "prolific_pid": participant.prolific_pid,
         "condition": condition.key,
-        "condition_partner": condition.partner,
+        "condition_partner": condition.partner_summary,
         "round": rec.round_index + 1,
-        "game_round": match.options.get("round", ""),
+        "options": json.dumps(match.options, sort_keys=True, separators=(",", ":")),
         "match_id": match.pk,
         "seat": rec.seat_index,
         "partner": partner,
         "partner_kind": kind,
-        "as_assigned": as_assigned,
-        "status": status,
-        "completed": match.is_finished,
-        "finished": finished,
-        "turns": r.data.get("turn"),
-        "wall_hits": r.data.get("wall_hits"),
+        "as_assigned": _as_assigned(condition, r.seats),
+        "status": match.status,
+        "completed": completed,
+        # Scores mean something only once the game is over; engines return an even split before that.
+        "score": float(state.scores()[rec.seat_index]) if completed and state.is_terminal() else None,
+        "won": _won(state, rec.seat_index) if completed else None,
+        "actions": match.version,
         # Rounded to the millisecond here, so the analysis uses exactly the value the CSV shows.
         "time_to_complete_s": round((match.finished_at - start).total_seconds(), 3)
-        if finished and match.finished_at
+        if completed and match.finished_at
         else None,
         "messages_participant": len(mine),
         "messages_partner": len(theirs),
@@ -141,10 +234,14 @@ def _round_row(study: Study, r: _Round) -> dict:
         "started_at": iso(start),
         "finished_at": iso(match.finished_at),
     }
+    for spec in declared:
+        row[measure_column(spec.name)] = reported.get(spec.name)
+    return row
 
 
 def round_rows(study: Study) -> list[dict]:
-    return [_round_row(study, r) for r in _rounds(study)]
+    declared = declared_measures(study)
+    return [_round_row(study, r, declared) for r in _rounds(study)]
 
 
 # --- messages and answers ----------------------------------------------------------------------------------------
@@ -241,6 +338,9 @@ def participant_rows(
     by_item: dict[str, dict[str, int]] = defaultdict(dict)
     for a in answer_rows(study) if answers is None else answers:
         by_item[a["participant"]][a["item_key"]] = a["value"]
+    declared = declared_measures(study)
+    flags = [measure_column(m.name) for m in declared if m.kind == "bool"]
+    cooperative = is_cooperative(study)
     rows = []
     for p in _participants(study):
         code = participant_code(p.pk)
@@ -264,18 +364,30 @@ def participant_rows(
             "dropout_round": dropped_round,
             "rounds_started": len(mine),
             "rounds_completed": sum(1 for r in mine.values() if r["completed"]),
-            "rounds_finished": sum(1 for r in mine.values() if r["finished"]),
+            "rounds_won": None if cooperative else sum(1 for r in mine.values() if r["won"]),
         }
+        for column in flags:
+            row[f"rounds_{column}"] = sum(1 for r in mine.values() if r[column] is True)
         for k in range(1, round_count(study) + 1):
             r = mine.get(k, {})
-            row[f"round{k}_status"] = r.get("status")
-            row[f"round{k}_turns"] = r.get("turns")
-            row[f"round{k}_time_s"] = r.get("time_to_complete_s")
-            row[f"round{k}_finished"] = r.get("finished")
+            for suffix, column in participant_round_fields(declared):
+                row[f"round{k}_{suffix}"] = r.get(column)
         for key in likert_keys(study):
             row[f"survey_{key}"] = by_item[code].get(key)
         rows.append(row)
     return rows
+
+
+def participant_round_fields(declared: tuple[MeasureSpec, ...]) -> list[tuple[str, str]]:
+    """(suffix of the round<k>_ column in participants.csv, the rounds.csv column it copies)."""
+    fixed = [
+        ("status", "status"),
+        ("actions", "actions"),
+        ("time_s", "time_to_complete_s"),
+        ("score", "score"),
+        ("won", "won"),
+    ]
+    return fixed + [(measure_column(m.name), measure_column(m.name)) for m in declared]
 
 
 # --- the dashboard ------------------------------------------------------------------------------------------------
@@ -296,7 +408,7 @@ class Adherence:
 class ConditionStats:
     key: str
     label: str
-    partner: str
+    partner: str  # who the condition's participants play with (Condition.partner_summary)
     by_step: list[int]  # in Dashboard.steps order
     total: int
     dropped: int
@@ -349,7 +461,7 @@ def dashboard(study: Study, now: datetime | None = None) -> Dashboard:
             ConditionStats(
                 key=condition.key,
                 label=condition.label,
-                partner=condition.get_partner_display(),
+                partner=condition.partner_summary,
                 by_step=[sum(1 for p in mine if p.step == v) for v, _ in steps],
                 total=len(mine),
                 dropped=len(dropped),

@@ -90,6 +90,6 @@ def _downloads() -> list[tuple[str, str, str]]:
         (
             "study_research:analysis_zip",
             exports.ZIP,
-            "ANOVA, Tukey HSD, Kruskal-Wallis, box plots, README and the four CSVs",
+            "ANOVA, Tukey HSD, Kruskal-Wallis, yes/no rates, box plots, README and the four CSVs",
         ),
     ]

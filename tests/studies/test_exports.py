@@ -5,16 +5,19 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import zipfile
 from datetime import timedelta
 
 import pytest
 from django.utils import timezone
 
+from gameplay.engines.api import MeasureSpec
+from gameplay.engines.registry import create_game
 from gameplay.models import Event, Seat
 from gameplay.studies import exports, measures
 from gameplay.studies.models import Participant, ParticipantRound, SurveyAnswer
-from tests.studies.factories import build_study, make_participant, make_study, play_round, route
+from tests.studies.factories import TURN_CAP, build_study, make_participant, make_study, play_round, route
 
 pytestmark = pytest.mark.django_db
 Step = Participant.Step
@@ -33,19 +36,26 @@ def study():
 
 def test_rounds_csv_one_row_per_participant_round(study):
     header, rows = parse(exports.rounds_csv(study))
-    assert header == [*exports.ROUND_COLUMNS, "in_analysis"]
+    assert header == [*exports.round_columns(study), "in_analysis"]
+    # The game's declared measures follow the platform's columns, prefixed, in declaration order.
+    assert header[-4:] == ["m_turns", "m_wall_hits", "m_success", "in_analysis"]
     assert len(rows) == ParticipantRound.objects.filter(participant__study=study).count() == 12 * 3 + 1
-    statuses = {r["status"] for r in rows}
-    assert statuses == {"found", "out_of_turns", "playing"}
+    assert {r["status"] for r in rows} == {"finished", "active"}
     for row in rows:
-        if row["finished"] == "1":
-            assert row["status"] == "found" and float(row["time_to_complete_s"]) > 0
+        if row["completed"] == "1":
+            assert row["status"] == "finished" and float(row["time_to_complete_s"]) > 0
+            assert row["m_success"] in {"0", "1"} and int(row["m_turns"]) > 0
         else:
-            assert row["time_to_complete_s"] == ""
+            assert row["time_to_complete_s"] == "" and row["score"] == "" and row["m_success"] == "0"
+        assert row["won"] == ""  # Gnomes at Night is cooperative: nobody wins against anybody
+    out_of_turns = [r for r in rows if r["completed"] == "1" and r["m_success"] == "0"]
+    assert len(out_of_turns) == 1 and out_of_turns[0]["m_turns"] == str(TURN_CAP)
     fallback = next(r for r in rows if r["prolific_pid"] == "H-alone")
     assert (fallback["partner"], fallback["partner_kind"], fallback["as_assigned"]) == ("gnomes-comm", "agent", "0")
+    assert fallback["condition_partner"] == "another participant"
     pair = [r for r in rows if r["condition"] == "H" and r["round"] == "1" and r["partner_kind"] == "human"]
     assert {r["partner"] for r in pair} == {r["participant"] for r in pair}  # partners name each other
+    assert json.loads(pair[0]["options"])["round"] == 1
 
 
 def test_round_measures_by_hand():
@@ -61,22 +71,46 @@ def test_round_measures_by_hand():
         messages=[(0, 1, "hello"), (2, 0, "go right"), (2, 1, "ok")],
     )
     (row,) = measures.round_rows(study)
-    assert row["turns"] == len(route(1)) + 2 and row["wall_hits"] == 1
-    assert row["finished"] and row["completed"] and row["status"] == "found"
+    assert row["m_turns"] == row["actions"] == len(route(1)) + 2 and row["m_wall_hits"] == 1
+    assert row["m_success"] is True and row["completed"] and row["status"] == "finished"
+    assert row["score"] == 0.5 and row["won"] is None  # cooperative: an even share, no winner
     assert row["time_to_complete_s"] == 42.5
     assert (row["messages_participant"], row["chars_participant"], row["mean_length_participant"]) == (1, 8, 8.0)
     assert (row["messages_partner"], row["chars_partner"], row["mean_length_partner"]) == (2, 7, 3.5)
     # 7 moves, the agent (seat 1) made moves 2, 4 and 6: think times 300, 100, 200 from the cycle.
     assert row["agent_think_ms_mean"] == 200.0 and row["agent_think_ms_median"] == 200.0
     assert row["agent_think_ms_max"] == 300.0
-    assert row["partner"] == "gnomes-comm" and row["as_assigned"]
-    assert row["participant"] == f"P{p.pk:04d}" and row["round"] == 1 and row["game_round"] == 1
+    assert row["partner"] == "gnomes-comm" and row["partner_kind"] == "agent" and row["as_assigned"]
+    assert row["participant"] == f"P{p.pk:04d}" and row["round"] == 1 and row["seat"] == 0
+    assert study.rounds[0].items() <= json.loads(row["options"]).items()  # the round's options, as played
     messages = measures.message_rows(study)
     assert [(m["sender"], m["text"], m["turn"], m["length"]) for m in messages] == [
         ("gnomes-comm", "hello", 0, 5),
         ("participant", "go right", 2, 8),
         ("gnomes-comm", "ok", 2, 2),
     ]
+
+
+def test_measure_columns_follow_the_declared_measures(study, monkeypatch):
+    """The columns are whatever the game declares: a different declaration gives different columns, no code change."""
+    declared = (MeasureSpec("turns", "Moves."), MeasureSpec("bonus", "Something the engine does not report."))
+    monkeypatch.setattr(measures, "declared_measures", lambda _study: declared)
+    header, rows = parse(exports.rounds_csv(study))
+    assert header[-3:] == ["m_turns", "m_bonus", "in_analysis"] and "m_wall_hits" not in header
+    assert all(r["m_bonus"] == "" for r in rows) and all(r["m_turns"] for r in rows)
+    assert "round1_m_bonus" in exports.participant_columns(study)
+    assert [o.column for o in exports.outcomes(study)] == ["time_to_complete_s", "actions", "m_turns", "m_bonus"]
+    assert exports.flags(study) == []
+
+
+def test_readme_lists_the_measure_columns_from_their_declared_descriptions(study):
+    text = exports.readme(study)
+    for spec in create_game("gnomes").spec.measures:
+        assert f"m_{spec.name} ({spec.kind}): {spec.description}" in text
+        assert f"  m_{spec.name}: {spec.description}" in text  # and in rounds.csv's column list
+    assert "round<k>_m_turns" in text and "rounds_m_success" in text
+    assert "Seats: 0 = Gnome A, 1 = Gnome B" in text
+    assert "rates.csv" in text and "Yes/no outcomes counted in rates.csv: m_success." in text
 
 
 def test_messages_csv_one_row_per_message_and_defused(study):
@@ -101,15 +135,19 @@ def test_survey_csv_one_row_per_answer(study):
 def test_participants_csv_one_row_per_participant(study):
     header, rows = parse(exports.participants_csv(study))
     assert header == exports.participant_columns(study)
-    assert "round3_turns" in header and "survey_satisfaction" in header and "token" not in header
+    assert "round3_m_turns" in header and "round3_m_success" in header and "survey_satisfaction" in header
+    assert "token" not in header
     assert len(rows) == Participant.objects.filter(study=study).count() == 13
     assert len({r["participant"] for r in rows}) == 13
     complete = next(r for r in rows if r["prolific_pid"] == "A-Mute-pid-3")
-    assert (complete["rounds_completed"], complete["rounds_finished"], complete["round3_status"]) == (
-        "3",
-        "2",
-        "out_of_turns",
+    assert (complete["rounds_completed"], complete["rounds_m_success"], complete["rounds_won"]) == ("3", "2", "")
+    assert (complete["round3_status"], complete["round3_m_success"], complete["round3_m_turns"]) == (
+        "finished",
+        "0",
+        str(TURN_CAP),
     )
+    dropout = next(r for r in rows if r["prolific_pid"] == "A-Comm-pid-3")
+    assert (dropout["round3_status"], dropout["round3_time_s"], dropout["rounds_completed"]) == ("active", "", "2")
 
 
 def test_dropouts():
@@ -177,8 +215,12 @@ def test_downloads_equal_the_bundle_files(study):
 def test_an_empty_study_exports_headers_and_blank_statistics(tmp_path):
     study = make_study("empty")
     names = {path.name for path in exports.write_all(study, tmp_path)}
-    assert {"rounds.csv", "anova.csv", "boxplot_turns_round1.png", "analysis.zip"} <= names
+    assert {"rounds.csv", "anova.csv", "rates.csv", "boxplot_m_turns_round1.png", "analysis.zip"} <= names
     header, rows = parse((tmp_path / "rounds.csv").read_bytes())
     assert header[0] == "study" and rows == []
     _, anova = parse((tmp_path / "anova.csv").read_bytes())
-    assert len(anova) == 2 * 4 and all(r["F"] == "" and r["note"] for r in anova)
+    # time, actions, m_turns, m_wall_hits (no score: the game is cooperative), in 3 rounds and 'all'
+    assert len(anova) == 4 * 4 and all(r["F"] == "" and r["note"] for r in anova)
+    assert all("H (n=0)" in r["note"] for r in anova)  # the groups left out are named, never dropped silently
+    _, rates = parse((tmp_path / "rates.csv").read_bytes())
+    assert len(rates) == 4 * 3 and all(r["n"] == "0" and r["percent"] == "" and r["note"] for r in rates)

@@ -1,17 +1,22 @@
 """The analysis bundle's tables and figures, from the long rows of the data export (pure: no Django).
 
 Rows are the dicts written to rounds.csv and survey.csv, so everything here can be recomputed from the
-CSVs alone. Which rounds count (the rules the README states):
+CSVs alone. Nothing here knows a game: the caller names the outcomes (``Outcome``: a rounds.csv column with
+its figure title) and the yes/no columns to count, from what the study's game declares. Which rounds count
+(the rules the README states):
 
-* only rounds where the treasure was found (``finished`` = 1): an unfinished round has no time to the
-  treasure, and its turn count is a cap or a quit point, not a measure of efficiency;
-* only rounds played with the partner the condition prescribes (``as_assigned`` = 1), so a human-partner
-  participant who was given the fallback agent after a pairing timeout is not counted as a human pair;
-* each match once: in a human-human pair both participants have a row for the same match with the same
-  turns and time, and counting both would double the pair's weight (the lower participant id is kept).
+* only completed rounds (``completed`` = 1: the round's match finished): an aborted or running round has no
+  time to complete, and its counts stop at a quit point, not at the end of the game;
+* only rounds played as the condition prescribes (``as_assigned`` = 1), so a participant who was given the
+  fallback agent after a pairing timeout is not counted as playing another participant;
+* each match once: when several participants share a match they have a row each for it, and counting every
+  row would weigh that match more than a match with an agent (the lowest participant id's row is kept).
 
-"all" pools rounds per participant: the mean of that participant's counted rounds (the pair rule does not
-apply there, so the two members of a human pair are both counted, each with their own rounds).
+"all" pools rounds per participant: the mean of that participant's completed, as-assigned rounds (the match
+rule does not apply there, so every participant of a shared match counts, each with their own rounds).
+
+Groups (conditions) with fewer than two values cannot enter a test; every table still reports each group's
+size, and a note names the groups left out, so nothing is dropped silently.
 """
 
 from __future__ import annotations
@@ -21,25 +26,35 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from .anova import AnovaResult, mean, one_way_anova
+from .anova import MIN_GROUP_SIZE, AnovaResult, mean, one_way_anova
 from .boxplots import box_plot
 from .kruskal import kruskal_wallis
 from .tukey import CONFIDENCE, tukey_pairs
 
-# measure name -> (rounds.csv column, figure title, axis label, file stem)
-MEASURES: dict[str, tuple[str, str, str, str]] = {
-    "turns": ("turns", "Turns to reach the treasure", "turns", "turns"),
-    "time_s": ("time_to_complete_s", "Time to reach the treasure", "seconds", "time"),
-}
+
+@dataclass(frozen=True)
+class Outcome:
+    """A numeric rounds.csv column the bundle tests across conditions and draws as box plots."""
+
+    column: str  # the rounds.csv column, also the ``measure`` of anova.csv and tukey.csv
+    title: str  # figure title, e.g. "Time to complete the round"
+    axis: str  # y-axis label
+    stem: str  # figure file stem: boxplot_<stem>_round<k>.png
+
+
+# The platform's own outcomes, for every game; the game's declared number measures are added by the caller.
+TIME = Outcome("time_to_complete_s", "Time to complete the round", "seconds", "time")
+ACTIONS = Outcome("actions", "Actions in the round (all seats)", "actions", "actions")
+SCORE = Outcome("score", "Score of the participant's seat", "score", "score")
+BASE_OUTCOMES = (TIME, ACTIONS, SCORE)
+
 ALL_ROUNDS = "all"
-PER_ROUND_NOTE = "Rounds where the treasure was found, with the partner the condition prescribes; each match once."
-PER_PARTICIPANT_NOTE = (
-    "Each participant's mean over their rounds where the treasure was found, with the partner the condition prescribes."
-)
+PER_ROUND_NOTE = "Completed rounds, played as the condition prescribes; each match once."
+PER_PARTICIPANT_NOTE = "Each participant's mean over their completed rounds played as the condition prescribes."
 SURVEY = "survey"
 
 ANOVA_COLUMNS: dict[str, str] = {
-    "measure": "turns or time_s (time to the treasure in seconds)",
+    "measure": "the rounds.csv column tested (time_to_complete_s, actions, score, m_<measure> of the game)",
     "round": "round number (1-based), or 'all' for per-participant means over their counted rounds",
     "groups_compared": "conditions with at least two values, separated by ';' (only these enter the test)",
     "n_total": "values in the test",
@@ -51,7 +66,7 @@ ANOVA_COLUMNS: dict[str, str] = {
     "n_<condition>": "values of that condition (including conditions with too few values to be compared)",
     "mean_<condition>": "mean of that condition's values",
     "sd_<condition>": "sample standard deviation (n - 1) of that condition's values",
-    "note": "why a statistic is blank, if it is",
+    "note": "why a statistic is blank, and which conditions were left out for having too few values",
 }
 TUKEY_COLUMNS: dict[str, str] = {
     "measure": "as in anova.csv",
@@ -79,7 +94,17 @@ KRUSKAL_COLUMNS: dict[str, str] = {
     "n_<condition>": "answers of that condition",
     "median_<condition>": "median answer of that condition",
     "mean_<condition>": "mean answer of that condition",
-    "note": "why a statistic is blank, if it is",
+    "note": "why a statistic is blank, and which conditions were left out for having too few answers",
+}
+RATE_COLUMNS: dict[str, str] = {
+    "measure": "the yes/no rounds.csv column counted (won, m_<measure> of the game)",
+    "round": "round number (1-based), or 'all' for every counted round of every participant",
+    "condition": "the condition",
+    "n": "counted rounds with a value (the same rounds as the tests: completed, as assigned, each match once;"
+    " 'all': every completed, as-assigned round of every participant)",
+    "count": "rounds where the value is yes (1)",
+    "percent": "100 * count / n; blank when n = 0",
+    "note": "why percent is blank, if it is",
 }
 
 
@@ -90,6 +115,7 @@ class Sample:
     measure: str
     round: str
     groups: dict[str, list[float]]
+    blank: int = 0  # counted rounds without a value for the measure (left out, and said so in the note)
 
 
 @dataclass(frozen=True)
@@ -97,6 +123,7 @@ class Analysis:
     anova: list[dict]
     tukey: list[dict]
     kruskal: list[dict]
+    rates: list[dict]
     figures: dict[str, bytes]  # file name -> PNG
 
 
@@ -105,31 +132,38 @@ def analysis_flags(rows: Sequence[Mapping]) -> list[bool]:
     seen, chosen = set(), set()
     for i in sorted(range(len(rows)), key=lambda i: (_participant_number(rows[i]["participant"]), i)):
         row = rows[i]
-        if _truthy(row["finished"]) and _truthy(row["as_assigned"]) and str(row["match_id"]) not in seen:
+        if _counted(row) and str(row["match_id"]) not in seen:
             seen.add(str(row["match_id"]))
             chosen.add(i)
     return [i in chosen for i in range(len(rows))]
 
 
-def samples(rows: Sequence[Mapping], conditions: Sequence[str], round_count: int) -> list[Sample]:
+def samples(rows: Sequence[Mapping], conditions: Sequence[str], round_count: int, column: str) -> list[Sample]:
+    """One sample per round plus 'all' (per-participant means) of one numeric column."""
     flags = analysis_flags(rows)
     result = []
-    for measure, (column, *_rest) in MEASURES.items():
-        for k in range(1, round_count + 1):
-            groups = {c: [] for c in conditions}
-            for row, counted in zip(rows, flags, strict=True):
-                if counted and int(row["round"]) == k and row["condition"] in groups:
+    for k in range(1, round_count + 1):
+        groups: dict[str, list[float]] = {c: [] for c in conditions}
+        blank = 0
+        for row, counted in zip(rows, flags, strict=True):
+            if counted and int(row["round"]) == k and row["condition"] in groups:
+                if _blank(row[column]):
+                    blank += 1
+                else:
                     groups[row["condition"]].append(float(row[column]))
-            result.append(Sample(measure, str(k), groups))
-        per_participant: dict[tuple[str, str], list[float]] = defaultdict(list)
-        for row in rows:
-            if _truthy(row["finished"]) and _truthy(row["as_assigned"]):
+        result.append(Sample(column, str(k), groups, blank))
+    per_participant: dict[tuple[str, str], list[float]] = defaultdict(list)
+    blank = 0
+    for row in rows:
+        if _counted(row) and row["condition"] in conditions:
+            if _blank(row[column]):
+                blank += 1
+            else:
                 per_participant[(row["condition"], row["participant"])].append(float(row[column]))
-        groups = {c: [] for c in conditions}
-        for (condition, _), values in per_participant.items():
-            if condition in groups:
-                groups[condition].append(mean(values))
-        result.append(Sample(measure, ALL_ROUNDS, groups))
+    groups = {c: [] for c in conditions}
+    for (condition, _), values in per_participant.items():
+        groups[condition].append(mean(values))
+    result.append(Sample(column, ALL_ROUNDS, groups, blank))
     return result
 
 
@@ -138,7 +172,7 @@ def anova_row(sample: Sample) -> dict:
     row = {"measure": sample.measure, "round": sample.round}
     if result is None:
         row.update(groups_compared="", n_total="", F="", p="", df_between="", df_within="", eta_squared="")
-        row["note"] = "fewer than two conditions with at least two values"
+        why = f"fewer than two conditions with at least {MIN_GROUP_SIZE} values: no test"
     else:
         row.update(
             groups_compared=";".join(result.groups),
@@ -148,8 +182,9 @@ def anova_row(sample: Sample) -> dict:
             df_between=result.df_between,
             df_within=result.df_within,
             eta_squared=result.eta_squared,
-            note=_anova_note(result),
         )
+        why = _anova_note(result)
+    row["note"] = _join(why, _left_out(sample.groups, "values"), _blanks(sample.blank))
     for c, values in sample.groups.items():
         row[f"n_{c}"] = len(values)
         row[f"mean_{c}"] = mean(values) if values else None
@@ -166,7 +201,7 @@ def kruskal_row(item: str, groups: dict[str, list[float]]) -> dict:
     row = {"measure": item, "round": SURVEY}
     if result is None:
         row.update(groups_compared="", n_total="", H="", p="", df="", epsilon_squared="")
-        row["note"] = "fewer than two conditions with at least two answers"
+        why = f"fewer than two conditions with at least {MIN_GROUP_SIZE} answers: no test"
     else:
         row.update(
             groups_compared=";".join(result.groups),
@@ -175,8 +210,9 @@ def kruskal_row(item: str, groups: dict[str, list[float]]) -> dict:
             p=result.p,
             df=result.df,
             epsilon_squared=result.epsilon_squared,
-            note="" if result.h is not None else "every answer is the same: H is undefined",
         )
+        why = "" if result.h is not None else "every answer is the same: H is undefined"
+    row["note"] = _join(why, _left_out(groups, "answers"))
     for c, values in groups.items():
         row[f"n_{c}"] = len(values)
         row[f"median_{c}"] = float(statistics.median(values)) if values else None
@@ -192,6 +228,37 @@ def likert_groups(answers: Sequence[Mapping], conditions: Sequence[str], item: s
     return groups
 
 
+def rate_rows(rows: Sequence[Mapping], conditions: Sequence[str], round_count: int, column: str) -> list[dict]:
+    """Count and percent of yes per condition, per round (the tests' rounds) and over all counted rounds."""
+    flags = analysis_flags(rows)
+    result = []
+    for label in [str(k) for k in range(1, round_count + 1)] + [ALL_ROUNDS]:
+        for c in conditions:
+            if label == ALL_ROUNDS:
+                mine = [r for r in rows if _counted(r) and r["condition"] == c]
+            else:
+                mine = [
+                    r
+                    for r, counted in zip(rows, flags, strict=True)
+                    if counted and r["condition"] == c and str(r["round"]) == label
+                ]
+            values = [_truthy(r[column]) for r in mine if not _blank(r[column])]
+            n, count = len(values), sum(values)
+            notes = ["no counted rounds" if not mine else "no values" if n == 0 else "", _blanks(len(mine) - n)]
+            result.append(
+                {
+                    "measure": column,
+                    "round": label,
+                    "condition": c,
+                    "n": n,
+                    "count": count,
+                    "percent": 100 * count / n if n else None,
+                    "note": _join(*notes),
+                }
+            )
+    return result
+
+
 def analyse(
     rounds: Sequence[Mapping],
     answers: Sequence[Mapping],
@@ -199,23 +266,29 @@ def analyse(
     conditions: Sequence[str],
     round_count: int,
     likert_items: Sequence[str],
+    outcomes: Sequence[Outcome] = BASE_OUTCOMES,
+    flags: Sequence[str] = (),
 ) -> Analysis:
-    """Every table and figure of the bundle; conditions give the column and box order."""
+    """Every table and figure of the bundle; conditions give the column and box order.
+
+    ``outcomes``: numeric rounds.csv columns to test (ANOVA, Tukey HSD) and draw; ``flags``: yes/no columns to
+    count (rates.csv)."""
     anova, tukey, figures = [], [], {}
-    for sample in samples(rounds, conditions, round_count):
-        anova.append(anova_row(sample))
-        tukey.extend(tukey_rows(sample))
-        _, title, axis, stem = MEASURES[sample.measure]
-        where = "all rounds (per-participant means)" if sample.round == ALL_ROUNDS else f"round {sample.round}"
-        suffix = ALL_ROUNDS if sample.round == ALL_ROUNDS else f"round{sample.round}"
-        figures[f"boxplot_{stem}_{suffix}.png"] = box_plot(
-            list(sample.groups.items()),
-            title=f"{title}, {where}",
-            y_label=axis,
-            note=PER_PARTICIPANT_NOTE if sample.round == ALL_ROUNDS else PER_ROUND_NOTE,
-        )
+    for outcome in outcomes:
+        for sample in samples(rounds, conditions, round_count, outcome.column):
+            anova.append(anova_row(sample))
+            tukey.extend(tukey_rows(sample))
+            where = "all rounds (per-participant means)" if sample.round == ALL_ROUNDS else f"round {sample.round}"
+            suffix = ALL_ROUNDS if sample.round == ALL_ROUNDS else f"round{sample.round}"
+            figures[f"boxplot_{outcome.stem}_{suffix}.png"] = box_plot(
+                list(sample.groups.items()),
+                title=f"{outcome.title}, {where}",
+                y_label=outcome.axis,
+                note=PER_PARTICIPANT_NOTE if sample.round == ALL_ROUNDS else PER_ROUND_NOTE,
+            )
     kruskal = [kruskal_row(item, likert_groups(answers, conditions, item)) for item in likert_items]
-    return Analysis(anova=anova, tukey=tukey, kruskal=kruskal, figures=figures)
+    rates = [row for column in flags for row in rate_rows(rounds, conditions, round_count, column)]
+    return Analysis(anova=anova, tukey=tukey, kruskal=kruskal, rates=rates, figures=figures)
 
 
 def per_condition_columns(base: Mapping[str, str], conditions: Sequence[str], stats: Sequence[str]) -> list[str]:
@@ -234,6 +307,28 @@ def _anova_note(result: AnovaResult) -> str:
     if result.p is None:
         return "p is undefined"
     return ""
+
+
+def _left_out(groups: Mapping[str, Sequence[float]], what: str) -> str:
+    small = [f"{c} (n={len(v)})" for c, v in groups.items() if len(v) < MIN_GROUP_SIZE]
+    return f"left out with fewer than {MIN_GROUP_SIZE} {what}: {', '.join(small)}" if small else ""
+
+
+def _blanks(count: int) -> str:
+    return f"{count} counted round{'s' if count != 1 else ''} without a value left out" if count else ""
+
+
+def _join(*notes: str) -> str:
+    return "; ".join(n for n in notes if n)
+
+
+def _counted(row: Mapping) -> bool:
+    """Completed and as assigned: the first two rules (the match rule needs every row, see analysis_flags)."""
+    return _truthy(row["completed"]) and _truthy(row["as_assigned"])
+
+
+def _blank(value) -> bool:
+    return value is None or str(value).strip() == ""
 
 
 def _truthy(value) -> bool:
