@@ -55,6 +55,10 @@ def dashboard(request, slug: str):
         "board": measures.dashboard(study),
         "poll_seconds": POLL_SECONDS,
         "downloads": _downloads(),
+        # What rounds.csv and the analysis will hold for this game, from its declared measures.
+        "measures": [(measures.measure_column(m.name), m) for m in measures.declared_measures(study)],
+        "outcomes": [o.column for o in exports.outcomes(study)],
+        "flags": exports.flags(study),
     }
     return render(request, "studies/research/dashboard.html", context)
 

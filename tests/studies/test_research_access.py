@@ -10,7 +10,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import NoReverseMatch, reverse
+from django.utils.html import escape
 
+from gameplay.engines.registry import create_game
 from gameplay.studies import exports, researcher_urls
 from tests.studies.factories import make_participant, make_study, play_round
 
@@ -106,3 +108,15 @@ def test_live_partial_has_the_tables(study):
     assert "Participants per condition and step" in html and "Adherence per round" in html
     assert "<html" not in html  # a fragment for htmx to swap in
     assert "1/1 (100%)" in html
+
+
+def test_dashboard_lists_the_measures_the_game_declares(study):
+    client = user_client(is_staff=True)
+    page = client.get(reverse("study_research:dashboard", kwargs={"slug": study.slug})).content.decode()
+    for spec in create_game(study.game_id).spec.measures:
+        assert f"<code>m_{spec.name}</code>" in page and escape(spec.description) in page
+    assert "time_to_complete_s, actions, m_turns, m_wall_hits" in page  # no score: the game is cooperative
+    assert "m_success" in page.split("Counted as rates")[1]
+    html = client.get(reverse("study_research:live", kwargs={"slug": study.slug})).content.decode()
+    assert "(agent gnomes-mute)" in html  # the condition's partner summary
+    assert "<code>gnomes</code>" in client.get(reverse("study_research:list")).content.decode()
