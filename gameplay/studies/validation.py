@@ -171,7 +171,7 @@ def study_errors(data: Mapping[str, Any], conditions: Sequence[Mapping[str, Any]
         key = condition.get("key")
         if not isinstance(key, str) or not _SLUG.match(key):
             _add(errors, f"conditions[{i}].key", "The key must be a slug (letters, digits, - or _).")
-        elif keys.count(key) > 1:
+        elif key in keys[:i]:
             _add(errors, f"conditions[{i}].key", f"The key {key!r} is used twice.")
         found = condition_errors(game_id, rounds, condition.get("seats"), condition.get("options", {}))
         for field, messages in found.items():

@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 from django.core.management import call_command
-from django.test import Client
+from django.test import Client, TestCase
 from django.urls import reverse
 
 from gameplay import services as match_services
@@ -14,7 +14,7 @@ from gameplay.celery import app as celery_app
 from gameplay.models import Match
 from gameplay.studies import services
 from gameplay.studies.forms import EntryParams
-from gameplay.studies.models import Condition, Participant, ParticipantRound, Study, SurveyAnswer
+from gameplay.studies.models import Condition, PairingTicket, Participant, ParticipantRound, Study, SurveyAnswer
 
 pytestmark = pytest.mark.django_db
 
@@ -79,13 +79,17 @@ def consent(client, study: Study, **params) -> Participant | None:
 
 
 def play_out(participant_round: ParticipantRound) -> Match:
-    """Make the participant's moves through the match service until the round ends (the agent answers eagerly)."""
+    """Make the participant's moves through the match service until the round ends (the agent answers eagerly,
+    once the move's transaction commits: the test runs those on-commit callbacks)."""
     match = participant_round.match
     for _ in range(50):
         match.refresh_from_db()
         if match.status != Match.Status.ACTIVE:
             return match
-        match_services.submit_action(match.pk, participant_round.seat_index, "stay", expected_version=match.version)
+        with TestCase.captureOnCommitCallbacks(execute=True):
+            match_services.submit_action(
+                match.pk, participant_round.seat_index, "stay", expected_version=match.version
+            )
     raise AssertionError("the round did not end")
 
 
@@ -319,7 +323,8 @@ class TestResume:
         client.get(participant_url("round", participant, n=3))
         third = participant.rounds.get(round_index=2)
         third.match.refresh_from_db()
-        match_services.submit_action(third.match.pk, 0, "stay", expected_version=third.match.version)
+        with TestCase.captureOnCommitCallbacks(execute=True):  # the agent answers once the move commits
+            match_services.submit_action(third.match.pk, 0, "stay", expected_version=third.match.version)
         third.match.refresh_from_db()
         version = third.match.version
         assert third.match.status == Match.Status.ACTIVE and version == 2  # one move each, mid-round
@@ -362,3 +367,53 @@ class TestResume:
         assert client.post(participant_url("heartbeat", participant)).status_code == 204
         participant.refresh_from_db()
         assert participant.last_seen_at is not None
+
+
+class TestGetsOnlyRead:
+    """Every participant page answers GET without writing; the writes happen in the POSTs that lead there."""
+
+    @staticmethod
+    def writes_during(callback) -> list[str]:
+        import re
+
+        from django.db import connection
+
+        writes = []
+
+        def record(execute, sql, params, many, context):
+            if re.match(r"^\s*(INSERT|UPDATE|DELETE)\b", sql or "", re.IGNORECASE):
+                writes.append(sql[:80])
+            return execute(sql, params, many, context)
+
+        with connection.execute_wrapper(record):
+            callback()
+        return writes
+
+    def test_the_round_page_creates_no_match_on_get_and_offers_a_start_form(self):
+        study = make_study()
+        client = Client()
+        participant = consent(client, study, **PROLIFIC)
+        # The step moved on without a round (as when creating it failed): the GET shows a POST form instead.
+        Participant.objects.filter(pk=participant.pk).update(step=Participant.Step.ROUNDS)
+        url = participant_url("round", participant, n=1)
+        pages = []
+        assert self.writes_during(lambda: pages.append(client.get(url))) == []
+        assert pages[0].status_code == 200 and participant_url("round_start", participant, n=1) in pages[0].content.decode()
+        assert ParticipantRound.objects.count() == 0
+        response = client.post(participant_url("round_start", participant, n=1))
+        assert response["Location"] == url and ParticipantRound.objects.count() == 1
+        assert participant.rounds.get().match.private
+
+    def test_gets_along_the_journey_write_nothing(self):
+        study = make_study(conditions=[people_condition("human")])
+        client = Client()
+        assert self.writes_during(lambda: client.get(reverse("study:entry", args=[study.slug]), PROLIFIC)) == []
+        participant = consent(client, study, **PROLIFIC)
+        urls = [participant_url("instructions", participant), participant_url("resume", participant),
+                reverse("study:entry", args=[study.slug])]
+        assert self.writes_during(lambda: [client.get(u) for u in urls]) == []
+        client.post(participant_url("instructions", participant))
+        urls = [participant_url("wait", participant, n=1), participant_url("round", participant, n=1),
+                participant_url("round_status", participant, n=1), participant_url("survey", participant)]
+        assert self.writes_during(lambda: [client.get(u) for u in urls]) == []
+        assert PairingTicket.objects.count() == 1  # the POST joined the waiting room; the GETs did not pair
