@@ -1,0 +1,138 @@
+"""The study admin, through Django admin's real add/change forms: tables for rounds and Likert items, plain
+seats and options for conditions, and the study rules (the same as load_study) with errors beside the field."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.core.management import call_command
+
+from gameplay.studies.models import Condition, Study
+
+pytestmark = pytest.mark.django_db
+
+ADD = "/admin/studies/study/add/"
+
+
+def study_post(*, game="santorini", rounds=None, conditions=None, **fields) -> dict:
+    """A complete add-form submission (main form, rounds and Likert tables, the conditions inline)."""
+    rounds = rounds if rounds is not None else [{}, {}]
+    conditions = conditions if conditions is not None else [("random", "Random agent", "participant, random", "")]
+    data = {
+        "title": "Santorini with agents", "slug": "santorini-admin", "game_id": game, "rounds_game": game,
+        "consent_text": "Consent?", "instructions": "Play.", "likert_scale": "5",
+        "completion_message": "Thanks", "completion_code": "", "completion_redirect_url": "",
+        "assignment": "balanced", "read_url_ids": "on", "pairing_timeout_s": "120",
+        "pairing_timeout_action": "agent", "pairing_fallback_agent": "random", "dropout_after_s": "1800",
+        "likert_items-0-key": "fun", "likert_items-0-prompt": "How much fun was it?",
+        "likert_items-0-low": "None", "likert_items-0-high": "A lot",
+        "conditions-TOTAL_FORMS": str(len(conditions)), "conditions-INITIAL_FORMS": "0",
+        "conditions-MIN_NUM_FORMS": "0", "conditions-MAX_NUM_FORMS": "1000",
+    }
+    for i, options in enumerate(rounds):
+        data[f"rounds-{i}-play"] = "on"
+        for name, value in options.items():
+            if value is True:
+                data[f"rounds-{i}-{name}"] = "on"
+            elif value is not False:
+                data[f"rounds-{i}-{name}"] = str(value)
+    for i, (key, label, seats, options) in enumerate(conditions):
+        data.update({f"conditions-{i}-key": key, f"conditions-{i}-label": label,
+                     f"conditions-{i}-seats_text": seats, f"conditions-{i}-options_text": options})
+    data.update(fields)
+    return data
+
+
+def errors_near(html: str, field: str) -> str:
+    """The error list Django's admin renders in the row of ``field`` (main form) or the inline cell."""
+    block = re.search(rf'(<ul class="errorlist[^"]*"[^>]*>(?:(?!</ul>).)*</ul>)\s*(?:(?!<ul class="errorlist).)*?'
+                      rf'name="{re.escape(field)}', html, re.S)
+    return block.group(1) if block else ""
+
+
+def test_the_add_form_shows_tables_not_json(admin_client):
+    html = admin_client.get(ADD).content.decode()
+    assert 'name="rounds-0-play"' in html and 'name="likert_items-0-prompt"' in html
+    assert 'name="conditions-__prefix__-seats_text"' in html
+    assert '"kind"' not in html  # no JSON to type
+    assert 'value="engagement"' in html  # the default Likert items, ready to edit
+
+
+def test_a_valid_study_is_saved_with_typed_rounds_and_conditions(admin_client):
+    response = admin_client.post(ADD, study_post(conditions=[
+        ("random", "Random agent", "participant, random", ""),
+        ("human", "Another participant", "participant, participant", ""),
+    ], rounds=[{"win_on_any_level3": True}, {}]))
+    assert response.status_code == 302, response.content.decode()[:3000]
+    study = Study.objects.get(slug="santorini-admin")
+    assert study.rounds == [
+        {"alternate_workers": False, "win_on_any_level3": True},
+        {"alternate_workers": False, "win_on_any_level3": False},
+    ]
+    assert study.likert_items == [{"key": "fun", "prompt": "How much fun was it?", "low": "None", "high": "A lot"}]
+    seats = {c.key: c.seats for c in study.conditions.all()}
+    assert seats == {
+        "random": [{"kind": "participant"}, {"kind": "agent", "agent": "random"}],
+        "human": [{"kind": "participant"}, {"kind": "participant"}],
+    }
+
+
+def test_an_unknown_agent_is_an_error_beside_the_seats_and_nothing_is_saved(admin_client):
+    response = admin_client.post(ADD, study_post(conditions=[("llm", "LLM", "participant, randon", "")]))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "unknown agent" in errors_near(html, "conditions-0-seats_text").lower()
+    assert not Study.objects.exists() and not Condition.objects.exists()
+
+
+def test_an_unknown_game_is_an_error_beside_the_game_and_nothing_is_saved(admin_client):
+    response = admin_client.post(ADD, study_post(game="chess"))
+    assert response.status_code == 200
+    assert "valid choice" in errors_near(response.content.decode(), "game_id")
+    assert not Study.objects.exists()
+
+
+def test_out_of_range_options_are_errors_beside_their_field_and_nothing_is_saved(admin_client):
+    gnomes = {"game": "gnomes", "conditions": [("mute", "Mute agent", "participant, gnomes-mute", "chat=off")]}
+    response = admin_client.post(ADD, study_post(rounds=[{"round": 1, "turn_cap": 5000, "first_seat": 0}], **gnomes))
+    assert response.status_code == 200
+    assert "turn_cap" in errors_near(response.content.decode(), "rounds-0-play")
+    response = admin_client.post(ADD, study_post(
+        rounds=[{"round": 1, "turn_cap": 200, "first_seat": 0}], game="gnomes",
+        conditions=[("mute", "Mute agent", "participant, gnomes-mute", "turn_cap=0")],
+    ))
+    assert response.status_code == 200
+    assert "turn_cap" in errors_near(response.content.decode(), "conditions-0-options_text")
+    response = admin_client.post(ADD, study_post(
+        rounds=[{"round": 1, "turn_cap": 200, "first_seat": 0}], game="gnomes",
+        conditions=[("mute", "Mute agent", "participant, gnomes-mute, random", "")],
+    ))
+    assert response.status_code == 200
+    assert "seats" in errors_near(response.content.decode(), "conditions-0-seats_text")
+    assert not Study.objects.exists()
+
+
+def test_editing_a_loaded_preset_shows_its_rounds_and_refuses_a_typo(admin_client):
+    call_command("load_study", "fixtures/studies/gnomes_seeds003.json", verbosity=0)
+    study = Study.objects.get(slug="gnomes-seeds003")
+    url = f"/admin/studies/study/{study.pk}/change/"
+    html = admin_client.get(url).content.decode()
+    assert 'name="rounds-4-play" aria-label="Play, row 5" checked' in html
+    assert re.search(r'name="conditions-\d-seats_text"[^>]*value="participant, gnomes-mute"', html)
+    conditions = list(study.conditions.order_by("pk"))
+    data = study_post(game="gnomes", rounds=[{"round": 1, "turn_cap": 200}], slug=study.slug,
+                      conditions=[(c.key, c.label, "participant, gnomes-mutte" if c.key == "mute" else
+                                   ", ".join("participant" if s["kind"] == "participant" else s["agent"]
+                                             for s in c.seats), "") for c in conditions],
+                      pairing_fallback_agent="gnomes-comm")
+    data["conditions-INITIAL_FORMS"] = str(len(conditions))
+    for i, c in enumerate(conditions):
+        data[f"conditions-{i}-id"] = str(c.pk)
+        data[f"conditions-{i}-study"] = str(study.pk)
+    response = admin_client.post(url, data)
+    assert response.status_code == 200
+    assert "unknown agent" in response.content.decode().lower()
+    study.refresh_from_db()
+    assert len(study.rounds) == 5  # nothing was saved
+    assert study.conditions.get(key="mute").seats[1] == {"kind": "agent", "agent": "gnomes-mute"}
