@@ -73,3 +73,22 @@ def test_staff_see_private_matches(staff_client):
     assert f"/matches/{private.pk}/" in staff_client.get("/matches/").content.decode()
     for url in urls_of(private):
         assert staff_client.get(url).status_code == 200, url
+
+
+def test_a_participant_sees_their_own_study_match_and_not_another_participants(client):
+    from django.test import Client
+
+    from tests.studies.factories import make_participant, make_study, play_round
+
+    study = make_study("private-pilot", rounds=1)
+    mine, theirs = make_participant(study, "H"), make_participant(study, "H")
+    other = make_participant(study, "H")
+    match = play_round([mine, theirs], 0)
+    # A fresh browser opening a participant's own link is bound to that participant (their link is their secret).
+    client.get(f"/s/{study.slug}/p/{mine.token}/")
+    stranger = Client()
+    stranger.get(f"/s/{study.slug}/p/{other.token}/")
+    assert f"/matches/{match.pk}/" not in client.get("/matches/").content.decode()  # never listed publicly
+    for url in urls_of(match):
+        assert client.get(url).status_code == 200, url
+        assert stranger.get(url).status_code == 404, url
