@@ -338,6 +338,7 @@ def test_the_command_writes_every_file(exported):
     assert set(names) == expected
     for name in names:
         assert name in printed
+    assert "measures: m_turns, m_wall_hits, m_success." in printed
     with zipfile.ZipFile(out / "analysis.zip") as archive:
         inside = {info.filename.split("/", 1)[1]: archive.read(info) for info in archive.infolist()}
     assert set(inside) == expected - {"analysis.zip"}

@@ -10,13 +10,14 @@ import zipfile
 from datetime import timedelta
 
 import pytest
+from django.core.management import CommandError, call_command
 from django.utils import timezone
 
 from gameplay.engines.api import MeasureSpec
 from gameplay.engines.registry import create_game
 from gameplay.models import Event, Seat
 from gameplay.studies import exports, measures
-from gameplay.studies.models import Participant, ParticipantRound, SurveyAnswer
+from gameplay.studies.models import Participant, ParticipantRound, Study, SurveyAnswer
 from tests.studies.factories import TURN_CAP, build_study, make_participant, make_study, play_round, route
 
 pytestmark = pytest.mark.django_db
@@ -224,3 +225,11 @@ def test_an_empty_study_exports_headers_and_blank_statistics(tmp_path):
     assert all("H (n=0)" in r["note"] for r in anova)  # the groups left out are named, never dropped silently
     _, rates = parse((tmp_path / "rates.csv").read_bytes())
     assert len(rates) == 4 * 3 and all(r["n"] == "0" and r["percent"] == "" and r["note"] for r in rates)
+
+
+def test_export_study_refuses_a_study_whose_game_is_not_registered(tmp_path):
+    study = make_study("gone")
+    Study.objects.filter(pk=study.pk).update(game_id="no-such-game")
+    with pytest.raises(CommandError, match="no-such-game"):
+        call_command("export_study", "gone", "--out", str(tmp_path), stdout=io.StringIO())
+    assert not any(tmp_path.iterdir())

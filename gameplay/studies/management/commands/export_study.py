@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
 
+from gameplay.engines.registry import UnknownGameError
 from gameplay.studies import exports, measures
 
 
@@ -18,7 +19,12 @@ class Command(BaseCommand):
         study = measures.study_by_slug(options["study"])
         if study is None:
             raise CommandError(f"no study with slug {options['study']!r}")
-        written = exports.write_all(study, options["out"])
+        try:
+            written = exports.write_all(study, options["out"])
+        except UnknownGameError as error:
+            # The columns and tests come from the game's declared measures: without the game there are none.
+            raise CommandError(f"{study.slug}: {error}") from None
         for path in written:
             self.stdout.write(f"{path}  ({path.stat().st_size:,} bytes)")
-        self.stdout.write(self.style.SUCCESS(f"Wrote {len(written)} files for {study.slug}."))
+        declared = ", ".join(measures.measure_columns(study)) or "none"
+        self.stdout.write(self.style.SUCCESS(f"Wrote {len(written)} files for {study.slug}; measures: {declared}."))
