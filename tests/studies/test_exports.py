@@ -17,7 +17,7 @@ from gameplay.engines.api import MeasureSpec
 from gameplay.engines.registry import create_game
 from gameplay.models import Event, Seat
 from gameplay.studies import exports, measures
-from gameplay.studies.models import Participant, ParticipantRound, Study, SurveyAnswer
+from gameplay.studies.models import Condition, Participant, ParticipantRound, Study, SurveyAnswer
 from tests.studies.factories import TURN_CAP, build_study, make_participant, make_study, play_round, route
 
 pytestmark = pytest.mark.django_db
@@ -233,3 +233,44 @@ def test_export_study_refuses_a_study_whose_game_is_not_registered(tmp_path):
     with pytest.raises(CommandError, match="no-such-game"):
         call_command("export_study", "gone", "--out", str(tmp_path), stdout=io.StringIO())
     assert not any(tmp_path.iterdir())
+
+
+class FakeState:
+    """Just what measures reads to decide a winner: the teams, whether it is over, the scores."""
+
+    def __init__(self, teams, scores, terminal=True):
+        self.game = type("FakeGame", (), {"teams": lambda _self: list(teams)})()
+        self._scores, self._terminal = list(scores), terminal
+
+    def is_terminal(self):
+        return self._terminal
+
+    def scores(self):
+        return self._scores
+
+
+def test_won_is_per_team_and_blank_for_cooperative_or_unfinished_games():
+    two_v_two = [0, 1, 0, 1]
+    assert [measures._won(FakeState(two_v_two, [0.5, 0, 0.5, 0]), s) for s in range(4)] == [True, False, True, False]
+    draw = FakeState([0, 1], [0.5, 0.5])
+    assert (measures._won(draw, 0), measures._won(draw, 1)) == (False, False)
+    assert measures._won(FakeState([0, 0], [0.5, 0.5]), 0) is None  # one team: nobody wins against anybody
+    assert measures._won(FakeState([0, 1], [1, 0], terminal=False), 0) is None
+
+
+def test_partner_and_as_assigned_for_three_seats(db):
+    study = make_study("three", rounds=1)
+    seats = [{"kind": "participant"}, {"kind": "agent", "agent": "random"}, {"kind": "participant"}]
+    condition = Condition(study=study, key="x", label="x", seats=seats)
+
+    def seat(index, agent=""):
+        return Seat(index=index, controller="agent" if agent else "human", agent_name=agent)
+
+    played = {0: seat(0), 1: seat(1, "random"), 2: seat(2)}
+    record = ParticipantRound(seat_index=0, partner_agent="random")
+    r = measures._Round(record, [], played, state=None, players={0: "P0001", 2: "P0002"})
+    assert measures._partner(r) == ("random;P0002", "mixed", [1])
+    assert measures._as_assigned(condition, played)
+    fallback = {**played, 2: seat(2, "random")}  # a pairing timeout: the fallback agent took seat 2
+    assert not measures._as_assigned(condition, fallback)
+    assert not measures._as_assigned(condition, {0: seat(0), 1: seat(1, "other"), 2: seat(2)})
