@@ -2,10 +2,13 @@
 
 - one participant goes consent → instructions → the five Gnomes rounds against the mute agent → survey →
   the completion page with its code, on a phone;
-- closing the browser in the middle of round 3 and opening the study link again returns to round 3 with the
-  game as it was.
+- closing the tab in the middle of round 3 and opening the study link again in the same browser returns to
+  round 3 with the game as it was; a fresh browser with the same PROLIFIC_PID is told it has taken part and
+  gets nothing of the first participation;
+- one participant plays the Santorini preset's LLM condition (the santorini-llm configuration answered by a
+  scripted OpenAI-compatible server that plays legal moves) to the completion code.
 
-The study is the seeds/003 preset (fixtures/studies/gnomes_seeds003.json) in piloting mode, where the
+The studies are the seeds/003 and Santorini presets (fixtures/studies/) in piloting mode, where the
 ?condition= parameter picks the condition; the resume test uses a copy with short early rounds."""
 
 from __future__ import annotations
@@ -23,11 +26,23 @@ import pytest
 from gameplay.engines.gnomes.layouts import default_layouts
 from gameplay.engines.gnomes.maze import ACTIONS, Maze, neighbour
 from tests.browser.conftest import ARTIFACTS
+from tests.browser.santorini_player import click_something, wait_for_board_change
 from tests.browser.test_gnomes_journeys import my_next_move, token_on, turn_on
 from tests.support.live_server import daphne_server, migrate, server_env
+from tests.support.openai_server import ScriptedReply, scripted_openai_server
 
 ROOT = Path(__file__).resolve().parents[2]
 PRESET = ROOT / "fixtures" / "studies" / "gnomes_seeds003.json"
+SANTORINI_PRESET = ROOT / "fixtures" / "studies" / "santorini_agents.json"
+SANTORINI_LLM = ROOT / "fixtures" / "studies" / "santorini_llm_agent.json"
+_LISTED = re.compile(r"Available actions \(id: label\):\n(.+?): ")
+
+
+def first_listed_action(body) -> ScriptedReply:
+    """A model that plays the first action of the latest list it was shown (always a legal move)."""
+    text = "\n".join(str(m.get("content") or "") for m in body.get("messages", []) if isinstance(m, dict))
+    found = _LISTED.findall(text)
+    return ScriptedReply.text({"action": found[-1]} if found else {"explain": "moves"})
 SIDE_A = Maze(9, default_layouts().walls[0])  # the participant's side (seat 0) in the preset
 
 
@@ -36,11 +51,22 @@ def manage(env: dict, *args: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def study_server(tmp_path_factory):
-    """A server with the preset study and a short copy of it, both open and in piloting (URL) mode."""
+def llm_model():
+    with scripted_openai_server(first_listed_action) as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def study_server(tmp_path_factory, llm_model):
+    """A server with the presets and a short copy of seeds/003, all open and in piloting (URL) mode; the
+    Santorini preset's LLM configuration points at the scripted model."""
     tmp = tmp_path_factory.mktemp("study-db")
     env = server_env(f"sqlite:///{tmp / 'db.sqlite3'}")
     migrate(env)
+    manage(env, "loaddata", str(SANTORINI_LLM))
+    manage(env, "shell", "-c", "from agents_app.models import AgentConfig; "
+           f"AgentConfig.objects.filter(name='santorini-llm').update(base_url='{llm_model.base_url}')")
+    manage(env, "load_study", str(SANTORINI_PRESET), "--open")
     preset = json.loads(PRESET.read_text(encoding="utf-8"))
     short = {**preset, "slug": "gnomes-resume", "rounds": [{**r, "turn_cap": 4} for r in preset["rounds"][:2]]
              + preset["rounds"][2:]}
@@ -119,7 +145,7 @@ def test_a_participant_plays_five_rounds_with_the_mute_agent_and_gets_the_code(c
         context.close()
 
 
-def test_closing_the_browser_in_round_3_and_reopening_the_link_resumes_round_3(chromium, study_server):
+def test_closing_the_tab_in_round_3_and_reopening_the_link_resumes_round_3(chromium, study_server):
     link = study_server + "/s/gnomes-resume/?PROLIFIC_PID=pw-resume-1&STUDY_ID=st-1&SESSION_ID=se-2&condition=comm"
     first = chromium.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     page = first.new_page()
@@ -140,11 +166,11 @@ def test_closing_the_browser_in_round_3_and_reopening_the_link_resumes_round_3(c
     page.get_by_label("Message to your partner").press("Enter")
     page.wait_for_selector("#chat-log >> text=where is the treasure?")
     before = (token_on(page), turn_on(page), page.locator("#chat-log").inner_text(), page.url)
-    first.close()  # the browser is closed: its cookies and session are gone
+    participant_token = page.url.split("/p/")[1].split("/")[0]
+    page.close()  # the tab is closed; the browser (its session cookie) stays
 
-    second = chromium.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     try:
-        again = second.new_page()
+        again = first.new_page()
         again.set_default_timeout(15_000)
         again.goto(link)  # the same study link
         again.wait_for_url(re.compile(r"/round/3/$"))
@@ -154,4 +180,65 @@ def test_closing_the_browser_in_round_3_and_reopening_the_link_resumes_round_3(c
         after = (token_on(again), turn_on(again), again.locator("#chat-log").inner_text(), again.url)
         assert after == before  # same match: token, turn count and chat as they were
     finally:
+        first.close()
+
+    # Another browser with the same PROLIFIC_PID (anyone can type an id) resumes nothing.
+    second = chromium.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    try:
+        other = second.new_page()
+        other.set_default_timeout(15_000)
+        response = other.goto(link)
+        assert response.status == 403 and "already taken part" in other.locator("main").inner_text()
+        assert participant_token not in other.content() and "/round/" not in other.url
+    finally:
         second.close()
+
+
+def play_santorini_round(page, number: int) -> int:
+    """Click highlighted squares as the participant until the Continue button shows; returns the clicks."""
+    clicks = 0
+    deadline = time.monotonic() + 240
+    while not page.locator("#study-continue-form").count():
+        assert time.monotonic() < deadline, f"round {number} did not end in time"
+        before = page.locator("#board").inner_html()
+        if click_something(page):
+            clicks += 1
+            try:
+                wait_for_board_change(page, before, timeout=30_000)
+            except Exception:  # the round may end with this click: the Continue form is what counts
+                if not page.locator("#study-continue-form").count():
+                    raise
+        else:
+            page.wait_for_timeout(150)  # the agent's turn
+    return clicks
+
+
+def test_a_participant_plays_the_santorini_llm_condition_to_the_completion_code(chromium, study_server, llm_model):
+    context = chromium.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    asked_before = len(llm_model.requests)
+    try:
+        page.goto(study_server + "/s/santorini-agents/?PROLIFIC_PID=pw-santorini-1&condition=llm")
+        page.get_by_role("button", name="I agree, start the study").click()
+        assert "computer program" in page.locator("main").inner_text()
+        page.get_by_role("button", name="I'm ready, start round 1").click()
+        for number in (1, 2, 3):
+            page.wait_for_url(re.compile(rf"/round/{number}/$"))
+            page.wait_for_selector("#board")
+            assert f"Round {number} of 3" in page.locator("h1").inner_text()
+            assert play_santorini_round(page, number) >= 2  # at least the two worker placements
+            if number == 1:
+                page.screenshot(path=str(ARTIFACTS / "study-santorini-round1-over.png"), full_page=True)
+            label = "Continue to the last questions" if number == 3 else f"Continue to round {number + 1}"
+            page.get_by_role("button", name=label).click()
+        page.wait_for_url(re.compile(r"/survey/$"))
+        for fieldset in page.locator("fieldset.likert").all():
+            fieldset.locator('input[value="3"]').check()
+        page.get_by_role("button", name="Submit answers").click()
+        page.wait_for_url(re.compile(r"/complete/$"))
+        assert page.locator(".completion-code").inner_text() == "SANTORINI-2026"
+        page.screenshot(path=str(ARTIFACTS / "study-santorini-complete.png"), full_page=True)
+    finally:
+        context.close()
+    assert len(llm_model.requests) > asked_before  # the LLM agent played its seat through the model
