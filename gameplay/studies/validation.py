@@ -68,7 +68,8 @@ def likert_errors(items: Any, scale: Any) -> Errors:
         key = item.get("key")
         if isinstance(key, str) and key:
             if not _SLUG.match(key) or len(key) > 40:
-                _add(errors, "likert_items", f"Item {number}: the key {key!r} must be a slug (letters, digits, - or _).")
+                message = f"Item {number}: the key {key!r} must be a slug (letters, digits, - or _)."
+                _add(errors, "likert_items", message)
             elif key in seen:
                 _add(errors, "likert_items", f"Item {number}: the key {key!r} is used twice.")
             seen.add(key)

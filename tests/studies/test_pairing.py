@@ -31,7 +31,10 @@ def arrive(study, pid: str) -> tuple[Client, Participant]:
     client = Client()
     participant = consent(client, study, PROLIFIC_PID=pid)
     response = client.post(participant_url("instructions", participant))
-    assert response["Location"] in (participant_url("wait", participant, n=1), participant_url("round", participant, n=1))
+    assert response["Location"] in (
+        participant_url("wait", participant, n=1),
+        participant_url("round", participant, n=1),
+    )
     assert client.get(response["Location"]).status_code in (200, 302)
     return client, participant
 

@@ -86,7 +86,10 @@ def turn_view(payload: dict, seed: int, game_id: str = "gnomes"):
     data = payload["observation"]
     seat = int(payload.get("seat", data.get("side", 0)))
     return TurnView(
-        game_id=game_id, seat=seat, observation=Observation(seat, data, ""), legal_actions=tuple(legal_actions(payload)),
+        game_id=game_id,
+        seat=seat,
+        observation=Observation(seat, data, ""),
+        legal_actions=tuple(legal_actions(payload)),
         seed=seed,
     )
 

@@ -2,7 +2,9 @@
     [--concurrency 6] [--timeout S]
 
 Works for a study of any game: the bots play a seeded random legal action by default (``--bot-agent
-gnomes-partner`` plays Gnomes at Night like a cooperative person who chats). Drives N simulated participants through the whole study over real HTTP and websockets, so a researcher can
+gnomes-partner`` plays Gnomes at Night like a cooperative person who chats).
+
+Drives N simulated participants through the whole study over real HTTP and websockets, so a researcher can
 try a study before launch and look at its exports. Without --url a daphne server is started on a free port
 against this project's database (a SQLite file or the configured server database) and stopped at the end.
 """
