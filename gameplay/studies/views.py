@@ -225,6 +225,8 @@ def wait_status(request, participant: Participant, n: int):
     if services.pair_or_wait(participant) is None:
         participant.refresh_from_db(fields=["step"])
         if participant.step == Step.ROUNDS:
+            if not request.headers.get("HX-Request"):  # the no-script "Check again" button: back to the page
+                return redirect(_url("study:wait", participant, n=n))
             return render(request, "studies/_wait_status.html", _wait_context(participant, n))
     return _to_current_step(request, participant)
 

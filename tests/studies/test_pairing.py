@@ -119,6 +119,12 @@ class TestPairing:
         client, participant = arrive(study, "solo")
         html = client.get(participant_url("wait", participant, n=1)).content.decode()
         assert "90 seconds" in html and "computer partner" in html and 'hx-trigger="every 2s"' in html
+        # The poll pairs people, so it is a POST carrying the CSRF token; a GET is refused and changes nothing.
+        status_url = participant_url("wait_status", participant, n=1)
+        assert f'hx-post="{status_url}"' in html and "X-CSRFToken" in html
+        assert client.get(status_url).status_code == 405
+        # Without scripts the "Check again" button posts the same form and comes back to the page.
+        assert client.post(status_url)["Location"] == participant_url("wait", participant, n=1)
         Study.objects.filter(pk=study.pk).update(pairing_timeout_action=Study.PairingTimeout.END)
         html = client.get(participant_url("wait", participant, n=1)).content.decode()
         assert "the study ends here for you" in html
