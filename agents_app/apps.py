@@ -6,8 +6,10 @@ class AgentsAppConfig(AppConfig):
     verbose_name = "Agents"
 
     def ready(self) -> None:
-        from agents_app import receivers  # noqa: F401  (connects the signal receivers)
-        from agents_app import selectors
+        from agents_app import (
+            receivers,  # noqa: F401  (connects the signal receivers)
+            selectors,
+        )
         from gameplay.agent_directory import AgentProvider, register
 
         register(AgentProvider(exists=selectors.agent_exists, choices=selectors.agent_choices))

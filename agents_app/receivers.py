@@ -7,6 +7,17 @@ from django.db.models.signals import pre_delete
 from django.dispatch import receiver
 
 from agents_app.models import AgentConfig
+from agents_app.tasks import play_agent_turns
+from gameplay.signals import agent_turn_due
+
+
+@receiver(agent_turn_due, dispatch_uid="agents_app.queue_agent_turns")
+def queue_agent_turns(sender, match_id: int, **kwargs) -> None:
+    """An agent seat must act: queue the task that plays it (in-process with eager Celery, else on a worker).
+
+    gameplay sends the signal only after the transaction that made the turn due has committed.
+    """
+    play_agent_turns.delay(match_id)
 
 
 @receiver(pre_delete, sender=AgentConfig, dispatch_uid="agents_app.protect_played_configs")

@@ -117,10 +117,6 @@ def match_calls(match: Match):
     return AgentCall.objects.filter(match=match).select_related("event").order_by("version", "pk")
 
 
-def has_calls(match: Match) -> bool:
-    return AgentCall.objects.filter(match=match).exists()
-
-
 def transcript_lines(match: Match) -> Iterator[str]:
     """The JSONL export: one JSON object per model call, newline-terminated."""
     for call in match_calls(match).iterator():

@@ -3,11 +3,13 @@
 Frames are JSON objects (the htmx websocket extension sends form values plus a
 HEADERS entry):
   {"kind": "action", "action_id": "...", "version": 12, "text": "..."}  apply an action
-  {"kind": "chat", "text": "..."}                                        post a chat line
+  {"kind": "chat", "text": "..."}                                        post a chat line (refused with an error,
+                                                                         changing nothing, when the match has no
+                                                                         chat: Game.chat_enabled())
   {"kind": "select", "location": "c3"}                                   board click (this socket only)
   {"kind": "clear"}                                                      clear the board selection
   {"kind": "uhp", "text": "wS1 bQ-", "version": 12}                      a move typed in the game's notation
-                                                                         (games whose State has parse_move)
+                                                                         (games whose spec declares typed_moves)
 A select frame may carry "restart": true to start a new selection at that location instead of extending it.
 """
 
@@ -105,6 +107,7 @@ class MatchConsumer(WebsocketConsumer):
             self.send_view(error=f"{err}. Nothing was changed.")
 
     def on_chat(self, frame):
+        # The service refuses chat in a match without it ("chat is off in this match") before touching anything.
         try:
             services.post_message(self.seat.match_id, self.seat.index, frame.get("text"))
         except services.ServiceError as err:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django import forms
 
-from agents_app.selectors import agent_choices
+from gameplay.agent_directory import agent_choices
 from gameplay.engines.api import GameSpec, OptionSpec
 
 YOU = "you"
@@ -13,7 +13,8 @@ INVITE = "invite"
 
 def controller_choices() -> list[tuple[str, str]]:
     choices = [(YOU, "Me (this browser)"), (INVITE, "Another person (invite link)")]
-    # Built-in agents and stored LLM configurations alike (read at form time, so new configs show at once).
+    # Built-in agents and stored LLM configurations alike, through the directory agents_app registers with
+    # (read at form time, so new configs show at once).
     choices += [(f"agent:{name}", f"Agent: {name} — {description}") for name, description in agent_choices()]
     return choices
 

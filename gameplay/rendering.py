@@ -37,10 +37,14 @@ def board_image_url(match: Match, seat: Seat | None, step: int | None = None) ->
 
 
 def board_extras(game: Game, observation: Observation, image_url: str) -> dict:
-    """Game-specific board context through generic hooks: a game may offer ``board_layout(observation)``
-    (e.g. the geometry of its observation_image, for a clickable overlay); its result is ``layout``."""
-    hook = getattr(game, "board_layout", None)
-    return {"layout": hook(observation) if callable(hook) else None, "board_image_url": image_url}
+    """Game-specific board context through the engine contract: a game declaring ``spec.has_board_layout``
+    gives ``Game.board_layout(observation)`` (e.g. the geometry of its observation_image, for a clickable
+    overlay) as ``layout``; ``board_image_url`` is set only for games declaring ``spec.has_image``."""
+    spec = game.spec
+    return {
+        "layout": game.board_layout(observation) if spec.has_board_layout else None,
+        "board_image_url": image_url if spec.has_image else None,
+    }
 
 
 def seat_fragments(view: SeatView, selection: Sequence[str] = ()) -> str:

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
+
+from django.template import TemplateDoesNotExist
+from django.template.loader import get_template
 
 from gameplay.engines.api import Action, Game, Observation, State, TextAction
 from gameplay.engines.registry import create_game, game_class
@@ -49,10 +53,43 @@ class SeatView:
     result: str | None = None
     game: Game | None = None
     rounds: RoundSequence | None = None
+    chat_enabled: bool = False  # Game.chat_enabled(): the page shows the chat box only then
+
+    @cached_property
+    def board_template(self) -> str:
+        return board_template(self.match.game_id)
 
     @property
-    def board_template(self) -> str:
-        return f"games/{self.match.game_id}/board.html"
+    def generic_board(self) -> bool:
+        """No board template of its own: the page shows the observation text and the open list of actions."""
+        return self.board_template == GENERIC_BOARD_TEMPLATE
+
+
+# The board of a game without templates/games/<game>/board.html: the viewer's own observation text, nothing else.
+GENERIC_BOARD_TEMPLATE = "games/generic_board.html"
+
+
+def board_template(game_id: str) -> str:
+    """The game's board template, or the generic one for a game without its own."""
+    name = f"games/{game_id}/board.html"
+    try:
+        get_template(name)
+    except TemplateDoesNotExist:
+        return GENERIC_BOARD_TEMPLATE
+    return name
+
+
+def last_action_text(event: dict | None, names: dict[int, str], seat_index: int | None) -> str | None:
+    """"Name: label" of the last action as ``seat_index`` may read it: its own wording (``labels[seat]``) for a
+    seat, the public label for spectators (and for events logged before labels per seat existed)."""
+    if event is None:
+        return None
+    payload = event["payload"]
+    label = payload.get("label")
+    labels = payload.get("labels")
+    if seat_index is not None and isinstance(labels, list) and 0 <= seat_index < len(labels):
+        label = labels[seat_index]
+    return f"{names.get(event['seat'])}: {label}"
 
 
 def seat_view(match: Match, seat: Seat | None) -> SeatView:
@@ -74,11 +111,12 @@ def seat_view(match: Match, seat: Seat | None) -> SeatView:
         to_move_label=", ".join(names.get(s, f"seat {s}") for s in state.current_seats()),
         seats=seats,
         chat=chat_lines(match, index, names),
-        last_action=f"{names.get(last['seat'])}: {last['payload'].get('label')}" if last else None,
+        last_action=last_action_text(last, names, index),
         game_name=game_class(match.game_id).spec.name,
         result=result_text(match, names, index, state),
         game=state.game,
         rounds=round_sequence(match, seat, state.game),
+        chat_enabled=state.game.chat_enabled(),
     )
 
 
@@ -94,7 +132,7 @@ class RoundSequence:
 
 def round_sequence(match: Match, seat: Seat | None, game: Game) -> RoundSequence | None:
     """None for games without rounds; otherwise this match's place in its chain of rounds."""
-    if getattr(game, "next_round_options", None) is None:
+    if not game.spec.round_sequence:
         return None
     chain = []
     current = match.previous_round
@@ -128,8 +166,10 @@ def result_text(match: Match, names: dict[int, str], seat_index: int | None, sta
     if match.status != Match.Status.FINISHED:
         return None
     cooperative = state is not None and len(set(state.game.teams())) == 1
-    if cooperative and callable(getattr(state, "result_text", None)):
-        return state.result_text()  # everyone wins or loses together: the game says how it went
+    if cooperative:
+        text = state.result_text()  # everyone wins or loses together: the game says how it went
+        if text:
+            return text
     if match.winner is None:
         return "The match ended in a draw."
     if seat_index is not None:
@@ -160,7 +200,7 @@ def replay_frames(match: Match) -> list[ReplayFrame]:
     for event in match.events.order_by("seq"):
         if event.kind == Event.Kind.ACTION:
             state.apply_action(event.seat, event.payload["action_id"], event.payload.get("text"))
-        elif event.kind == Event.Kind.MESSAGE and callable(getattr(state, "record_message", None)):
+        elif event.kind == Event.Kind.MESSAGE and game.spec.chat_in_state:
             state.record_message(event.seat, event.payload.get("text", ""))  # chat kept in the state
         frames.append(ReplayFrame(event.version, event, state.observation(None)))
     return frames

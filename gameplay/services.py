@@ -21,12 +21,12 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from agents_app.selectors import agent_choices, agent_exists
+from gameplay.agent_directory import agent_choices, agent_exists
 from gameplay.engines.api import EngineError, IllegalActionError
 from gameplay.engines.registry import create_game
 from gameplay.models import Event, Match, Seat, StateSnapshot
 from gameplay.selectors import game_of, match_group_name, state_of
-from gameplay.signals import match_finished
+from gameplay.signals import agent_turn_due, match_finished
 
 logger = logging.getLogger(__name__)
 
@@ -123,20 +123,19 @@ def submit_action(
                 f"your view is out of date (version {expected_version}, match is at {match.version}); refreshed"
             )
         state = state_of(match)
-        label = _label_before(state, seat_index, action_id)
+        labels = _labels_before(state, seat_index, action_id, text)
         try:
             state.apply_action(seat_index, action_id, text)
         except IllegalActionError as err:
             raise ActionRejected(str(err)) from None
         record = state.log[-1]
-        if record.text is not None:
-            label = f"{label}: {record.text}"
         now = timezone.now()
         think_ms = _elapsed_ms(match.turn_started_at, now)
         match.version += 1
         match.state = state.to_json()
         match.turn_started_at = now
-        payload = {"action_id": record.action_id, "label": label}
+        # "label" is the public wording (spectators, replays); "labels" how the action reads to each seat.
+        payload = {"action_id": record.action_id, "label": labels.public, "labels": list(labels.by_seat)}
         if record.text is not None:
             payload["text"] = record.text
         payload.update(extra or {})
@@ -155,21 +154,24 @@ def submit_action(
 def submit_move_text(match_id: int, seat_index: int, text: Any, *, expected_version: int) -> Match:
     """Apply a move typed in the game's own notation (e.g. a UHP move string for Hive).
 
-    Generic: a game whose State offers ``parse_move(text) -> action_id`` maps the text to its canonical
-    action id, which then goes through ``submit_action`` like a click. Raises ActionRejected otherwise.
+    Generic: a game whose spec declares ``typed_moves`` maps the text to its canonical action id with
+    ``State.parse_move``, which then goes through ``submit_action`` like a click. Raises ActionRejected otherwise.
     """
     if not isinstance(text, str) or not text.strip():
         raise ActionRejected("type a move first")
     text = text.strip()
     if len(text) > 200:
         raise ActionRejected("that move is too long")
-    match = Match.objects.get(pk=match_id)
-    parse = getattr(state_of(match), "parse_move", None)
-    if parse is None:
+    try:
+        match = Match.objects.get(pk=match_id)
+    except Match.DoesNotExist:
+        raise ActionRejected("no such match") from None
+    state = state_of(match)
+    if not state.game.spec.typed_moves:
         raise ActionRejected("this game does not accept typed moves")
     try:
-        action_id = parse(text)
-    except (EngineError, ValueError, KeyError, IndexError) as err:
+        action_id = state.parse_move(text)
+    except EngineError as err:
         raise ActionRejected(f"{text!r} is not a valid move ({err})") from None
     if not isinstance(action_id, str) or not action_id:
         raise ActionRejected(f"{text!r} is not a valid move")
@@ -177,26 +179,31 @@ def submit_move_text(match_id: int, seat_index: int, text: Any, *, expected_vers
 
 
 def post_message(match_id: int, seat_index: int, text: Any) -> Event:
-    """Append a chat line from a seat. Chat is an event beside the actions, not an action."""
-    if not isinstance(text, str):
-        raise ServiceError("a message must be text")
-    text = text.strip()
-    if not text:
-        raise ServiceError("empty message")
-    if len(text) > settings.MAX_CHAT_LENGTH:
-        raise ServiceError(f"message is longer than {settings.MAX_CHAT_LENGTH} characters")
+    """Append a chat line from a seat. Chat is an event beside the actions, not an action.
+
+    Refused when the game (with this match's options) has no chat: ``Game.chat_enabled()``.
+    """
     with transaction.atomic():
         match = _locked_match(match_id)
+        game = game_of(match)
+        if not game.chat_enabled():
+            raise ServiceError("chat is off in this match")
+        if not isinstance(text, str):
+            raise ServiceError("a message must be text")
+        text = text.strip()
+        if not text:
+            raise ServiceError("empty message")
+        if len(text) > settings.MAX_CHAT_LENGTH:
+            raise ServiceError(f"message is longer than {settings.MAX_CHAT_LENGTH} characters")
         if match.status != Match.Status.ACTIVE:
             raise ServiceError("the match is over")
         fields = ["updated_at"]
-        state = state_of(match)
-        record_message = getattr(state, "record_message", None)
-        if callable(record_message):
+        if game.spec.chat_in_state:
             # Games whose observations include the chat (Gnomes at Night) keep it in their state too,
             # so agents read it from their observation like everything else they know.
+            state = game.state_from_json(match.state)
             try:
-                record_message(seat_index, text)
+                state.record_message(seat_index, text)
             except EngineError as err:
                 raise ServiceError(str(err)) from None
             match.state = state.to_json()
@@ -221,7 +228,10 @@ def start_next_round(match_id: int) -> Match:
             return existing
         if match.status != Match.Status.FINISHED:
             raise ServiceError("this round is not over yet")
-        next_options = getattr(game_of(match), "next_round_options", lambda: None)()
+        game = game_of(match)
+        if not game.spec.round_sequence:
+            raise ServiceError("this game is not played in rounds")
+        next_options = game.next_round_options()
         if next_options is None:
             raise ServiceError("that was the last round")
         seats = list(match.seats.order_by("index"))
@@ -270,15 +280,25 @@ def notify_match_changed(match: Match) -> None:
 
 
 def schedule_agent_turns(match: Match) -> None:
-    """Queue the agent task if an agent seat must act now (eager Celery runs it in-process)."""
+    """If a seat played by an agent must act now, send ``agent_turn_due`` once the current transaction commits.
+
+    Outside a transaction (autocommit) Django runs the on-commit callback at once; inside one (a caller's
+    ``atomic`` block) it waits for the commit and is dropped on rollback, so a worker never reads a match
+    that is not committed yet. agents_app listens and queues its task (eager Celery plays it in-process).
+    """
     if match.status != Match.Status.ACTIVE:
         return
-    from agents_app.tasks import play_agent_turns  # late import: agents_app.tasks imports this module
-
     state = state_of(match)
     agent_seats = set(match.seats.filter(controller=Seat.Controller.AGENT).values_list("index", flat=True))
     if agent_seats & set(state.current_seats()):
-        play_agent_turns.delay(match.pk)
+        transaction.on_commit(partial(_announce_agent_turn_due, match.pk))
+
+
+def _announce_agent_turn_due(match_id: int) -> None:
+    """Send agent_turn_due; a failing receiver (e.g. a broker that is down) is logged, the move stays applied."""
+    for receiver, result in agent_turn_due.send_robust(sender=Match, match_id=match_id):
+        if isinstance(result, Exception):
+            logger.error("agent_turn_due receiver %r failed for match %s", receiver, match_id, exc_info=result)
 
 
 # --- helpers -------------------------------------------------------------------
@@ -316,17 +336,12 @@ def _announce_finished(match_id: int, game_id: str) -> None:
             logger.error("match_finished receiver %r failed for match %s", receiver, match_id, exc_info=result)
 
 
-def _label_before(state, seat: int, action_id: str) -> str:
-    """The human label of an action, read before applying it (labels describe the state they act on)."""
+def _labels_before(state, seat: int, action_id: str, text: str | None):
+    """How the action reads to each seat and to the public (``State.action_labels``), read before applying it
+    (labels describe the state they act on). None when the seat cannot act: the engine will reject the action."""
     if state.is_terminal() or seat not in state.current_seats():
-        return action_id  # the engine will reject it; the label is never stored
-    for action in state.legal_actions(seat):
-        if action.id == action_id:
-            return action.label
-    for spec in state.text_actions(seat):
-        if spec.id == action_id:
-            return spec.label
-    return action_id
+        return None
+    return state.action_labels(seat, action_id, text)
 
 
 def _elapsed_ms(start, end) -> int | None:

@@ -5,3 +5,9 @@ from django.dispatch import Signal
 # Sent once per match, after the transaction that finished it has committed.
 # sender: gameplay.models.Match; keyword arguments: match_id, game_id.
 match_finished = Signal()
+
+# Sent when a seat played by an agent must act in an active match (after creating it, after a move, when a
+# next round starts), once the transaction that made the turn due has committed, so whoever plays the turn
+# (agents_app queues its Celery task) never reads an uncommitted match. Outside any transaction it is sent
+# at once. sender: gameplay.models.Match; keyword arguments: match_id.
+agent_turn_due = Signal()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import inspect
 import secrets
 
 from django.core.cache import cache
@@ -12,14 +11,12 @@ from django.http import (
     HttpResponseBadRequest,
     HttpResponseForbidden,
     JsonResponse,
-    StreamingHttpResponse,
 )
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from agents_app import selectors as agent_selectors
 from gameplay import selectors, services
 from gameplay.access import can_view_match, is_staff
 from gameplay.engines.registry import UnknownGameError, all_specs, game_class
@@ -167,24 +164,13 @@ def replay(request, match_id: int):
         "clicks": {},
         "board_template": f"games/{match.game_id}/board.html",
         "seats": {s.index: s for s in match.seats.all()},
-        "transcript": agent_selectors.event_transcript(frame.event.pk if frame.event else None),
-        "has_transcripts": agent_selectors.has_calls(match),
+        # Agent moves that asked a model record how many calls they made; the transcripts themselves are
+        # agents_app's pages (the template links and loads them by URL name only).
+        "has_transcripts": any(f.event is not None and f.event.payload.get("model_calls") for f in frames),
         **board_extras(selectors.game_of(match), frame.observation, board_image_url(match, None, step=step)),
     }
     template = "gameplay/partials/replay_frame.html" if request.headers.get("HX-Request") else "gameplay/replay.html"
     return render(request, template, context)
-
-
-@require_GET
-def transcripts_jsonl(request, match_id: int):
-    """Every model call of a finished match as JSON Lines, for analysis outside the site."""
-    match = _viewable_match(request, match_id)
-    if match.status != Match.Status.FINISHED:
-        # Prompts carry a seat's private observation; like the replay, they are shown only after the end.
-        return HttpResponseForbidden("The transcripts open when the match has ended.")
-    response = StreamingHttpResponse(agent_selectors.transcript_lines(match), content_type="application/x-ndjson")
-    response["Content-Disposition"] = f'attachment; filename="match-{match.pk}-transcripts.jsonl"'
-    return response
 
 
 # --- board pictures ---------------------------------------------------------------------------
@@ -215,6 +201,8 @@ def match_board_png(request, match_id: int):
 
 def _board_image(request, match: Match, seat_index: int | None, step: int | None = None) -> HttpResponse:
     game = selectors.game_of(match)
+    if not game.spec.has_image:
+        raise Http404("This game has no board picture.")
     coords = request.GET.get("coords", "").lower() in ("1", "true", "yes", "on") and _takes_coords(game)
     key = f"board-png:{match.pk}:{match.version}:{seat_index}:{int(coords)}:{step}"
     png = cache.get(key)
@@ -226,7 +214,7 @@ def _board_image(request, match: Match, seat_index: int | None, step: int | None
             if not 0 <= step < len(frames):
                 raise Http404("No such step")
             observation = frames[step].observation
-        png = game.observation_image(observation, coords=True) if coords else game.observation_image(observation)
+        png = game.observation_image(observation, coords=coords)
         if png is None:
             raise Http404("This game has no board picture.")
         cache.set(key, png, BOARD_IMAGE_SECONDS)
@@ -241,8 +229,5 @@ def _board_image(request, match: Match, seat_index: int | None, step: int | None
 
 
 def _takes_coords(game) -> bool:
-    """Whether the game's observation_image accepts coords=True (drawn cell coordinates)."""
-    try:
-        return "coords" in inspect.signature(game.observation_image).parameters
-    except (TypeError, ValueError):
-        return False
+    """Whether the game's pictures can label cells (``spec.image_coords``: observation_image honours coords=True)."""
+    return game.spec.image_coords

@@ -40,3 +40,25 @@ class RatingRun(models.Model):
     @property
     def ok(self) -> bool:
         return self.result is not None
+
+
+class RefreshRequest(models.Model):
+    """Someone asked for a selection's run to be computed (the leaderboard's POST button, a queued task).
+
+    Pages only read: they show the latest stored run and, while a request is open, that one is being computed.
+    The task that computes it closes the request (``finished_at``), noting why when nothing could be stored.
+    """
+
+    source = models.CharField(max_length=16, choices=RatingRun.Source.choices)
+    filters = models.JSONField(default=dict, blank=True)
+    cache_key = models.CharField(max_length=64, db_index=True, help_text="The RatingRun.cache_key it asks for.")
+    requested_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    error = models.TextField(blank=True, help_text="Why the computation stored no run (e.g. unreadable input).")
+
+    class Meta:
+        ordering = ["-requested_at", "-pk"]
+
+    def __str__(self) -> str:
+        state = "open" if self.finished_at is None else "done"
+        return f"refresh of {self.get_source_display()} #{self.pk} ({state})"

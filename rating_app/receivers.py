@@ -15,7 +15,7 @@ def queue_leaderboard_refresh(sender, match_id: int | None = None, **kwargs) -> 
 
     Only with a real worker: eager Celery would compute the leaderboard inside every finishing
     request (``play_match --count 100`` would compute it 100 times). Without a worker nothing is
-    queued; the page notices the changed matches and computes on demand. Refreshes queued close
+    queued; the page notices the changed matches and offers a button that queues the computation. Refreshes queued close
     together cost little: the first computes, the others find the stored run current.
     """
     if celery_is_eager():

@@ -1,4 +1,4 @@
-"""Reads: the match results a leaderboard rates, and stored rating runs. No writes here."""
+"""Reads: the match results a leaderboard rates, stored rating runs and open refresh requests. No writes here."""
 
 from __future__ import annotations
 
@@ -12,16 +12,18 @@ from dataclasses import asdict
 from pathlib import Path
 
 from django.conf import settings
+from django.utils import timezone
 
 from agents_app.agents.registry import AGENTS
 from gameplay.engines.registry import GAMES
 from gameplay.models import Match, Seat
 from rating_app import ratings
-from rating_app.models import RatingRun
+from rating_app.models import RatingRun, RefreshRequest
 from rating_app.ratings import (
     AgentRating,
     MatchResult,
     RatingConfig,
+    RatingInputError,
     ScopeRating,
     load_seed_file,
 )
@@ -45,6 +47,9 @@ GAMEBENCH_GAME_NAMES = {
 }
 
 FILTER_KEYS = ("games", "agents", "since", "until")
+
+# A refresh request still open after this long is taken as lost (e.g. its worker died): pages offer the button again.
+REFRESH_PENDING_FOR = dt.timedelta(minutes=10)
 
 
 def game_name(game_id: str) -> str:
@@ -187,3 +192,51 @@ def run_scope(run: RatingRun, scope: str) -> ScopeRating | None:
     data = {k: v for k, v in data.items() if k in fields}
     data["ratings"] = [AgentRating(**{k: v for k, v in r.items() if k in rating_fields}) for r in data["ratings"]]
     return ScopeRating(**data)
+
+
+# --- what a leaderboard page shows (pages never compute: they read what is stored) -----------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class Standing:
+    """The stored state of one selection's ratings."""
+
+    run: RatingRun | None  # the newest stored run (or the pinned one); None: never computed
+    current: bool  # the run rates exactly the matches (or data file) there are now
+    pending: RefreshRequest | None  # a computation asked for and not finished yet
+    failure: str  # why the latest computation stored nothing, when it came after the run shown
+
+
+def current_fingerprint(source: str, filters: dict | None) -> str | None:
+    """The fingerprint a run computed now would have; None when the input cannot be read."""
+    try:
+        return results_for(source, run_filters(source, filters))[1]
+    except RatingInputError:
+        return None
+
+
+def open_request(source: str, filters: dict | None, config: RatingConfig) -> RefreshRequest | None:
+    """The newest refresh request of this selection that is still being worked on (and not given up as lost)."""
+    recent = timezone.now() - REFRESH_PENDING_FOR
+    return (
+        RefreshRequest.objects.filter(
+            cache_key=cache_key(source, filters, config), finished_at__isnull=True, requested_at__gte=recent
+        )
+        .order_by("-requested_at", "-pk")
+        .first()
+    )
+
+
+def standing(source: str, filters: dict | None, config: RatingConfig, pinned: RatingRun | None = None) -> Standing:
+    """The run to show for this selection (``pinned`` if given, else the newest stored) and what is known about it."""
+    run = pinned or latest_run(source, filters, config)
+    current = run is not None and run.match_fingerprint == current_fingerprint(source, filters)
+    finished = (
+        RefreshRequest.objects.filter(cache_key=cache_key(source, filters, config), finished_at__isnull=False)
+        .order_by("-finished_at", "-pk")
+        .first()
+    )
+    failure = ""
+    if finished is not None and finished.error and (run is None or finished.finished_at > run.created_at):
+        failure = finished.error
+    return Standing(run=run, current=current, pending=open_request(source, filters, config), failure=failure)

@@ -1,15 +1,22 @@
-"""Writes: computing and storing rating runs. The leaderboard page, the downloads and the refresh task
-all come through ``leaderboard``, which reuses the stored run while nothing it depends on changed."""
+"""Writes: computing and storing rating runs, and asking for one to be computed.
+
+Pages never compute (a GET only reads): the leaderboard's POST button calls ``request_refresh``, which
+queues the Celery task; the task (and the one queued when a match finishes) computes through ``refresh``,
+which reuses the stored run while nothing it depends on changed. Commands may call ``leaderboard`` directly.
+"""
 
 from __future__ import annotations
 
 import logging
 import time
+from functools import partial
 
 from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
 
 from rating_app import ratings, selectors
-from rating_app.models import RatingRun
+from rating_app.models import RatingRun, RefreshRequest
 from rating_app.ratings import RatingConfig, RatingInputError, rate
 
 logger = logging.getLogger(__name__)
@@ -74,3 +81,52 @@ def refresh(source: str, filters: dict | None = None, config: RatingConfig | Non
     )
     logger.info("rated %s matches (%s): run %s in %s ms", len(matches), source, run.pk, run.duration_ms)
     return run, True
+
+
+# --- asking for a computation (the leaderboard's POST button) ---------------------------------------------------
+
+
+def request_refresh(source: str, filters: dict | None = None) -> tuple[RefreshRequest, bool]:
+    """Ask for this selection's run with the site's configuration; True when a computation was queued now.
+
+    While an earlier request of the same selection is still open, that one is returned and nothing is queued
+    twice. The task is queued once the request row is committed (eager Celery computes it in-process then).
+    """
+    config = default_config()
+    if source not in RatingRun.Source.values:
+        raise ValueError(f"unknown rating source {source!r}")
+    filters = selectors.run_filters(source, filters)
+    pending = selectors.open_request(source, filters, config)
+    if pending is not None:
+        return pending, False
+    request = RefreshRequest.objects.create(
+        source=source, filters=filters, cache_key=selectors.cache_key(source, filters, config)
+    )
+    transaction.on_commit(partial(_queue, request.pk))
+    return request, True
+
+
+def _queue(request_id: int) -> None:
+    from rating_app.tasks import refresh_leaderboard  # late import: the tasks module imports this one
+
+    try:
+        refresh_leaderboard.delay(request_id=request_id)
+    except Exception as err:  # a broker that is down, or (eager) a computation that failed
+        logger.exception("refresh request %s could not be carried out", request_id)
+        RefreshRequest.objects.filter(pk=request_id, finished_at__isnull=True).update(
+            finished_at=timezone.now(), error=f"the computation could not run ({type(err).__name__})"
+        )
+
+
+def fulfil_request(request_id: int) -> bool:
+    """Compute the run a request asks for and close the request; True if a new run was computed."""
+    request = RefreshRequest.objects.filter(pk=request_id).first()
+    if request is None:
+        return False
+    error, computed = "the computation failed", False
+    try:
+        run, computed = refresh(request.source, request.filters)
+        error = "" if run.pk is not None else (run.error or "nothing could be rated")
+    finally:  # closed even when the computation raised, so the page stops saying it is being computed
+        RefreshRequest.objects.filter(pk=request.pk).update(finished_at=timezone.now(), error=error)
+    return computed

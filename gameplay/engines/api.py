@@ -350,6 +350,7 @@ class State(ABC):
 
         Default: chat is not part of the state, so nothing is stored.
         """
+        return None
 
     def parse_move(self, text: str) -> str:
         """The action id of a move typed in the game's notation (``spec.typed_moves``).

@@ -57,6 +57,7 @@ class FirstRepliesThenPlay:
         return first_listed_action(body)
 
 
+@pytest.mark.django_db(transaction=True)  # real commits: agents answer once a move commits
 @pytest.mark.parametrize("case", list(CASES))
 def test_each_scripted_case_ends_legally_or_in_a_flagged_fallback_and_the_match_completes(case):
     first, falls_back = CASES[case]

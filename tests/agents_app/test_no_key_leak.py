@@ -24,7 +24,8 @@ from tests.agents_app.llm_match_support import (  # noqa: F401  (eager_celery is
 )
 from tests.support.openai_server import scripted_openai_server
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_celery")]
+# Real commits: agents answer once the transaction of a move commits (gameplay.signals.agent_turn_due).
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_celery")]
 
 KEY_VAR = "GAMEBENCH_LEAK_TEST_KEY"
 KEY = "sk-leakcheck-Zq8V3mN1xR7tW2pL"

@@ -28,7 +28,8 @@ from tests.agents_app.llm_match_support import (  # noqa: F401  (eager_celery is
 )
 from tests.support.openai_server import scripted_openai_server
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_celery")]
+# Real commits: agents answer once the transaction of a move commits (gameplay.signals.agent_turn_due).
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_celery")]
 
 GARBAGE = "<b>no idea</b> & no JSON"
 
@@ -82,24 +83,47 @@ def test_a_model_that_answers_garbage_falls_back_and_the_match_still_ends(garbag
         assert "no valid reply" in event.payload["fallback_reason"]
 
 
-def test_the_replay_shows_the_calls_of_each_step_escaped(client, garbage_player):
+def panel_url(match: Match, event: Event) -> str:
+    return f"/matches/{match.pk}/events/{event.seq}/transcript/"
+
+
+def test_the_replay_loads_the_calls_of_each_step_escaped(client, garbage_player):
     match = play_llm_vs_random("confused", seed=3)
     event = calls_of(match)[0].event
     html = client.get(f"/matches/{match.pk}/replay/?step={event.seq}").content.decode()
-    assert "Model calls (2)" in html and "fallback" in html
-    assert "&lt;b&gt;no idea&lt;/b&gt; &amp; no JSON" in html and GARBAGE not in html
-    assert "Available actions (id: label)" in html  # the messages sent, with their roles
+    # The replay (gameplay) only names agents_app's panel; htmx loads it into the step.
+    assert f'hx-get="{panel_url(match, event)}"' in html and 'hx-trigger="load"' in html
     assert f'href="/matches/{match.pk}/transcripts.jsonl"' in html
-    # A step of the other seat has no transcript section.
+    panel = client.get(panel_url(match, event))
+    assert panel.status_code == 200
+    text = panel.content.decode()
+    assert "Model calls (2)" in text and "fallback" in text
+    assert "&lt;b&gt;no idea&lt;/b&gt; &amp; no JSON" in text and GARBAGE not in text
+    assert "Available actions (id: label)" in text  # the messages sent, with their roles
+    # A step of the other seat has no transcript section, and its panel is empty.
     other = Event.objects.filter(match=match, kind=Event.Kind.ACTION, seat=1).first()
-    assert "Model calls" not in client.get(f"/matches/{match.pk}/replay/?step={other.seq}").content.decode()
+    assert "/transcript/" not in client.get(f"/matches/{match.pk}/replay/?step={other.seq}").content.decode()
+    assert client.get(panel_url(match, other)).content.decode().strip() == ""
+    assert client.get(f"/matches/{match.pk}/events/99999/transcript/").status_code == 404
 
 
-def test_the_replay_htmx_partial_carries_the_transcript_too(client, player):
+def test_the_replay_htmx_partial_loads_the_transcript_too(client, player):
     match = play_llm_vs_random("scripted")
     event = calls_of(match)[0].event
     response = client.get(f"/matches/{match.pk}/replay/?step={event.seq}", headers={"HX-Request": "true"})
-    assert "Model calls (1)" in response.content.decode()
+    assert f'hx-get="{panel_url(match, event)}"' in response.content.decode()
+    assert "Model calls (1)" in client.get(panel_url(match, event), headers={"HX-Request": "true"}).content.decode()
+
+
+def test_a_match_without_model_calls_offers_no_transcripts(client):
+    match = services.create_match(
+        "santorini", [SeatController("agent", agent_name="random")] * 2, seed=4, host_seat=None
+    )
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    html = client.get(f"/matches/{match.pk}/replay/?step=3").content.decode()
+    assert "transcripts.jsonl" not in html and "/transcript/" not in html
+    assert client.get(f"/matches/{match.pk}/transcripts.jsonl").status_code == 200  # an empty file, not an error
 
 
 def test_the_jsonl_export_has_one_line_per_call(client, player):
@@ -149,8 +173,30 @@ def test_transcripts_and_replay_stay_closed_until_the_match_ends(client, player)
     assert match.status == Match.Status.ACTIVE
     assert AgentCall.objects.filter(match=match).count() == 2  # it places both its workers first
     assert client.get(f"/matches/{match.pk}/transcripts.jsonl").status_code == 403
+    first = calls_of(match)[0].event
+    assert client.get(panel_url(match, first)).status_code == 403
     assert client.get(f"/matches/{match.pk}/replay/").status_code == 403
     assert client.get("/matches/999999/transcripts.jsonl").status_code == 404
+    assert client.get("/matches/999999/events/1/transcript/").status_code == 404
+
+
+def test_the_transcripts_of_a_private_match_follow_its_access_rule(client, player, django_user_model):
+    match = play_llm_vs_random("scripted")
+    Match.objects.filter(pk=match.pk).update(private=True)  # as a study round would be
+    event = calls_of(match)[0].event
+    urls = [f"/matches/{match.pk}/transcripts.jsonl", panel_url(match, event)]
+    for url in urls:
+        assert client.get(url).status_code == 404, url  # not even announced to outsiders
+    client.force_login(django_user_model.objects.create_user("researcher", password="x", is_staff=True))
+    for url in urls:
+        assert client.get(url).status_code == 200, url
+
+
+def test_the_transcript_pages_answer_get_only(client, player):
+    match = play_llm_vs_random("scripted")
+    event = calls_of(match)[0].event
+    assert client.post(f"/matches/{match.pk}/transcripts.jsonl").status_code == 405
+    assert client.post(panel_url(match, event)).status_code == 405
 
 
 def test_calls_of_a_rejected_action_are_kept_without_an_event(player):

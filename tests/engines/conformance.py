@@ -3,15 +3,31 @@
 Every game in the registry must pass ``check_playouts``; the checks are plain
 functions raising AssertionError so that tests (including the ones proving the
 checker can fail) can call them on throwaway games too.
+
+Besides the core contract (caps, legal actions, JSON round trips, replay, scores,
+leak-free observations) every capability a game declares on its ``GameSpec`` is
+checked through its hook, and an undeclared capability must keep its default:
+labels per viewer (``State.action_labels``, leak-checked like observations),
+measures, pictures, board layouts, typed moves, rounds and chat.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
-from gameplay.engines.api import Game, IllegalActionError, State, TextAction
+from gameplay.engines.api import (
+    Action,
+    ActionLabels,
+    EngineError,
+    Game,
+    IllegalActionError,
+    InvalidOptionsError,
+    State,
+    TextAction,
+)
 
 # Texts tried, in order, when a seat can only answer with free text. Engines
 # validate text, so a generic checker tries a few plausible shapes.
@@ -41,12 +57,208 @@ def _observation_dumps(state: State) -> dict:
     return dumps
 
 
-def check_observation_images(state: State) -> None:
-    """Where a game draws observations, each image is a PNG made from that observation alone."""
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+MEASURE_KINDS = ("number", "bool")
+# Typed moves no notation accepts; parse_move must refuse each with IllegalActionError.
+GARBAGE_MOVES = ("@@ not a move @@", "zz9 zz9 zz9", "\x00", "-" * 300)
+# How many rounds a round sequence is followed from one game's options.
+MAX_ROUNDS_FOLLOWED = 50
+
+
+def action_id_text(state: State, action: Action) -> str | None:
+    """The default notation of an action for typed moves: its id (Hive's ids are canonical UHP strings)."""
+    return action.id
+
+
+def check_observation_images(state: State, coords: bool = False) -> None:
+    """``spec.has_image``: a PNG of every seat's observation and of the public one (with cell labels too when
+    ``coords`` and ``spec.image_coords``); a game without the capability draws nothing (default None)."""
+    spec = state.game.spec
     for seat in [*range(state.game.num_seats), None]:
-        image = state.game.observation_image(state.observation(seat))
-        if image is not None:
-            assert isinstance(image, bytes) and image.startswith(b"\x89PNG\r\n\x1a\n"), "image must be PNG bytes"
+        observation = state.observation(seat)
+        image = state.game.observation_image(observation)
+        if not spec.has_image:
+            assert image is None, f"{spec.id} draws observations but does not declare has_image"
+            continue
+        assert isinstance(image, bytes) and image.startswith(PNG_SIGNATURE), (
+            f"observation_image of seat {seat} must be PNG bytes (spec.has_image)"
+        )
+        if coords and spec.image_coords:
+            labelled = state.game.observation_image(observation, coords=True)
+            assert isinstance(labelled, bytes) and labelled.startswith(PNG_SIGNATURE), (
+                f"observation_image(coords=True) of seat {seat} must be PNG bytes (spec.image_coords)"
+            )
+
+
+def check_board_layouts(state: State) -> None:
+    """``spec.has_board_layout``: a dict for every seat's observation and the public one; otherwise None."""
+    spec = state.game.spec
+    for seat in [*range(state.game.num_seats), None]:
+        layout = state.game.board_layout(state.observation(seat))
+        if spec.has_board_layout:
+            assert isinstance(layout, dict), f"board_layout of seat {seat} must be a dict (spec.has_board_layout)"
+        else:
+            assert layout is None, f"{spec.id} gives a board layout but does not declare has_board_layout"
+
+
+def check_measures(state: State) -> None:
+    """``State.measures(seat)`` names exactly the declared ``spec.measures``, each value of its declared kind
+    ("number": int or finite float, "bool": bool) or None (not known), and is JSON-safe."""
+    declared = {m.name: m.kind for m in state.game.spec.measures}
+    for seat in range(state.game.num_seats):
+        values = state.measures(seat)
+        assert isinstance(values, dict), f"measures({seat}) must be a dict"
+        assert set(values) == set(declared), (
+            f"measures({seat}) names {sorted(values)}, the spec declares {sorted(declared)}"
+        )
+        for name, kind in declared.items():
+            value = values[name]
+            if value is None:
+                continue
+            if kind == "bool":
+                assert isinstance(value, bool), f"measure {name!r} of seat {seat} must be a bool, got {value!r}"
+            else:
+                assert isinstance(value, int | float) and not isinstance(value, bool), (
+                    f"measure {name!r} of seat {seat} must be a number, got {value!r}"
+                )
+                assert math.isfinite(value), f"measure {name!r} of seat {seat} is not finite: {value!r}"
+        json.dumps(values)
+
+
+def check_spec(game: Game) -> None:
+    """Game-level capabilities: the spec is consistent, chat and rounds answer as declared."""
+    spec = game.spec
+    assert not spec.chat_in_state or spec.has_chat, "chat_in_state needs has_chat"
+    assert not spec.image_coords or spec.has_image, "image_coords needs has_image"
+    assert isinstance(spec.typed_moves, str), "typed_moves is a notation's name, or '' for none"
+    names = [m.name for m in spec.measures]
+    assert len(names) == len(set(names)), f"measure names repeat: {names}"
+    for measure in spec.measures:
+        assert measure.kind in MEASURE_KINDS, f"measure {measure.name!r} has unknown kind {measure.kind!r}"
+        assert measure.description, f"measure {measure.name!r} needs a description"
+    enabled = game.chat_enabled()
+    assert isinstance(enabled, bool), "chat_enabled() must be a bool"
+    if not spec.has_chat:
+        assert enabled is False, f"{spec.id} has no chat (spec.has_chat) but chat_enabled() is True"
+    check_round_sequence(game)
+
+
+def check_round_sequence(game: Game) -> None:
+    """``spec.round_sequence``: next_round_options() is None or options a new Game of the same seats accepts
+    (followed round after round); without rounds it is None."""
+    options = game.next_round_options()
+    if not game.spec.round_sequence:
+        assert options is None, f"{game.spec.id} names a next round but does not declare round_sequence"
+        return
+    current = game
+    for _ in range(MAX_ROUNDS_FOLLOWED):
+        if options is None:
+            return
+        assert isinstance(options, dict), f"next_round_options() must be a dict or None, got {options!r}"
+        try:
+            current = type(current)(options, current.num_seats)
+        except InvalidOptionsError as err:
+            raise AssertionError(f"next_round_options() {options!r} are not valid options: {err}") from None
+        options = current.next_round_options()
+
+
+def check_label_leaks(state: State, labels: ActionLabels, before: Mapping, after: Mapping) -> None:
+    """No seat's label of an action carries another seat's secret (from ``secrets()`` before or after the
+    action), and the public label carries no secret at all."""
+    num_seats = state.game.num_seats
+    assert isinstance(labels, ActionLabels), "action_labels must return ActionLabels"
+    assert len(labels.by_seat) == num_seats, f"action_labels must word the action for each of {num_seats} seats"
+    assert all(isinstance(label, str) for label in labels.by_seat), "labels must be strings"
+    assert isinstance(labels.public, str) and labels.public, "the public label must be a non-empty string"
+    secrets: dict[int, set[str]] = {}
+    for source in (before, after):
+        for seat, values in source.items():
+            secrets.setdefault(int(seat), set()).update(str(v) for v in values if v)
+    for viewer in range(num_seats):
+        seen = labels.for_viewer(viewer)
+        own = secrets.get(viewer, set())
+        for other, values in secrets.items():
+            if other == viewer:
+                continue
+            for value in values:
+                if value not in own:  # a value this seat holds too is not evidence of a leak
+                    assert value not in seen, (
+                        f"label for seat {viewer} leaks seat {other}'s secret {value!r}: {seen!r}"
+                    )
+    for values in secrets.values():
+        for value in values:
+            assert value not in labels.public, f"public label leaks secret {value!r}: {labels.public!r}"
+
+
+def apply_checked(state: State, seat: int, action_id: str, text: str | None = None) -> None:
+    """Apply an action after reading its labels, then leak-check the labels against the secrets of the states
+    before and after it. Raises IllegalActionError (state unchanged) like apply_action."""
+    labels = state.action_labels(seat, action_id, text)
+    before = state.secrets()
+    state.apply_action(seat, action_id, text)
+    check_label_leaks(state, labels, before, state.secrets())
+
+
+def check_typed_moves(state: State, rng: random.Random, text_of: Callable[[State, Action], str | None],
+                      sample: int = 3) -> int:
+    """``spec.typed_moves``: parse_move maps the notation of legal moves (``text_of``, None where the notation
+    cannot express an action) back to their ids and refuses garbage with IllegalActionError; without the
+    capability every text is refused. The state never changes. Returns how many moves round-tripped."""
+    before = _dump(state)
+    typed = bool(state.game.spec.typed_moves)
+    round_trips = 0
+    if typed:
+        for seat in state.current_seats()[:1]:
+            actions = state.legal_actions(seat)
+            for action in rng.sample(actions, min(sample, len(actions))):
+                text = text_of(state, action)
+                if text is None:
+                    continue
+                try:
+                    parsed = state.parse_move(text)
+                except EngineError as err:
+                    raise AssertionError(f"parse_move refused the legal move {text!r} ({action.id}): {err}") from None
+                assert parsed == action.id, f"parse_move({text!r}) gave {parsed!r}, not {action.id!r}"
+                round_trips += 1
+    # Two garbage texts a call (parsing can cost a move generation), and for a game without a notation the id
+    # of a legal action too: parse_move must refuse it all the same.
+    garbage = rng.sample(GARBAGE_MOVES, 2)
+    if not typed:
+        garbage += [a.id for s in state.current_seats() for a in state.legal_actions(s)[:1]]
+    for text in garbage:
+        try:
+            state.parse_move(text)
+        except IllegalActionError:
+            pass
+        else:
+            why = "garbage" if typed else "although the game declares no typed_moves"
+            raise AssertionError(f"parse_move accepted {text[:40]!r} ({why})")
+    assert _dump(state) == before, "parse_move changed the state"
+    return round_trips
+
+
+def check_chat(state: State) -> None:
+    """``spec.chat_in_state`` (when chat is on): record_message stores each seat's message, the state still
+    round-trips and every observation stays leak-free. Otherwise record_message stores nothing."""
+    game = state.game
+    probe = state.clone()
+    before = _dump(probe)
+    if not game.spec.chat_in_state:
+        for seat in range(game.num_seats):
+            try:
+                probe.record_message(seat, f"conformance hello from seat {seat}")
+            except EngineError:
+                pass
+        assert _dump(probe) == before, f"{game.spec.id} keeps chat in its state but does not declare chat_in_state"
+        return
+    if not game.chat_enabled() or state.is_terminal():
+        return
+    for seat in range(game.num_seats):
+        text = f"conformance hello from seat {seat}"
+        probe.record_message(seat, text)
+        assert text in _dump(probe), f"record_message did not store seat {seat}'s message (spec.chat_in_state)"
+    restored = check_round_trip(probe)
+    check_observation_leaks(restored)
 
 
 def check_observation_leaks(state: State, dumps: dict | None = None) -> None:
@@ -113,7 +325,7 @@ def _submit_text(state: State, seat: int, specs: list[TextAction], rng: random.R
     spec = rng.choice(specs)
     for text in texts:
         try:
-            state.apply_action(seat, spec.id, text)
+            apply_checked(state, seat, spec.id, text)
             return
         except IllegalActionError:
             continue
@@ -121,20 +333,35 @@ def _submit_text(state: State, seat: int, specs: list[TextAction], rng: random.R
 
 
 def random_playout(game: Game, seed: int, texts: tuple[str, ...] = DEFAULT_TEXTS,
-                   probe_every: int = 7) -> State:
-    """Play one seeded random game, checking the contract at every step."""
+                   probe_every: int = 7, text_of: Callable[[State, Action], str | None] = action_id_text,
+                   coords_images: bool = True) -> State:
+    """Play one seeded random game, checking the contract and every declared capability along the way.
+
+    Every step: JSON round trip, leak-free observations, measures, and the labels of the action taken
+    (leak-checked against the secrets before and after it). Every ``probe_every`` steps: illegal actions,
+    typed moves (``text_of`` gives an action's notation) and chat. Board layouts at the start and the end;
+    pictures at the end (with cell labels too when ``coords_images``), as drawing is costly.
+    """
     rng = random.Random(seed)
+    probe_rng = random.Random(f"probe:{seed}")  # own stream, so probing never changes the playout
+    check_spec(game)
     state = game.new_initial_state(seed)
+    check_board_layouts(state)
     limit = game.max_actions()
     step = 0
+    round_trips = 0
     while True:
         # Continue from the restored copy: any data missing from the payload
         # then changes how the game continues and the replay check catches it.
         state = check_round_trip(state)
         check_observation_leaks(state, _observation_dumps(state))
+        check_measures(state)
         if state.is_terminal():
             assert state.current_seats() == [], "terminal state still has seats to act"
-            check_observation_images(state)  # once per playout: drawing is costly and tested on its own
+            check_observation_images(state, coords=coords_images)  # once per playout: drawing is costly
+            check_board_layouts(state)
+            check_typed_moves(state, probe_rng, text_of)
+            check_chat(state)
             break
         assert len(state.log) < limit, f"playout exceeded max_actions()={limit} (seed {seed})"
         seats = state.current_seats()
@@ -143,13 +370,17 @@ def random_playout(game: Game, seed: int, texts: tuple[str, ...] = DEFAULT_TEXTS
             assert state.legal_actions(s) or state.text_actions(s), f"seat {s} must act but cannot"
         if step % probe_every == 0:
             check_rejects_illegal(state)
+            round_trips += check_typed_moves(state, probe_rng, text_of)
+            check_chat(state)
         seat = rng.choice(seats)
         actions = state.legal_actions(seat)
         if actions:
-            state.apply_action(seat, rng.choice(actions).id)
+            apply_checked(state, seat, rng.choice(actions).id)
         else:
             _submit_text(state, seat, state.text_actions(seat), rng, texts)
         step += 1
+    if game.spec.typed_moves and step > 0:
+        assert round_trips > 0, f"no legal move of {game.spec.id} round-tripped through parse_move (seed {seed})"
     check_terminal_scores(state)
     replayed = game.replay(seed, state.log)
     assert _dump(replayed) == _dump(state), f"replay from seed {seed} and log differs"
@@ -157,9 +388,15 @@ def random_playout(game: Game, seed: int, texts: tuple[str, ...] = DEFAULT_TEXTS
 
 
 def check_playouts(game_factory: Callable[[], Game], n_playouts: int = 200, base_seed: int = 0,
-                   texts: tuple[str, ...] = DEFAULT_TEXTS) -> list[State]:
-    """Run ``n_playouts`` seeded random playouts of fresh games; returns the final states."""
+                   texts: tuple[str, ...] = DEFAULT_TEXTS,
+                   text_of: Callable[[State, Action], str | None] = action_id_text,
+                   coords_every: int = 10) -> list[State]:
+    """Run ``n_playouts`` seeded random playouts of fresh games; returns the final states.
+
+    Pictures with cell labels (``spec.image_coords``) are checked in every ``coords_every``-th playout.
+    """
     finals = []
     for i in range(n_playouts):
-        finals.append(random_playout(game_factory(), base_seed + i, texts))
+        finals.append(random_playout(game_factory(), base_seed + i, texts, text_of=text_of,
+                                     coords_images=i % coords_every == 0))
     return finals

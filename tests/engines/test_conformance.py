@@ -1,4 +1,5 @@
-"""Every registered game passes the engine conformance suite (seeded random playouts)."""
+"""Every registered game passes the engine conformance suite (seeded random playouts), including every
+capability its GameSpec declares (labels per viewer, measures, pictures, layouts, typed moves, rounds, chat)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import pytest
 
 from gameplay.engines.registry import GAMES
 
-from .conformance import check_playouts
+from .conformance import action_id_text, check_playouts, check_spec
 
 N_PLAYOUTS = 200
 
@@ -15,6 +16,10 @@ N_PLAYOUTS = 200
 # tests/engines/test_hive_conformance.py). Random Gnomes walks rarely find the treasure either; 80 moves
 # still cross most of the maze (the default cap of 200 is exercised in tests/engines/test_gnomes.py).
 FAST_PLAYOUTS = {"hive": {"max_turns": 100}, "gnomes": {"turn_cap": 80}}
+
+# How a legal action is written in the game's typed-move notation (spec.typed_moves), for the parse_move round
+# trip; games not named here type an action as its id. Hive's action ids are its canonical UHP move strings.
+TYPED_MOVE_TEXT = {"hive": action_id_text}
 
 
 def _option_presets(cls) -> list[tuple[str, dict]]:
@@ -37,7 +42,8 @@ CASES = [
 def test_random_playouts_conform(game_id, options):
     cls = GAMES[game_id]
     options = {**options, **FAST_PLAYOUTS.get(game_id, {})}
-    finals = check_playouts(lambda: cls(options), n_playouts=N_PLAYOUTS, base_seed=1000)
+    finals = check_playouts(lambda: cls(options), n_playouts=N_PLAYOUTS, base_seed=1000,
+                            text_of=TYPED_MOVE_TEXT.get(game_id, action_id_text))
     assert len(finals) == N_PLAYOUTS
     assert all(state.is_terminal() for state in finals)
 
@@ -52,3 +58,15 @@ def test_spec_is_consistent(game_id):
     assert cls.rules.summary
     for name in cls.rules.topics:
         assert cls.rules.topic(name)
+    check_spec(game)
+
+
+@pytest.mark.parametrize("game_id,options", CASES)
+def test_declared_capabilities_hold_for_every_preset(game_id, options):
+    """Game-level hooks with each preset: chat as declared (and as the options say), rounds, measures."""
+    game = GAMES[game_id](options)
+    check_spec(game)
+    state = game.new_initial_state(0)
+    declared = {m.name for m in game.spec.measures}
+    assert declared, f"{game_id} declares no measures"
+    assert all(set(state.measures(seat)) == declared for seat in range(game.num_seats))

@@ -226,6 +226,22 @@ def test_round_one_treasure_found():
     assert state.secrets()[0] == sorted(exclusive_walls(0))  # no treasure secret once found
 
 
+def test_capabilities_and_measures():
+    spec = GnomesGame.spec
+    assert spec.chat_in_state and spec.round_sequence and spec.has_board_layout
+    assert not (spec.has_image or spec.typed_moves)
+    assert [(m.name, m.kind) for m in spec.measures] == [("turns", "number"), ("wall_hits", "number"),
+                                                         ("success", "bool")]
+    assert GnomesGame().chat_enabled() and not GnomesGame({"chat": False}).chat_enabled()
+    state = new_state()
+    assert state.measures(0) == {"turns": 0, "wall_hits": 0, "success": False}
+    state = play(state, ROUND1_PATH)
+    for seat in (0, 1):  # cooperative: both seats share the outcome
+        assert state.measures(seat) == {"turns": 5, "wall_hits": 1, "success": True}
+    state = play(new_state(turn_cap=5), ["down", "up", "down", "up", "stay"])
+    assert state.measures(1)["success"] is False and state.measures(1)["turns"] == 5
+
+
 def test_turn_cap_ends_the_round_out_of_turns():
     state = play(new_state(turn_cap=5), ["down", "up", "down", "up", "stay"])
     assert state.status == "out_of_turns"

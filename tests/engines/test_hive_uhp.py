@@ -56,6 +56,22 @@ def test_bad_strings_give_clear_errors(text, reason):
     assert json.dumps(state.to_json(), sort_keys=True) == before
 
 
+def test_capabilities_measures_and_typed_moves():
+    spec = HiveGame.spec
+    assert spec.typed_moves == "UHP" and spec.has_image and spec.image_coords and spec.has_board_layout
+    assert not (spec.has_chat or spec.chat_in_state or spec.round_sequence)
+    assert not HiveGame().chat_enabled() and HiveGame().next_round_options() is None
+    state = HiveGame().new_initial_state(0)
+    assert state.measures(0) == {"turns": 0}
+    for text in ("wS1", "bS1 -wS1", "wQ wS1-"):
+        state.apply_action(state.current_seats()[0], state.parse_move(text))
+    assert state.measures(0) == state.measures(1) == {"turns": 3}
+    parsed = state.parse_move("bQ -bS1")
+    assert parsed in {a.id for a in state.legal_actions(1)} and state.parse_move(parsed) == parsed
+    with pytest.raises(IllegalActionError):
+        state.parse_move("not a move")
+
+
 def test_game_string_round_trip():
     text = "Base+MLP;InProgress;White[3];wS1;bP wS1-;wQ -wS1;bQ bP-"
     state = load_game_string(text)

@@ -1,20 +1,42 @@
-"""The conformance checker itself: it must fail on leaky or forgetful engines.
+"""The conformance checker itself: it must fail on leaky, forgetful or mis-declared engines.
 
 A tiny throwaway hidden-information game ("word duel") is defined here: each
 seat is dealt a secret word by chance, then seats alternate guessing the other's
 word, passing, re-dealing their own word (a mid-game chance event) or, every
 third action, saying something (a text-only step).
+
+A second one ("face down") checks the labels of actions: a seat plays the secret
+word in its hand face down and draws a new one. Worded "Play the apple face down"
+for everyone, the label leaks; worded per viewer (``State.action_labels``) it
+does not. Neither game is registered.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
 
-from gameplay.engines.api import Action, Game, GameSpec, Observation, State, TextAction
+from gameplay.engines.api import (
+    Action,
+    ActionLabels,
+    Game,
+    GameSpec,
+    IllegalActionError,
+    MeasureSpec,
+    Observation,
+    State,
+    TextAction,
+)
 
-from .conformance import check_observation_leaks, check_playouts, random_playout
+from .conformance import (
+    check_label_leaks,
+    check_observation_leaks,
+    check_playouts,
+    check_spec,
+    random_playout,
+)
 
 WORDS = ("apple", "river", "tiger", "cloud", "maple", "stone")
 MAX_ACTIONS = 9
@@ -37,7 +59,9 @@ class DuelState(State):
     def legal_actions(self, seat):
         if seat not in self.current_seats() or self._talk_turn():
             return []
-        guesses = [Action(f"guess:{w}", f"Guess {w}") for w in WORDS]
+        # Labels name a guess by its place in WORDS: a label spelling the word would carry a secret value
+        # (the word a seat holds) and the substring leak check cannot tell a guess from a reveal.
+        guesses = [Action(f"guess:{w}", f"Guess word #{i + 1}") for i, w in enumerate(WORDS)]
         return guesses + [Action("pass", "Pass"), Action("redeal", "Draw a new word")]
 
     def text_actions(self, seat):
@@ -196,3 +220,222 @@ def test_chance_replays_identically_across_json_round_trip():
 def test_random_playout_exercises_text_actions():
     state = random_playout(DuelGame(), seed=3)
     assert state.is_terminal()
+
+
+# --- labels of actions: the "face down" game ---------------------------------------------------------------
+
+FACE_DOWN_ACTIONS = 6
+
+
+class FaceDownState(State):
+    """Each seat holds one secret word; on its turn it plays it face down (and draws another) or passes."""
+
+    def __init__(self, game: Game, seed: int):
+        super().__init__(game, seed)
+        self.hands = [self.rng().choice(WORDS) for _ in range(2)]
+        self.face_down: list[list[str]] = [[], []]
+        self.count = 0
+
+    def current_seats(self):
+        return [] if self.is_terminal() else [self.count % 2]
+
+    def legal_actions(self, seat):
+        if seat not in self.current_seats():
+            return []
+        # Only the seat itself ever sees its legal actions, so its own word may appear here.
+        return [Action("play", f"Play the {self.hands[seat]} face down"), Action("pass", "Pass")]
+
+    def _apply(self, seat, action_id, text):
+        if action_id == "play":
+            self.face_down[seat].append(self.hands[seat])
+            self.hands[seat] = self.rng().choice(WORDS)
+        self.count += 1
+
+    def is_terminal(self):
+        return self.count >= FACE_DOWN_ACTIONS
+
+    def scores(self):
+        return [0.5, 0.5]
+
+    def secrets(self):
+        # The hand and the face-down words stay secret until the end.
+        if self.is_terminal():
+            return {}
+        return {s: [self.hands[s], *self.face_down[s]] for s in range(2)}
+
+    def observation(self, seat):
+        data = {"you": seat, "count": self.count, "face_down": [len(p) for p in self.face_down]}
+        if seat is not None:
+            data["hand"] = self.hands[seat]
+            data["my_face_down"] = list(self.face_down[seat])
+        return Observation(seat, data, json.dumps(data))
+
+    def _payload(self):
+        return {"hands": list(self.hands), "face_down": [list(p) for p in self.face_down], "count": self.count}
+
+    def _load_payload(self, payload):
+        self.hands = list(payload["hands"])
+        self.face_down = [list(p) for p in payload["face_down"]]
+        self.count = payload["count"]
+
+
+class LeakyLabelsGame(Game):
+    """The default labels: every viewer reads the mover's own label, "Play the <secret word> face down"."""
+
+    spec = GameSpec(id="face_down", name="Face down", description="test only", min_seats=2, max_seats=2,
+                    perfect_information=False, has_chance=True)
+    state_class = FaceDownState
+
+    def max_actions(self):
+        return FACE_DOWN_ACTIONS
+
+
+class PerSeatLabelsState(FaceDownState):
+    def action_labels(self, seat, action_id, text=None):
+        if action_id != "play":
+            return super().action_labels(seat, action_id, text)
+        public = f"{self.game.seat_name(seat)} plays a word face down"
+        mine = f"You play the {self.hands[seat]} face down"
+        return ActionLabels(tuple(mine if v == seat else public for v in range(self.game.num_seats)), public)
+
+
+class PerSeatLabelsGame(LeakyLabelsGame):
+    state_class = PerSeatLabelsState
+
+
+class PublicLeakLabelsState(PerSeatLabelsState):
+    """Right for the seats, wrong for spectators: the public label is the mover's own."""
+
+    def action_labels(self, seat, action_id, text=None):
+        labels = super().action_labels(seat, action_id, text)
+        return ActionLabels(labels.by_seat, labels.by_seat[seat])
+
+
+class PublicLeakLabelsGame(LeakyLabelsGame):
+    state_class = PublicLeakLabelsState
+
+
+def test_labels_leaking_a_secret_word_are_caught():
+    with pytest.raises(AssertionError, match=r"label for seat \d leaks seat \d's secret|public label leaks"):
+        check_playouts(LeakyLabelsGame, n_playouts=20)
+
+
+def test_a_public_label_leaking_a_secret_word_is_caught():
+    with pytest.raises(AssertionError, match="public label leaks"):
+        check_playouts(PublicLeakLabelsGame, n_playouts=20)
+
+
+def test_labels_per_seat_pass_and_tell_each_seat_its_own_word():
+    finals = check_playouts(PerSeatLabelsGame, n_playouts=100)
+    assert any(state.face_down[0] or state.face_down[1] for state in finals), "no word was ever played"
+    state = PerSeatLabelsGame().new_initial_state(0)
+    labels = state.action_labels(0, "play")
+    assert labels.for_viewer(0) == f"You play the {state.hands[0]} face down"
+    assert labels.for_viewer(1) == labels.for_viewer(None) == labels.public == "Player 1 plays a word face down"
+
+
+def _labels(*texts: str, public: str = "Someone acts") -> ActionLabels:
+    return ActionLabels(tuple(texts), public)
+
+
+def test_label_check_uses_the_secrets_before_and_after_the_action():
+    state = PerSeatLabelsGame().new_initial_state(0)
+    # A secret that exists only after the action (a word drawn by it) must not be named either.
+    with pytest.raises(AssertionError, match="label for seat 1 leaks seat 0's secret 'river'"):
+        check_label_leaks(state, _labels("You draw river", "Player 1 drew river"), {}, {0: ["river"]})
+    with pytest.raises(AssertionError, match="public label leaks secret 'apple'"):
+        check_label_leaks(state, _labels("x", "y", public="apple played"), {0: ["apple"]}, {})
+    # A seat's own secret in its own label is fine, and so is a value both seats hold.
+    check_label_leaks(state, _labels("You play apple", "Player 1 plays"), {0: ["apple"]}, {0: ["river"]})
+    check_label_leaks(state, _labels("You play apple", "So do you: apple"), {0: ["apple"], 1: ["apple"]}, {})
+    with pytest.raises(AssertionError, match="every|each of 2 seats"):
+        check_label_leaks(state, _labels("only one"), {}, {})
+
+
+# --- declared capabilities: a mis-declared engine fails ------------------------------------------------------
+
+
+def _duel_with(spec_changes: dict | None = None, state_methods: dict | None = None, game_methods: dict | None = None):
+    state_cls = type("VariantDuelState", (DuelState,), dict(state_methods or {}))
+    attrs = {"spec": dataclasses.replace(DuelGame.spec, **(spec_changes or {})), "state_class": state_cls}
+    return type("VariantDuelGame", (DuelGame,), {**attrs, **(game_methods or {})})
+
+
+MEASURES = (MeasureSpec("guesses", "Actions so far."), MeasureSpec("won", "This seat won.", kind="bool"))
+
+
+def _good_measures(self, seat):
+    return {"guesses": self.count, "won": self.winner_seat == seat}
+
+
+def test_declared_measures_pass_and_wrong_names_or_kinds_fail():
+    check_playouts(_duel_with({"measures": MEASURES}, {"measures": _good_measures}), n_playouts=20)
+    with pytest.raises(AssertionError, match="the spec declares"):
+        random_playout(_duel_with({"measures": MEASURES})(), seed=1)  # declared, but the default returns {}
+    wrong_kind = {"measures": lambda self, seat: {"guesses": str(self.count), "won": False}}
+    with pytest.raises(AssertionError, match="must be a number"):
+        random_playout(_duel_with({"measures": MEASURES}, wrong_kind)(), seed=1)
+    number_for_bool = {"measures": lambda self, seat: {"guesses": self.count, "won": 0}}
+    with pytest.raises(AssertionError, match="must be a bool"):
+        random_playout(_duel_with({"measures": MEASURES}, number_for_bool)(), seed=1)
+
+
+def test_undeclared_or_missing_pictures_and_layouts_fail():
+    drawn = {"observation_image": lambda self, observation, *, coords=False: b"\x89PNG\r\n\x1a\n..."}
+    with pytest.raises(AssertionError, match="does not declare has_image"):
+        random_playout(_duel_with(game_methods=drawn)(), seed=1)
+    with pytest.raises(AssertionError, match="must be PNG bytes"):
+        random_playout(_duel_with({"has_image": True})(), seed=1)
+    random_playout(_duel_with({"has_image": True}, game_methods=drawn)(), seed=1)
+    with pytest.raises(AssertionError, match="must be a dict"):
+        random_playout(_duel_with({"has_board_layout": True})(), seed=1)
+    laid_out = {"board_layout": lambda self, observation: {"cells": []}}
+    with pytest.raises(AssertionError, match="does not declare has_board_layout"):
+        random_playout(_duel_with(game_methods=laid_out)(), seed=1)
+
+
+def test_chat_rounds_and_spec_consistency():
+    with pytest.raises(AssertionError, match="chat_enabled"):
+        check_spec(_duel_with(game_methods={"chat_enabled": lambda self: True})())
+    with pytest.raises(AssertionError, match="chat_in_state needs has_chat"):
+        check_spec(_duel_with({"chat_in_state": True})())
+    with pytest.raises(AssertionError, match="image_coords needs has_image"):
+        check_spec(_duel_with({"image_coords": True})())
+    with pytest.raises(AssertionError, match="does not declare round_sequence"):
+        check_spec(_duel_with(game_methods={"next_round_options": lambda self: {}})())
+    with pytest.raises(AssertionError, match="not valid options"):
+        check_spec(_duel_with({"round_sequence": True},
+                              game_methods={"next_round_options": lambda self: {"no_such_option": 1}})())
+
+
+def _store_chat(self, seat, text):
+    self.said.append(f"{seat}:{text}")
+
+
+def test_chat_in_state_must_store_and_undeclared_storage_fails():
+    chat = {"has_chat": True, "chat_in_state": True}
+    random_playout(_duel_with(chat, {"record_message": _store_chat})(), seed=1)
+    with pytest.raises(AssertionError, match="did not store"):
+        random_playout(_duel_with(chat)(), seed=1)  # declared, but the default stores nothing
+    with pytest.raises(AssertionError, match="does not declare chat_in_state"):
+        random_playout(_duel_with({"has_chat": True}, {"record_message": _store_chat})(), seed=1)
+
+
+def _parse_guess(self, text):
+    if text.startswith("guess:") and text in {a.id for s in self.current_seats() for a in self.legal_actions(s)}:
+        return text
+    raise IllegalActionError(f"{text!r} is not a guess")
+
+
+def test_typed_moves_must_round_trip_and_refuse_garbage():
+    typed = {"typed_moves": "guesses"}
+    finals = check_playouts(_duel_with(typed, {"parse_move": _parse_guess}), n_playouts=20,
+                            text_of=lambda state, action: action.id if action.id.startswith("guess:") else None)
+    assert len(finals) == 20
+    with pytest.raises(AssertionError, match="refused the legal move"):  # declared; the default parses nothing
+        random_playout(_duel_with(typed)(), seed=1)
+    lenient = {"parse_move": lambda self, text: "pass"}
+    with pytest.raises(AssertionError, match="parse_move"):
+        random_playout(_duel_with(typed, lenient)(), seed=1)
+    with pytest.raises(AssertionError, match="declares no typed_moves"):
+        random_playout(_duel_with(state_methods={"parse_move": _parse_guess})(), seed=1)

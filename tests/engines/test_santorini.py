@@ -223,6 +223,20 @@ def test_moving_up_onto_level_three_wins_without_build():
         state.apply_action(0, "build:b3")
 
 
+def test_capabilities_and_measures():
+    spec = SantoriniGame.spec
+    assert spec.has_chat and not spec.chat_in_state  # people may chat; the chat stays in the match log
+    assert not (spec.has_image or spec.has_board_layout or spec.typed_moves or spec.round_sequence)
+    assert SantoriniGame().chat_enabled()
+    assert [(m.name, m.kind) for m in spec.measures] == [("turns", "number")]
+    state = create_game("santorini").new_initial_state(0)
+    for action in ("place:a1", "place:b1", "place:d5", "place:e5", "move:a1-a2"):
+        assert state.measures(0) == state.measures(1) == {"turns": 0}  # placements and a half turn: none yet
+        state.apply_action(state.current_seats()[0], action)
+    state.apply_action(0, "build:a3")
+    assert state.measures(0) == state.measures(1) == {"turns": 1}
+
+
 THREE_TO_THREE = """
 0. 0. 0. 0. 0.
 0. 0. 0. 0. 0.

@@ -65,6 +65,7 @@ class TestChatAndRounds:
         match.refresh_from_db()
         assert (match.state, Event.objects.filter(match=match).count()) == before
 
+    @pytest.mark.django_db(transaction=True)  # real commits: agents answer once a move commits
     def test_next_round_continues_the_sequence_with_the_same_players(self):
         agent = SeatController("agent", agent_name="random")
         match = services.create_match("gnomes", [HUMAN, agent], seed=9, options={"turn_cap": 2})

@@ -92,7 +92,6 @@ class CountingImages:
             self.seats.append(observation.seat)
             return original(game, observation, **kwargs)
 
-        observation_image.__signature__ = __import__("inspect").signature(original)
         monkeypatch.setattr(game_cls, "observation_image", observation_image)
 
 
@@ -136,9 +135,7 @@ def test_unknown_token_picture_is_404(client, hive, bad):
 
 
 def test_coordinates_are_drawn_on_request(client, hive):
-    import inspect
-
-    assert "coords" in inspect.signature(hive.observation_image).parameters
+    assert hive.spec.has_image and hive.spec.image_coords
     match = play_random(hive_match(), 3)
     plain = client.get(f"/play/{token(match, 0)}/board.png?v={match.version}")
     coords = client.get(f"/play/{token(match, 0)}/board.png?v={match.version}&coords=1")
@@ -162,6 +159,7 @@ def test_public_picture_draws_the_public_observation(client, hive, monkeypatch):
     assert client.get("/matches/999999/board.png").status_code == 404
 
 
+@pytest.mark.django_db(transaction=True)  # real commits: agents answer once a move commits
 def test_replay_step_pictures_only_for_finished_matches(client, hive):
     match = hive_match((RANDOM, RANDOM), seed=3)
     match.refresh_from_db()
@@ -177,10 +175,24 @@ def test_replay_step_pictures_only_for_finished_matches(client, hive):
     assert client.get(f"/matches/{active.pk}/board.png?step=0").status_code == 403
 
 
-def test_games_without_a_picture_answer_404(client):
+def test_games_without_a_picture_answer_404(client, monkeypatch):
     match = services.create_match("santorini", [HUMAN, HUMAN], seed=1)
+    # The spec decides (has_image is False): observation_image is not even asked.
+    monkeypatch.setattr(registry.GAMES["santorini"], "observation_image", lambda self, obs, **kw: 1 / 0)
     assert client.get(f"/play/{token(match, 0)}/board.png").status_code == 404
     assert client.get(f"/matches/{match.pk}/board.png").status_code == 404
+
+
+def test_coordinates_are_asked_for_only_when_the_spec_declares_image_coords(client, hive, monkeypatch):
+    import dataclasses
+
+    match = hive_match()
+    asked = []
+    monkeypatch.setattr(hive, "observation_image", lambda self, obs, *, coords=False: asked.append(coords) or PNG)
+    client.get(f"/play/{token(match, 0)}/board.png?coords=1")
+    monkeypatch.setattr(hive, "spec", dataclasses.replace(hive.spec, image_coords=False))
+    client.get(f"/matches/{match.pk}/board.png?coords=1")
+    assert asked == [True, False]
 
 
 # --- the Hive board page ----------------------------------------------------------------------

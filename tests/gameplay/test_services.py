@@ -9,7 +9,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 
-from gameplay import services
+from gameplay import selectors, services
 from gameplay.engines.registry import create_game
 from gameplay.models import Event, Match, Seat, StateSnapshot
 from gameplay.selectors import match_group_name, state_of
@@ -127,6 +127,7 @@ def test_create_match_rejects_bad_requests_without_writing(game_id, controllers,
     assert Event.objects.count() == 0
 
 
+@pytest.mark.django_db(transaction=True)  # real commits: agents answer once a move commits
 def test_create_match_lets_an_agent_on_seat_0_move_at_once():
     match = services.create_match("santorini", [RANDOM, HUMAN], seed=5)
     match.refresh_from_db()
@@ -186,7 +187,7 @@ def test_submit_action_label_describes_the_state_before_the_action():
     move = state.legal_actions(0)[0]
     services.submit_action(match.pk, 0, move.id, expected_version=match.version)
     event = match.events.filter(kind=Event.Kind.ACTION).order_by("-seq").first()
-    assert event.payload == {"action_id": move.id, "label": move.label}
+    assert event.payload == {"action_id": move.id, "label": move.label, "labels": [move.label, move.label]}
     assert move.label.startswith("Move worker")
 
 
@@ -335,9 +336,17 @@ def test_post_message_after_the_end_is_rejected():
     assert fingerprint(match.pk) == before
 
 
+def test_games_without_rounds_have_no_next_round():
+    match = play_to_end(human_match(seed=6), seed=6)
+    assert selectors.seat_view(match, match.seats.get(index=0)).rounds is None  # spec.round_sequence is False
+    with pytest.raises(ServiceError, match="not played in rounds"):
+        services.start_next_round(match.pk)
+
+
 # --- a whole match -----------------------------------------------------------
 
 
+@pytest.mark.django_db(transaction=True)  # real commits: agents answer once a move commits
 def test_human_vs_random_agent_plays_to_the_end():
     match = services.create_match("santorini", [HUMAN, RANDOM], seed=2024)
     rng = random.Random(2024)

@@ -134,6 +134,7 @@ def test_invite_link_disappears_once_the_guest_joined(client):
     assert guest.token not in client.get(f"/play/{host_token}/").content.decode()
 
 
+@pytest.mark.django_db(transaction=True)  # real commits: agents answer once a move commits
 def test_post_all_agents_redirects_to_match_detail(client):
     response = client.post(NEW_SANTORINI, {"seat_0": "agent:random", "seat_1": "agent:random", "seed": "4"})
     assert response.status_code == 302
@@ -173,6 +174,7 @@ def test_unknown_token_is_404(client, token):
     assert client.get(f"/play/{token}/").status_code == 404
 
 
+@pytest.mark.django_db(transaction=True)  # real commits: agents answer once a move commits
 def test_seat_pages_never_show_another_seats_token(client):
     services.create_match("santorini", [HUMAN, HUMAN], seed=1)
     services.create_match("santorini", [HUMAN, RANDOM], seed=2)
@@ -193,6 +195,7 @@ def test_seat_pages_never_show_another_seats_token(client):
         assert_only_own_token(client.get(page).content.decode(), None)
 
 
+@pytest.mark.django_db(transaction=True)  # real commits: agents answer once a move commits
 def test_seat_page_after_agent_opened_shows_agent_move(client):
     match = services.create_match("santorini", [RANDOM, HUMAN], seed=8, host_seat=1)
     seat = match.seats.get(index=1)
@@ -205,6 +208,7 @@ def test_seat_page_after_agent_opened_shows_agent_move(client):
 # --- match list, detail and replay ----------------------------------------------------------
 
 
+@pytest.mark.django_db(transaction=True)  # real commits: agents answer once a move commits
 def test_match_list_shows_results(client):
     done = finished_match(seed=5)
     running = services.create_match("santorini", [HUMAN, HUMAN], seed=6)
@@ -232,6 +236,7 @@ def _worker_marks(html: str) -> int:
     return html.count('class="worker seat') - 2
 
 
+@pytest.mark.django_db(transaction=True)  # real commits: agents answer once a move commits
 def test_replay_of_a_finished_match_steps_through_the_log(client):
     match = finished_match(seed=9)
     url = reverse("replay", args=[match.pk])
@@ -264,6 +269,7 @@ def test_replay_of_a_finished_match_steps_through_the_log(client):
     assert f"Step {n_events} of {n_events}" in client.get(url, {"step": "abc"}).content.decode()
 
 
+@pytest.mark.django_db(transaction=True)  # real commits: agents answer once a move commits
 def test_replay_hx_request_returns_the_partial_only(client):
     match = finished_match(seed=10)
     url = reverse("replay", args=[match.pk])

@@ -1,17 +1,27 @@
-"""Leaderboard pages, figures and downloads over HTTP."""
+"""Leaderboard pages, figures and downloads over HTTP.
+
+Pages only read stored runs; a run is computed when someone presses the page's button (a POST to the same
+URL), which queues the Celery task: eager here, so it is stored by the time the page is shown again.
+"""
 
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import io
 import json
 import re
 
 import pytest
+from django.db import connection
+from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 from PIL import Image
 
-from rating_app.models import RatingRun
+from rating_app import selectors, services, tasks
+from rating_app.models import RatingRun, RefreshRequest
+from rating_app.ratings import RatingInputError
 from tests.rating_app.factories import finished, small_league
 
 pytestmark = pytest.mark.django_db
@@ -28,6 +38,29 @@ def small_bootstrap(settings):
 def html_of(response) -> str:
     assert response.status_code == 200
     return response.content.decode()
+
+
+@pytest.fixture
+def compute(client, django_capture_on_commit_callbacks):
+    """Press a page's compute button (a POST to the page itself); returns the page shown after it.
+
+    The request's commit runs the on-commit callbacks (the test's own transaction never commits): the task is
+    queued then, and eager Celery computes the run in-process.
+    """
+
+    def press(url: str = "/ratings/") -> str:
+        with django_capture_on_commit_callbacks(execute=True):
+            response = client.post(url)
+        assert response.status_code == 302 and response["Location"] == url
+        return html_of(client.get(url))
+
+    return press
+
+
+@pytest.fixture
+def gamebench(compute):
+    """The GameBench data rated through the leaderboard's button."""
+    compute("/ratings/?source=gamebench")
 
 
 def tables(html: str) -> list[str]:
@@ -61,15 +94,17 @@ def test_ratings_link_in_the_site_navigation(client):
     assert reverse("ratings:leaderboard") == "/ratings/"
 
 
-def test_empty_platform_shows_an_empty_state(client):
+def test_empty_platform_shows_an_empty_state(compute, client):
     html = html_of(client.get("/ratings/"))
-    assert "No ratings yet" in html
+    assert "Not computed yet" in html and "Compute ratings" in html
+    html = compute()
+    assert "No ratings yet" in html and "Compute ratings" not in html
     assert "no finished matches yet" in html
     assert "<img" not in html
     assert 'href="?source=gamebench"' in html
 
 
-def test_gamebench_overall_table_lists_the_seven_agents(client):
+def test_gamebench_overall_table_lists_the_seven_agents(gamebench, client):
     html = html_of(client.get("/ratings/?source=gamebench"))
     overall = tables(html)[0]
     assert "Overall ratings, best first" in overall
@@ -86,7 +121,7 @@ def test_gamebench_overall_table_lists_the_seven_agents(client):
     assert run.library_version in html
 
 
-def test_average_score_columns_are_labelled_with_their_games(client):
+def test_average_score_columns_are_labelled_with_their_games(gamebench, client):
     html = html_of(client.get("/ratings/?source=gamebench"))
     scores = next(t for t in tables(html) if "Average score by agent and game" in t)
     headers = re.findall(r'<th scope="col" class="num" data-game="([^"]+)"[^>]*>([^<]+)</th>', scores)
@@ -107,7 +142,7 @@ def test_average_score_columns_are_labelled_with_their_games(client):
             assert "did not play" in cell
 
 
-def test_leaderboard_has_a_section_per_game_and_downloads(client):
+def test_leaderboard_has_a_section_per_game_and_downloads(gamebench, client):
     html = html_of(client.get("/ratings/?source=gamebench"))
     run = RatingRun.objects.get(source="gamebench")
     for game in run.result["games"]:
@@ -119,7 +154,7 @@ def test_leaderboard_has_a_section_per_game_and_downloads(client):
     assert f"{reverse('ratings:json')}?source=gamebench" in html
 
 
-def test_every_image_on_the_pages_is_a_png(client):
+def test_every_image_on_the_pages_is_a_png(gamebench, client):
     html = html_of(client.get("/ratings/?source=gamebench"))
     urls = image_urls(html)
     assert len(urls) == 1 + 9  # overall + one per game
@@ -135,13 +170,13 @@ def test_every_image_on_the_pages_is_a_png(client):
     assert RatingRun.objects.count() == 1  # the page and its figures share one run
 
 
-def test_images_have_alt_text(client):
+def test_images_have_alt_text(gamebench, client):
     html = html_of(client.get("/ratings/?source=gamebench"))
     imgs = re.findall(r"<img[^>]*>", html, flags=re.S)
     assert imgs and all(re.search(r'alt="[^"]{20,}"', tag) for tag in imgs)
 
 
-def test_png_download_variant_is_an_attachment(client):
+def test_png_download_variant_is_an_attachment(gamebench, client):
     url = reverse("ratings:plot", args=["overall", "win-probability"])
     inline = client.get(url + "?source=gamebench")
     assert_png(inline)
@@ -151,14 +186,14 @@ def test_png_download_variant_is_an_attachment(client):
     assert attached["Content-Disposition"] == 'attachment; filename="ratings-gamebench-overall-win-probability.png"'
 
 
-def test_unknown_plot_or_scope_is_404(client):
+def test_unknown_plot_or_scope_is_404(gamebench, client):
     assert client.get("/ratings/scope/overall/pie.png?source=gamebench").status_code == 404
     assert client.get("/ratings/scope/chess/?source=gamebench").status_code == 404
     assert client.get("/ratings/scope/chess/whisker.png?source=gamebench").status_code == 404
     assert client.get("/ratings/scope/overall/whisker.png").status_code == 404  # nothing rated on the platform
 
 
-def test_scope_page_reports_excluded_agents_and_components(client):
+def test_scope_page_reports_excluded_agents_and_components(gamebench, client):
     html = html_of(client.get("/ratings/scope/hive/?source=gamebench"))
     assert "Not rated in Hive" in html
     for agent in ("gpt-3", "gpt-3-cot", "gpt-4-cot", "random"):
@@ -167,7 +202,7 @@ def test_scope_page_reports_excluded_agents_and_components(client):
     assert set(row_agents(tables(html)[0])) == {"human", "gpt-4"}
 
 
-def test_scope_page_matrix_table(client):
+def test_scope_page_matrix_table(gamebench, client):
     html = html_of(client.get("/ratings/scope/overall/?source=gamebench"))
     matrix = next(t for t in tables(html) if "P(row beats column) / matches" in t)
     assert len(row_agents(matrix)) == 7
@@ -177,7 +212,7 @@ def test_scope_page_matrix_table(client):
 # --- downloads -----------------------------------------------------------------------------
 
 
-def test_csv_download_has_one_row_per_scope_and_agent(client):
+def test_csv_download_has_one_row_per_scope_and_agent(gamebench, client):
     response = client.get(reverse("ratings:csv") + "?source=gamebench")
     assert response.status_code == 200
     assert response["Content-Type"].startswith("text/csv")
@@ -195,7 +230,7 @@ def test_csv_download_has_one_row_per_scope_and_agent(client):
     assert {r["scope"] for r in rows} == {"overall", *run.result["games"]}
 
 
-def test_json_download_is_the_result_with_provenance(client):
+def test_json_download_is_the_result_with_provenance(gamebench, client):
     response = client.get(reverse("ratings:json") + "?source=gamebench")
     assert response.status_code == 200
     assert response["Content-Disposition"].startswith("attachment;")
@@ -209,7 +244,9 @@ def test_json_download_is_the_result_with_provenance(client):
     assert p["data_license"].startswith("CC-BY")
 
 
-def test_downloads_of_an_empty_selection(client):
+def test_downloads_of_an_empty_selection(compute, client):
+    assert client.get(reverse("ratings:csv")).status_code == 404  # nothing stored yet: nothing to download
+    compute()
     rows = list(csv.reader(io.StringIO(client.get(reverse("ratings:csv")).content.decode())))
     assert len(rows) == 1  # header only
     data = json.loads(client.get(reverse("ratings:json")).content)
@@ -219,27 +256,27 @@ def test_downloads_of_an_empty_selection(client):
 # --- platform source and filters ------------------------------------------------------------
 
 
-def test_platform_leaderboard_with_filters(client):
+def test_platform_leaderboard_with_filters(compute, client):
     small_league()
-    html = html_of(client.get("/ratings/"))
+    html = compute()
     assert set(row_agents(tables(html)[0])) == {"human", "random", "greedy"}
     assert 'data-game="hex"' in html and ">Hex</th>" in html and 'data-game="santorini"' in html
 
-    html = html_of(client.get("/ratings/?source=platform&games=hex"))
+    html = compute("/ratings/?source=platform&games=hex")
     assert set(row_agents(tables(html)[0])) == {"human", "random"}
     assert "games: Hex" in html  # provenance states the selection
     assert "checked" in re.search(r'<input[^>]*value="hex"[^>]*>', html).group(0)
     assert "checked" not in re.search(r'<input[^>]*value="santorini"[^>]*>', html).group(0)
 
-    html = html_of(client.get("/ratings/?source=platform&agents=random&agents=greedy"))
+    html = compute("/ratings/?source=platform&agents=random&agents=greedy")
     assert set(row_agents(tables(html)[0])) == {"random", "greedy"}
     for url in image_urls(html):
         assert_png(client.get(url))
 
 
-def test_links_carry_the_selection(client):
+def test_links_carry_the_selection(compute, client):
     small_league()
-    html = html_of(client.get("/ratings/?source=platform&games=santorini&since=2000-01-01"))
+    html = compute("/ratings/?source=platform&games=santorini&since=2000-01-01")
     run = RatingRun.objects.get()
     assert run.filters == {"games": ["santorini"], "agents": [], "since": "2000-01-01", "until": None}
     for url in image_urls(html):
@@ -249,24 +286,26 @@ def test_links_carry_the_selection(client):
     assert {r["scope"] for r in rows} == {"overall", "santorini"}
 
 
-def test_pinned_run_keeps_figures_and_downloads_consistent(client):
+def test_pinned_run_keeps_figures_and_downloads_consistent(compute, client):
     small_league()
-    html_of(client.get("/ratings/"))
+    compute()
     first = RatingRun.objects.get()
     finished(["human", "random"], [1.0, 0.0])  # a match finishes after the page was rendered
+    compute()  # and someone has the ratings recomputed
     data = json.loads(client.get(reverse("ratings:json") + f"?source=platform&run={first.pk}").content)
     assert data["provenance"]["run"] == first.pk and data["provenance"]["n_matches"] == 9
-    # Without the pin, the newest matches are rated.
+    # Without the pin, the newest stored run.
     data = json.loads(client.get(reverse("ratings:json") + "?source=platform").content)
     assert data["provenance"]["n_matches"] == 10
     # A pin for another selection is not used.
+    compute("/ratings/?source=platform&games=hex")
     data = json.loads(client.get(reverse("ratings:json") + f"?source=platform&games=hex&run={first.pk}").content)
     assert data["provenance"]["run"] != first.pk and data["provenance"]["n_matches"] == 2
 
 
-def test_invalid_filters_are_reported_and_ignored(client):
+def test_invalid_filters_are_reported_and_ignored(compute, client):
     small_league()
-    html = html_of(client.get("/ratings/?source=platform&since=yesterday&games=nope"))
+    html = compute("/ratings/?source=platform&since=yesterday&games=nope")
     assert "Some filters were not valid" in html
     assert "Enter a valid date." in html
     assert set(row_agents(tables(html)[0])) == {"human", "random", "greedy"}
@@ -274,23 +313,25 @@ def test_invalid_filters_are_reported_and_ignored(client):
     assert "The end date is before the start date." in html
 
 
-def test_platform_scope_page(client):
+def test_platform_scope_page(compute, client):
     small_league()
-    html = html_of(client.get("/ratings/scope/santorini/?source=platform"))
+    html = compute("/ratings/scope/santorini/?source=platform")  # the button of a game's page
     assert "<h1>Santorini" in html
     for url in image_urls(html):
         assert_png(client.get(url))
 
 
-def test_leaderboard_is_computed_once_and_then_served_from_the_stored_run(client):
-    client.get("/ratings/?source=gamebench")
+def test_leaderboard_is_computed_once_and_then_served_from_the_stored_run(compute, gamebench, client):
     run = RatingRun.objects.get()
     html = html_of(client.get("/ratings/?source=gamebench"))
     assert RatingRun.objects.get().pk == run.pk
     assert f"(run {run.pk})" in html
+    assert "Recompute" not in html  # the run is current: no button
+    compute("/ratings/?source=gamebench")  # pressing it anyway finds the stored run current
+    assert RatingRun.objects.get().pk == run.pk
 
 
-def test_narrow_figures_for_phones(client):
+def test_narrow_figures_for_phones(gamebench, client):
     html = html_of(client.get("/ratings/?source=gamebench"))
     assert 'media="(max-width: 640px)"' in html and "width=440" in html
     url = reverse("ratings:plot", args=["overall", "whisker"]) + "?source=gamebench"
@@ -299,7 +340,7 @@ def test_narrow_figures_for_phones(client):
     assert assert_png(client.get(url + "&width=99999")).width == 1600
 
 
-def test_runs_are_read_only_in_the_admin(client, django_user_model):
+def test_runs_are_read_only_in_the_admin(gamebench, client, django_user_model):
     client.get("/ratings/?source=gamebench")
     run = RatingRun.objects.get()
     admin = django_user_model.objects.create_superuser("admin", "admin@example.com", "pw-for-tests-only")
@@ -328,7 +369,7 @@ GAMEBENCH_FILE = __import__("pathlib").Path(__file__).resolve().parents[2] / "fi
         "two_rooms_and_a_boom",
     ],
 )
-def test_one_game_only_numbers_land_under_that_game(client, game):
+def test_one_game_only_numbers_land_under_that_game(compute, client, game):
     """Platform data holding one game only: the average-score table has that game's column (and
     Overall) and nothing else, each cell is that agent's mean score in that game, and the only per-game
     section is that game's."""
@@ -336,7 +377,7 @@ def test_one_game_only_numbers_land_under_that_game(client, game):
     for r in records:
         agents = [k for k in r if k != "game"]
         finished(agents, [r[a] for a in agents], game=game)
-    html = html_of(client.get("/ratings/?source=platform"))
+    html = compute("/ratings/?source=platform")
     scores = next(t for t in tables(html) if "Average score by agent and game" in t)
     headers = re.findall(r'<th scope="col" class="num" data-game="([^"]+)"', scores)
     assert headers == [game, "overall"]
@@ -347,3 +388,133 @@ def test_one_game_only_numbers_land_under_that_game(client, game):
         assert cells[0] == cells[1], (agent, cells)  # the game's column and Overall: the same matches
         assert float(cells[0]) == pytest.approx(sum(played) / len(played), abs=0.0006), (agent, cells)
     assert re.findall(r'<h3 id="game-([^"]+)"', html) == [game]
+
+
+# --- a GET only reads: computing is the button's POST ------------------------------------------------------
+
+
+WRITE = re.compile(r"^\s*(INSERT|UPDATE|DELETE|REPLACE)\b", re.IGNORECASE)
+
+
+def writes_of(client, urls: list[str]) -> tuple[list[str], dict[str, int]]:
+    """GET each URL, recording every writing SQL statement; returns (writes, status per URL)."""
+    writes, statuses = [], {}
+
+    def record(execute, sql, params, many, context):
+        if WRITE.match(sql or ""):
+            writes.append(sql[:80])
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(record):
+        for url in urls:
+            statuses[url] = client.get(url).status_code
+    return writes, statuses
+
+
+def every_leaderboard_url(source: str) -> list[str]:
+    urls = [f"/ratings/?source={source}", f"/ratings/scope/overall/?source={source}"]
+    urls += [f"/ratings/scope/overall/{kind}.png?source={source}" for kind in ("whisker", "win-probability")]
+    return urls + [f"{reverse('ratings:csv')}?source={source}", f"{reverse('ratings:json')}?source={source}"]
+
+
+def test_no_get_computes_or_writes_anything(compute, client):
+    small_league()
+    urls = every_leaderboard_url("platform") + every_leaderboard_url("gamebench")
+    writes, statuses = writes_of(client, urls)
+    assert writes == [] and RatingRun.objects.count() == 0
+    # Nothing stored: the pages say so and offer the button; figures and downloads have nothing to show.
+    assert [statuses[u] for u in urls] == [200, 200, 404, 404, 404, 404] * 2
+    html = html_of(client.get("/ratings/"))
+    assert "Not computed yet" in html and 'method="post"' in html and "csrfmiddlewaretoken" in html
+    compute()
+    compute("/ratings/?source=gamebench")
+    writes, statuses = writes_of(client, urls)
+    assert writes == [] and set(statuses.values()) == {200} and RatingRun.objects.count() == 2
+
+
+def test_the_compute_button_is_csrf_protected():
+    browser = Client(enforce_csrf_checks=True)
+    page = html_of(browser.get("/ratings/?source=gamebench"))
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+    assert browser.post("/ratings/?source=gamebench").status_code == 403  # no token: refused
+    assert RefreshRequest.objects.count() == 0
+    response = browser.post("/ratings/?source=gamebench", {"csrfmiddlewaretoken": token})
+    assert response.status_code == 302 and RefreshRequest.objects.count() == 1
+
+
+@pytest.fixture
+def worker(monkeypatch):
+    """Celery with a real worker: the task is queued (recorded here), not run in-process."""
+    queued = []
+    monkeypatch.setattr(tasks.refresh_leaderboard, "delay", lambda **kwargs: queued.append(kwargs))
+    return queued
+
+
+def test_with_a_worker_the_page_says_the_run_is_being_computed(worker, client, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post("/ratings/?source=gamebench")
+        client.post("/ratings/?source=gamebench")  # pressed twice: still one computation
+    request = RefreshRequest.objects.get()
+    assert worker == [{"request_id": request.pk}] and request.finished_at is None
+    html = html_of(client.get("/ratings/?source=gamebench"))
+    assert "being computed" in html and "Compute ratings" not in html
+    assert 'hx-trigger="every 3s"' in html and 'hx-select="#ratings-body"' in html  # it updates by itself
+    assert RatingRun.objects.count() == 0
+    assert tasks.refresh_leaderboard(**worker[0]) is True  # what the worker runs
+    request.refresh_from_db()
+    assert request.finished_at is not None and request.error == ""
+    html = html_of(client.get("/ratings/?source=gamebench"))
+    assert "being computed" not in html and "Overall ratings, best first" in html
+
+
+def test_a_stale_run_is_shown_with_a_recompute_button(compute, client):
+    small_league()
+    compute()
+    finished(["human", "random"], [1.0, 0.0])
+    html = html_of(client.get("/ratings/"))
+    assert "Recompute ratings" in html and "the rated matches have changed" in html
+    data = json.loads(client.get(reverse("ratings:json")).content)
+    assert data["provenance"]["n_matches"] == 9  # the stored run, until someone recomputes
+    html = compute()
+    assert "Recompute ratings" not in html and RatingRun.objects.first().n_matches == 10
+
+
+def test_a_request_left_open_too_long_is_given_up(worker, client, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post("/ratings/")
+    assert "being computed" in html_of(client.get("/ratings/"))
+    RefreshRequest.objects.update(requested_at=timezone.now() - selectors.REFRESH_PENDING_FOR - dt.timedelta(seconds=1))
+    assert "Compute ratings" in html_of(client.get("/ratings/"))  # e.g. its worker died: ask again
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post("/ratings/")
+    assert len(worker) == 2
+
+
+def test_a_computation_that_stores_nothing_says_why(compute, client, monkeypatch):
+    def unreadable(source, filters):
+        raise RatingInputError("the data file is not a list of matches")
+
+    monkeypatch.setattr(selectors, "results_for", unreadable)
+    html = compute("/ratings/?source=gamebench")
+    assert "The latest computation stored no ratings: the data file is not a list of matches" in html
+    assert "Compute ratings" in html and RatingRun.objects.count() == 0
+    assert RefreshRequest.objects.get().finished_at is not None
+
+
+def test_a_failing_computation_closes_its_request(client, monkeypatch, django_capture_on_commit_callbacks):
+    def broken(*args, **kwargs):
+        raise ZeroDivisionError("a bug")
+
+    monkeypatch.setattr(services, "refresh", broken)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert client.post("/ratings/").status_code == 302  # the button's request itself does not fail
+    request = RefreshRequest.objects.get()
+    assert request.finished_at is not None and request.error
+    html = html_of(client.get("/ratings/"))
+    assert "being computed" not in html and "Compute ratings" in html and "stored no ratings" in html
+
+
+def test_only_get_and_post_reach_the_pages(client):
+    assert client.put("/ratings/").status_code == 405
+    assert client.post(reverse("ratings:csv")).status_code == 405
+    assert client.post(reverse("ratings:plot", args=["overall", "whisker"])).status_code == 405

@@ -1,24 +1,29 @@
 """The communicating agent of seeds/003: language module + AISMCTS-F planner, flags in between.
 
 Each decision: read the partner's chat since the agent's last move into one input flag (the LLM parser
-when LLMSettings are configured in the environment, else the rule-based parser), plan, and turn the
-output flag back into a message: an answer to a question, "I cannot ..." for a requested move the agent's
-own side blocks, or "Can you ...?" for the partner move the search favours.
+when an endpoint is configured in the environment, see ``llm.settings_from_env``, else the rule-based parser),
+plan, and turn the output flag back into a message: an answer to a question, "I cannot ..." for a requested
+move the agent's own side blocks, or "Can you ...?" for the partner move the search favours.
+
+With a model, one ChatCaller (the platform's client code) serves the whole decision: its deadline bounds every
+request, and its records come back as ``Decision.calls``, stored with the move's event like any agent's calls.
 """
 
 from __future__ import annotations
 
 import math
 import os
+import time
 from collections.abc import Callable, Mapping
 
 from agents_app.agents.base import Agent, Decision, TurnView
+from agents_app.agents.llm.client import ChatCaller, make_openai_client
 
 from .belief import Suggestion
 from .deliberation import Deliberation, check_game, deliberate, planner_config
 from .flags import Flag
 from .intents import RuleBasedParser, combine
-from .llm import LLMParser, LLMSettings, make_client
+from .llm import LLMParser, settings_from_env
 from .messages import InquiryFacts, answer_inquiry, cannot, suggest
 
 # Parses are cached by text for the life of the process: the whole chat is re-read at every decision
@@ -27,14 +32,23 @@ _PARSE_CACHE_LIMIT = 4096
 _parse_cache: dict[tuple[str, str], Flag] = {}
 
 
-def _cached(kind: str, parse: Callable[[str], Flag]) -> Callable[[str], Flag]:
+def _cached(kind: str, parse: Callable[[str], Flag], keep: Callable[[], bool] = lambda: True) -> Callable[[str], Flag]:
+    """``parse`` through the cache. A result is kept for the process only when ``keep()`` says so right after
+    parsing (a model that failed once, the rules answering instead, is asked again at a later decision); within
+    this parser's decision every line is parsed once either way."""
+    this_decision: dict[str, Flag] = {}
+
     def cached_parse(text: str) -> Flag:
         key = (kind, text)
-        if key not in _parse_cache:
-            if len(_parse_cache) >= _PARSE_CACHE_LIMIT:
-                _parse_cache.clear()
-            _parse_cache[key] = parse(text)
-        return _parse_cache[key]
+        if key in _parse_cache:
+            return _parse_cache[key]
+        if text not in this_decision:
+            this_decision[text] = parse(text)
+            if keep():
+                if len(_parse_cache) >= _PARSE_CACHE_LIMIT:
+                    _parse_cache.clear()
+                _parse_cache[key] = this_decision[text]
+        return this_decision[text]
 
     return cached_parse
 
@@ -54,43 +68,55 @@ class GnomesCommAgent(Agent):
         depth: int = 12,
         rollout: str = "table",
         environ: Mapping[str, str] | None = None,
+        sleep: Callable[[float], None] = time.sleep,
     ):
         self.config = planner_config(budget, exploration, worlds, depth, rollout)
-        self.llm_settings = LLMSettings.from_env(os.environ if environ is None else environ)
+        self._environ = os.environ if environ is None else environ
+        self.llm_settings = settings_from_env(self._environ)
+        self._sleep = sleep  # between retries of a model request (tests pass one that does not wait)
 
     def decide(self, view: TurnView) -> Decision:
         check_game(view)
-        parse = self._parser()
+        caller = self._caller()
+        parse = self._parser(caller)
         data = view.observation.data
         latest = partner_lines_since_my_move(data, view.seat)
         flags = [parse(text) for text in latest]
         input_flag = combine(flags)
         result = deliberate(view, self.config, parse, input_flag)
         question = next((text for text, flag in zip(latest, flags, strict=True) if flag == Flag.INQUIRY), "")
-        return Decision(action_id=result.selection.action, message=self._message(view, result, question))
+        message = self._message(view, result, question, caller)
+        calls = tuple(caller.calls) if caller is not None else ()
+        return Decision(action_id=result.selection.action, message=message, calls=calls)
 
-    def _parser(self) -> Callable[[str], Flag]:
-        if self.llm_settings is not None:
-            return _cached("llm", LLMParser(make_client(self.llm_settings), self.llm_settings).parse)
+    def _caller(self) -> ChatCaller | None:
+        """The decision's chat caller, or None without a configured endpoint (the rules then do everything)."""
+        if self.llm_settings is None:
+            return None
+        client = make_openai_client(self.llm_settings, self._environ)
+        return ChatCaller(client, self.llm_settings, sleep=self._sleep)
+
+    def _parser(self, caller: ChatCaller | None) -> Callable[[str], Flag]:
+        if caller is not None:
+            parser = LLMParser(caller)
+            kind = f"llm:{self.llm_settings.base_url}:{self.llm_settings.model}"
+            return _cached(kind, parser.parse, keep=lambda: not parser.last_used_fallback)
         return _cached("rules", RuleBasedParser().parse)
 
-    def _message(self, view: TurnView, result: Deliberation, question: str) -> str | None:
+    def _message(self, view: TurnView, result: Deliberation, question: str, caller: ChatCaller | None) -> str | None:
         selection = result.selection
         flag = selection.output_flag
         if flag == Flag.INQUIRY:
-            return self._answer(view, result, question)
+            return self._answer(view, result, question, caller)
         if flag == Flag.REJECT:
             return cannot(selection.rejected_request)
         if flag.action is None or _repeats_done_suggestion(view, result, flag):
             return None
         return suggest(flag)
 
-    def _answer(self, view: TurnView, result: Deliberation, question: str) -> str:
-        data = view.observation.data
-        facts = inquiry_facts(data, result)
-        if self.llm_settings is None:
-            return answer_inquiry(question, facts)
-        return answer_inquiry(question, facts, client=make_client(self.llm_settings), settings=self.llm_settings)
+    def _answer(self, view: TurnView, result: Deliberation, question: str, caller: ChatCaller | None) -> str:
+        facts = inquiry_facts(view.observation.data, result)
+        return answer_inquiry(question, facts, caller)
 
 
 def partner_lines_since_my_move(data: Mapping, seat: int) -> list[str]:

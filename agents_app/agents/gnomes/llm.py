@@ -1,84 +1,56 @@
-"""LLM access for the Gnomes language module: settings, the client, and the few-shot intent parser (seeds/003 §4.2).
+"""LLM access for the Gnomes language module (seeds/003 §4.2): settings from the environment and the few-shot
+intent parser.
 
-Pure: configuration comes from an environment mapping the caller passes (``LLMSettings.from_env``); the API key's
-value is looked up only when a client is made, and is never stored, logged or shown in a repr.
+The model is reached through the same client code as every other model call on the platform
+(``agents_app.agents.llm.client``): one ``LLMAgentSettings``, ``make_openai_client`` (the key is read from the
+variable the settings NAME, handed only to the client, never stored, logged or shown), and a ``ChatCaller`` with
+its retry policy (429 with Retry-After, 5xx, timeouts and connection errors retried with backoff, within the
+decision's deadline) that records every attempt as a ``ModelCall``. The communicating agent returns those
+records with its decision, so they are stored like any agent's calls. Any failure falls back to the rules.
 """
 
 from __future__ import annotations
 
 import logging
-import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
-from urllib.parse import urlsplit, urlunsplit
-
-import openai
 
 from agents_app.agents.gnomes.flags import Flag
 from agents_app.agents.gnomes.intents import IntentParser, RuleBasedParser
+from agents_app.agents.llm.client import ChatCaller, GiveUp
+from agents_app.agents.llm.settings import LLMAgentSettings
 
 logger = logging.getLogger(__name__)
 
+SETTINGS_NAME = "gnomes-language"  # how the calls are named in logs
 DEFAULT_MODEL = "gpt-3.5-turbo"  # the model the paper used
 DEFAULT_KEY_ENV = "OPENAI_API_KEY"
-# Local OpenAI-compatible servers accept any key, but the client refuses to start without one.
-PLACEHOLDER_KEY = "not-needed"
+DEFAULT_TIMEOUT_S = 10.0
+DEFAULT_HTTP_RETRIES = 1
+INTENT_MAX_TOKENS = 8
 
 
-@dataclass(frozen=True)
-class LLMSettings:
-    """Where and how to call the model. ``api_key_env`` is the NAME of the variable holding the key."""
+def settings_from_env(environ: Mapping[str, str]) -> LLMAgentSettings | None:
+    """Settings from GNOMES_LLM_* (or OPENAI_BASE_URL); None when no endpoint is configured.
 
-    base_url: str
-    model: str
-    api_key_env: str = DEFAULT_KEY_ENV
-    timeout: float = 10.0
-    max_retries: int = 1
-    temperature: float = 0.0
-
-    @classmethod
-    def from_env(cls, environ: Mapping[str, str]) -> LLMSettings | None:
-        """Settings from GNOMES_LLM_* (or OPENAI_BASE_URL); None when no endpoint is configured."""
-        base_url = (environ.get("GNOMES_LLM_BASE_URL") or environ.get("OPENAI_BASE_URL") or "").strip()
-        if not base_url:
-            return None
-        return cls(
-            base_url=base_url,
-            model=(environ.get("GNOMES_LLM_MODEL") or "").strip() or DEFAULT_MODEL,
-            api_key_env=(environ.get("GNOMES_LLM_API_KEY_ENV") or "").strip() or DEFAULT_KEY_ENV,
-        )
-
-    @property
-    def display_url(self) -> str:
-        """The base URL safe to print: a URL can carry credentials (user:password@host, ?key=...)."""
-        return _redact_url(self.base_url)
-
-    def __repr__(self) -> str:
-        # The key is never held here; the URL is redacted in case it embeds one.
-        return (
-            f"LLMSettings(base_url={self.display_url!r}, model={self.model!r}, "
-            f"api_key_env={self.api_key_env!r}, timeout={self.timeout!r}, max_retries={self.max_retries!r}, "
-            f"temperature={self.temperature!r})"
-        )
-
-
-def _redact_url(url: str) -> str:
-    parts = urlsplit(url)
-    host = parts.hostname or ""
-    if parts.port:
-        host = f"{host}:{parts.port}"
-    if parts.username or parts.password:
-        host = f"***@{host}"
-    return urlunsplit((parts.scheme, host, parts.path, "***" if parts.query else "", ""))
-
-
-def make_client(settings: LLMSettings, environ: Mapping[str, str] | None = None) -> openai.OpenAI:
-    """An OpenAI client for ``settings``; the key is read now from ``settings.api_key_env`` (default os.environ)."""
-    source = os.environ if environ is None else environ
-    api_key = source.get(settings.api_key_env) or PLACEHOLDER_KEY
-    return openai.OpenAI(
-        base_url=settings.base_url, api_key=api_key, timeout=settings.timeout, max_retries=settings.max_retries
+    GNOMES_LLM_API_KEY_ENV names the variable holding the key; without it, OPENAI_API_KEY is used when that is
+    set, and no key at all otherwise (local OpenAI-compatible servers need none).
+    """
+    base_url = (environ.get("GNOMES_LLM_BASE_URL") or environ.get("OPENAI_BASE_URL") or "").strip()
+    if not base_url:
+        return None
+    key_env = (environ.get("GNOMES_LLM_API_KEY_ENV") or "").strip()
+    if not key_env and environ.get(DEFAULT_KEY_ENV):
+        key_env = DEFAULT_KEY_ENV
+    return LLMAgentSettings(
+        name=SETTINGS_NAME,
+        base_url=base_url,
+        model=(environ.get("GNOMES_LLM_MODEL") or "").strip() or DEFAULT_MODEL,
+        api_key_env=key_env,
+        temperature=0.0,
+        timeout_s=DEFAULT_TIMEOUT_S,
+        http_retries=DEFAULT_HTTP_RETRIES,
+        json_mode=False,
     )
 
 
@@ -148,11 +120,14 @@ def flag_from_reply(reply: str | None) -> Flag:
 
 
 class LLMParser:
-    """Few-shot LLM intent parser; any failure falls back to ``fallback`` (the rule-based parser by default)."""
+    """Few-shot LLM intent parser; any failure falls back to ``fallback`` (the rule-based parser by default).
 
-    def __init__(self, client: openai.OpenAI, settings: LLMSettings, fallback: IntentParser | None = None):
-        self._client = client
-        self._settings = settings
+    Every request goes through ``caller`` (the decision's ChatCaller), whose ``calls`` then hold one ModelCall
+    per attempt, annotated with the flag read from the reply or why none could be read.
+    """
+
+    def __init__(self, caller: ChatCaller, fallback: IntentParser | None = None):
+        self.caller = caller
         self._fallback = fallback or RuleBasedParser()
         self.last_used_fallback = False
 
@@ -161,27 +136,22 @@ class LLMParser:
         if not message or not message.strip():
             return Flag.NONE  # §4.2: empty messages are NONE without asking the model
         try:
-            completion = self._client.chat.completions.create(
-                model=self._settings.model,
-                messages=intent_messages(message),
-                temperature=self._settings.temperature,
-                max_tokens=8,
-            )
-            return flag_from_reply(completion.choices[0].message.content)
+            reply = self.caller.call(intent_messages(message), purpose="intent", max_tokens=INTENT_MAX_TOKENS)
+            flag = flag_from_reply(reply.text)
         except Exception as error:  # any failure must degrade to the rules, never stop a turn
+            if isinstance(error, UnparseableReply):
+                self.caller.annotate_last(error=f"invalid reply: {error}")
             logger.warning("LLM intent parsing failed (%s); using the rule-based parser", describe_failure(error))
             self.last_used_fallback = True
             return self._fallback.parse(message)
+        self.caller.annotate_last(parsed_action=flag.value)
+        return flag
 
 
 def describe_failure(error: BaseException) -> str:
     """A short, secret-free description of an LLM call failure for logs (no headers, no request data)."""
-    if isinstance(error, openai.APIStatusError):
-        return f"HTTP {error.status_code}"
-    if isinstance(error, openai.APITimeoutError):
-        return "timeout"
-    if isinstance(error, openai.APIConnectionError):
-        return "connection error"
-    if isinstance(error, UnparseableReply):
+    if isinstance(error, GiveUp):
+        return error.reason  # already scrubbed by the client code
+    if isinstance(error, ValueError):  # an unusable reply (UnparseableReply, an empty answer)
         return str(error)
     return type(error).__name__

@@ -11,7 +11,8 @@ import re
 from dataclasses import dataclass
 
 from agents_app.agents.gnomes.flags import Flag
-from agents_app.agents.gnomes.llm import DEFAULT_MODEL, LLMSettings, describe_failure
+from agents_app.agents.gnomes.llm import describe_failure
+from agents_app.agents.llm.client import ChatCaller
 
 logger = logging.getLogger(__name__)
 
@@ -49,11 +50,12 @@ class InquiryFacts:
     turn_cap: int
 
 
-def answer_inquiry(question: str, facts: InquiryFacts, client=None, settings: LLMSettings | None = None) -> str:
-    """An answer to the partner's question: from the LLM when a client is given, else (or on failure) a template."""
-    if client is not None:
+def answer_inquiry(question: str, facts: InquiryFacts, caller: ChatCaller | None = None) -> str:
+    """An answer to the partner's question: from the LLM when the decision has a ChatCaller (its calls record the
+    request), else (or on failure) a template."""
+    if caller is not None:
         try:
-            return _llm_answer(question, facts, client, settings)
+            return _llm_answer(question, facts, caller)
         except Exception as error:  # a failed call must still leave the partner with an answer
             logger.warning("LLM inquiry answer failed (%s); using a template", describe_failure(error))
     return template_answer(question, facts)
@@ -163,15 +165,14 @@ def _fact_lines(facts: InquiryFacts) -> list[str]:
     return lines
 
 
-def _llm_answer(question: str, facts: InquiryFacts, client, settings: LLMSettings | None) -> str:
-    completion = client.chat.completions.create(
-        model=settings.model if settings else DEFAULT_MODEL,
-        messages=inquiry_messages(question, facts),
-        temperature=settings.temperature if settings else 0.0,
-        max_tokens=120,
-    )
-    text = " ".join((completion.choices[0].message.content or "").split())
+INQUIRY_MAX_TOKENS = 120
+
+
+def _llm_answer(question: str, facts: InquiryFacts, caller: ChatCaller) -> str:
+    reply = caller.call(inquiry_messages(question, facts), purpose="inquiry", max_tokens=INQUIRY_MAX_TOKENS)
+    text = " ".join(reply.text.split())
     if not text:
+        caller.annotate_last(error="invalid reply: empty answer")
         raise ValueError("the model returned an empty answer")
     return _trim(text, MAX_ANSWER_CHARS)
 

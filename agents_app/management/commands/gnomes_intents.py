@@ -8,6 +8,7 @@ LLM parser too with --llm, or whenever GNOMES_LLM_BASE_URL / OPENAI_BASE_URL nam
 from __future__ import annotations
 
 import json
+import math
 import os
 from collections import Counter
 from dataclasses import dataclass, field
@@ -18,7 +19,8 @@ from django.core.management.base import BaseCommand, CommandError
 
 from agents_app.agents.gnomes.flags import Flag
 from agents_app.agents.gnomes.intents import IntentParser, RuleBasedParser
-from agents_app.agents.gnomes.llm import LLMParser, LLMSettings, make_client
+from agents_app.agents.gnomes.llm import LLMParser, settings_from_env
+from agents_app.agents.llm.client import ChatCaller, make_openai_client
 
 DEFAULT_SET = "fixtures/gnomes/intents.jsonl"
 
@@ -117,11 +119,13 @@ class Command(BaseCommand):
         examples = load_set(path)
 
         scores = [measure("Rule-based", RuleBasedParser(), examples)]
-        llm_settings = LLMSettings.from_env(os.environ)
+        llm_settings = settings_from_env(os.environ)
         if opts["llm"] and llm_settings is None:
             raise CommandError("--llm needs an endpoint: set GNOMES_LLM_BASE_URL (or OPENAI_BASE_URL)")
         if llm_settings is not None:
-            llm_parser = LLMParser(make_client(llm_settings), llm_settings)
+            # The same client code as the agent's; a whole set is one long "decision": no overall deadline.
+            caller = ChatCaller(make_openai_client(llm_settings), llm_settings, budget_s=math.inf)
+            llm_parser = LLMParser(caller)
             scores.append(measure(f"LLM ({llm_settings.model} at {llm_settings.display_url})", llm_parser, examples))
 
         if opts["json"]:

@@ -4,9 +4,11 @@ Two seats move one token on a 9x9 grid. Seat ``s`` sees side ``s`` of the board,
 judged by side ``s``'s walls only: that asymmetry is the whole game. The treasure of the chosen round is drawn
 on one side; the round ends when the token reaches it or after ``turn_cap`` moves.
 
-Chat is not an action: ``GnomesState.record_message`` stores messages in the state (so they survive JSON round
-trips), but ``Game.replay(seed, log)`` rebuilds the moves only. The match service keeps chat as events of its
-own and feeds them back through ``record_message`` when it rebuilds a state. The public move history is not
+Chat is not an action: the spec declares ``chat_in_state``, so ``GnomesState.record_message`` stores messages in
+the state (they survive JSON round trips and reach both seats' observations), but ``Game.replay(seed, log)``
+rebuilds the moves only. The match service keeps chat as events of its own and feeds them back through
+``record_message`` when it rebuilds a state. ``chat_enabled()`` follows the "chat" option (off for the mute
+condition of a study). The public move history is not
 stored in the payload either: it is rebuilt from the action log, which every ``to_json`` carries.
 """
 
@@ -16,7 +18,17 @@ import json
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from ..api import Action, Game, GameSpec, IllegalActionError, InvalidOptionsError, Observation, OptionSpec, State
+from ..api import (
+    Action,
+    Game,
+    GameSpec,
+    IllegalActionError,
+    InvalidOptionsError,
+    MeasureSpec,
+    Observation,
+    OptionSpec,
+    State,
+)
 from .drawing import board_layout
 from .layouts import ROUND_NUMBERS, default_layouts
 from .maze import ACTIONS, Cell
@@ -66,6 +78,10 @@ class GnomesState(State):
 
     def result_text(self) -> str:
         return result_sentence(self.status, self.turn, self.wall_hits)
+
+    def measures(self, seat: int) -> dict[str, Any]:
+        """The team's outcome, the same for both seats (the game is cooperative): see ``GnomesGame.spec``."""
+        return {"turns": self.turn, "wall_hits": self.wall_hits, "success": self.status == FOUND}
 
     # --- contract ------------------------------------------------------------------
     def current_seats(self) -> list[int]:
@@ -234,6 +250,14 @@ class GnomesGame(Game):
                        type=bool),
         ),
         seat_names=("Gnome A", "Gnome B"),
+        chat_in_state=True,
+        round_sequence=True,
+        has_board_layout=True,
+        measures=(
+            MeasureSpec("turns", "Moves made in the round by both players (each move is one turn)."),
+            MeasureSpec("wall_hits", "Moves blocked by a wall on the mover's side (the team's total)."),
+            MeasureSpec("success", "The treasure was found before the turn cap.", kind="bool"),
+        ),
     )
     state_class = GnomesState
     rules = RULES
@@ -253,6 +277,10 @@ class GnomesGame(Game):
 
     def teams(self) -> list[int]:
         return [0, 0]
+
+    def chat_enabled(self) -> bool:
+        """Chat follows the "chat" option (off for a study's mute control condition)."""
+        return bool(self.options["chat"])
 
     def board_layout(self, observation) -> dict:
         """What the page draws for one seat (its own walls, the token, a treasure it sees)."""

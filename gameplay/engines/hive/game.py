@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..api import Action, Game, GameSpec, InvalidOptionsError, Observation, OptionSpec, State
+from ..api import Action, Game, GameSpec, InvalidOptionsError, MeasureSpec, Observation, OptionSpec, State
 from .board import cell_text, parse_cell, qr
 from .core import (
     BLACK_WINS,
@@ -80,7 +80,8 @@ class HiveState(State):
         super().apply_action(seat, action_id, text)
 
     def parse_move(self, text: str) -> str:
-        """The canonical action id for any valid UHP string of a legal move (see normalise_move)."""
+        """The canonical action id for any valid UHP string of a legal move (``spec.typed_moves`` is "UHP");
+        IllegalActionError for anything else (see normalise_move)."""
         return normalise_move(self, text)
 
     def _apply(self, seat: int, action_id: str, text: str | None) -> None:
@@ -112,6 +113,10 @@ class HiveState(State):
                 return "Draw: both queens were surrounded by the same move."
             return f"Draw: the turn limit of {pos.limit} turns was reached."
         return None
+
+    def measures(self, seat: int) -> dict[str, Any]:
+        """See ``HiveGame.spec.measures``; the same for both seats."""
+        return {"turns": self.pos.ply}
 
     # --- views -----------------------------------------------------------------------------------
     def observation(self, seat: int | None) -> Observation:
@@ -209,6 +214,13 @@ class HiveGame(Game):
         max_seats=2,
         perfect_information=True,
         seat_names=("White", "Black"),
+        typed_moves="UHP",
+        has_image=True,
+        image_coords=True,
+        has_board_layout=True,
+        measures=(
+            MeasureSpec("turns", "Turns played by both players (plies: each placement, movement or pass)."),
+        ),
         options=(
             OptionSpec("mosquito", False, "Add the Mosquito (copies the movement of the bugs it touches)."),
             OptionSpec("ladybug", False, "Add the Ladybug (two steps over the top of the hive, then one down)."),

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..api import Action, Game, GameSpec, Observation, OptionSpec, State
+from ..api import Action, Game, GameSpec, MeasureSpec, Observation, OptionSpec, State
 from .rules import RULES
 
 SIZE = 5
@@ -170,6 +170,10 @@ class SantoriniState(State):
             return [0.5, 0.5]
         return [1.0 if s == self.winner_seat else 0.0 for s in range(2)]
 
+    def measures(self, seat: int) -> dict[str, Any]:
+        """See ``SantoriniGame.spec.measures``; the same for both seats."""
+        return {"turns": self.turn}
+
     def observation(self, seat: int | None) -> Observation:
         where = {}
         for s in range(2):
@@ -273,6 +277,16 @@ class SantoriniGame(Game):
         min_seats=2,
         max_seats=2,
         perfect_information=True,
+        # Two people playing each other may chat (a perfect-information game: chat cannot leak anything);
+        # agents ignore it. The chat lives in the match's event log only.
+        has_chat=True,
+        measures=(
+            MeasureSpec(
+                "turns",
+                "Turns completed by both players (a worker move and its build, or the winning move); "
+                "the opening worker placements are not counted.",
+            ),
+        ),
         options=(
             OptionSpec(
                 "alternate_workers",

@@ -25,6 +25,7 @@ from gameplay.engines.gnomes import game as game_module
 from gameplay.engines.gnomes import layouts as layouts_module
 from gameplay.engines.gnomes.layouts import RoundSpec
 from gameplay.engines.gnomes.maze import Maze, wall_between
+from tests.support.openai_server import ScriptedReply, scripted_openai_server
 
 AGENT_DIR = Path(__file__).resolve().parents[3] / "agents_app" / "agents" / "gnomes"
 AGENT_MODULES = (
@@ -238,24 +239,33 @@ def test_the_comm_agent_does_not_repeat_a_request_the_partner_just_carried_out(m
     assert GnomesCommAgent(**SMALL).decide(ego_view(other)).message == suggest(Flag.RIGHT)
 
 
-def test_the_llm_parser_is_used_when_configured(monkeypatch):
-    calls = []
-
-    class FakeParser:
-        def __init__(self, client, settings):
-            pass
-
-        def parse(self, text):
-            calls.append(text)
-            return Flag.NONE
-
-    monkeypatch.setattr(comm_module, "LLMParser", FakeParser)
-    monkeypatch.setattr(comm_module, "make_client", lambda settings: object())
+def test_the_llm_parser_is_used_when_configured_and_its_calls_come_with_the_decision(monkeypatch):
     monkeypatch.setattr(comm_module, "_parse_cache", {})
     state = play(GnomesGame(options={"round": 2}).new_initial_state(0), [(0, "down", "hello there")])
-    agent = GnomesCommAgent(**SMALL, environ={"GNOMES_LLM_BASE_URL": "http://localhost:1/v1"})
-    agent.decide(ego_view(state))
-    assert calls == ["hello there"]
+    with scripted_openai_server(["NONE"]) as server:
+        agent = GnomesCommAgent(**SMALL, environ={"GNOMES_LLM_BASE_URL": server.base_url})
+        decision = agent.decide(ego_view(state))
+        again = GnomesCommAgent(**SMALL, environ={"GNOMES_LLM_BASE_URL": server.base_url}).decide(ego_view(state))
+    (request,) = server.requests  # the line was parsed once; the next decision read it from the cache
+    assert "hello there" in request.messages[-1]["content"]
+    (call,) = decision.calls
+    assert (call.purpose, call.raw_reply, call.parsed_action) == ("intent", "NONE", "NONE")
+    assert again.calls == ()
+
+
+def test_a_model_that_fails_leaves_the_rules_in_charge_and_the_failure_on_record(monkeypatch):
+    monkeypatch.setattr(comm_module, "_parse_cache", {})
+    state = play(GnomesGame(options={"round": 2}).new_initial_state(0), [(0, "down", "go left please")])
+    with scripted_openai_server([ScriptedReply.error(500), ScriptedReply.error(500), "LEFT"]) as server:
+        environ = {"GNOMES_LLM_BASE_URL": server.base_url}
+        first = GnomesCommAgent(**SMALL, environ=environ, sleep=lambda s: None).decide(ego_view(state))
+        second = GnomesCommAgent(**SMALL, environ=environ, sleep=lambda s: None).decide(ego_view(state))
+    # One HTTP retry (the Gnomes default), then the rules parsed the line; that parse was not cached as the
+    # model's, so the next decision asked the model again.
+    assert [c.error for c in first.calls] == ["HTTP 500: scripted error", "HTTP 500: scripted error"]
+    assert first.fallback_reason is None  # the planner still chose the move: not a random fallback
+    assert [(c.raw_reply, c.parsed_action) for c in second.calls] == [("LEFT", "LEFT")]
+    assert len(server.requests) == 3
 
 
 # --- the mute agent, determinism, registry ------------------------------------------------------------------

@@ -1,13 +1,16 @@
 """The LLM side of the Gnomes language module, through a real local server and the official openai client.
 
-Covers llm.py (settings, client, few-shot parser with fallback), messages.py (templates and LLM inquiry
-answers) and the scripted server in tests/support/openai_server.py that later LLM-agent tests reuse.
+Covers llm.py (settings from the environment, the few-shot parser with its fallback), messages.py (templates and
+LLM inquiry answers) and the scripted server in tests/support/openai_server.py that later LLM-agent tests reuse.
+The Gnomes module reaches the model through the platform's one client stack (agents_app/agents/llm/client.py:
+LLMAgentSettings, make_openai_client, ChatCaller and its retry policy), so every request is a recorded ModelCall.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import math
 import re
 import socket
 import time
@@ -19,13 +22,11 @@ from agents_app.agents.gnomes.flags import Flag
 from agents_app.agents.gnomes.intents import RuleBasedParser
 from agents_app.agents.gnomes.llm import (
     FEW_SHOT_EXAMPLES,
-    PLACEHOLDER_KEY,
     SYSTEM_PROMPT,
     LLMParser,
-    LLMSettings,
     UnparseableReply,
     flag_from_reply,
-    make_client,
+    settings_from_env,
 )
 from agents_app.agents.gnomes.messages import (
     INQUIRY_SYSTEM_PROMPT,
@@ -36,21 +37,42 @@ from agents_app.agents.gnomes.messages import (
     suggest,
     template_answer,
 )
+from agents_app.agents.llm.client import PLACEHOLDER_KEY, ChatCaller, make_openai_client
+from agents_app.agents.llm.settings import LLMAgentSettings
 from tests.agents_app.gnomes.test_intents import load_intent_set
 from tests.support.openai_server import ScriptedReply, TokenLogprob, scripted_openai_server
 
 SECRET = "sk-test-very-secret-0123456789"
 
 
-def settings_for(server, **overrides) -> LLMSettings:
-    values = {"base_url": server.base_url, "model": "gpt-3.5-turbo", "timeout": 5.0, "max_retries": 0}
+class Sleeps(list):
+    """A sleep that records how long it was asked to wait, and does not wait."""
+
+    def __call__(self, seconds: float) -> None:
+        self.append(seconds)
+
+
+def settings_for(server, **overrides) -> LLMAgentSettings:
+    values = {
+        "name": "gnomes-language",
+        "base_url": server.base_url,
+        "model": "gpt-3.5-turbo",
+        "api_key_env": "",
+        "timeout_s": 5.0,
+        "http_retries": 0,
+        "json_mode": False,
+    }
     values.update(overrides)
-    return LLMSettings(**values)
+    return LLMAgentSettings(**values)
+
+
+def caller_for(settings: LLMAgentSettings, environ=None, **kwargs) -> ChatCaller:
+    kwargs.setdefault("sleep", Sleeps())
+    return ChatCaller(make_openai_client(settings, {} if environ is None else environ), settings, **kwargs)
 
 
 def llm_parser(server, **overrides) -> LLMParser:
-    settings = settings_for(server, **overrides)
-    return LLMParser(make_client(settings, environ={}), settings)
+    return LLMParser(caller_for(settings_for(server, **overrides)))
 
 
 def closed_port() -> int:
@@ -70,19 +92,23 @@ FACTS = InquiryFacts(
 )
 
 
-# --- Settings and client -------------------------------------------------------------------------------------
+# --- Settings and client: the platform's own ------------------------------------------------------------------
 
 
 def test_settings_from_env_needs_an_endpoint():
-    assert LLMSettings.from_env({}) is None
-    assert LLMSettings.from_env({"GNOMES_LLM_MODEL": "x", "OPENAI_API_KEY": SECRET}) is None
+    assert settings_from_env({}) is None
+    assert settings_from_env({"GNOMES_LLM_MODEL": "x", "OPENAI_API_KEY": SECRET}) is None
 
 
 def test_settings_from_env_reads_gnomes_variables_with_defaults():
-    settings = LLMSettings.from_env({"OPENAI_BASE_URL": "http://127.0.0.1:9/v1"})
-    assert settings == LLMSettings(base_url="http://127.0.0.1:9/v1", model="gpt-3.5-turbo")
-    assert settings.api_key_env == "OPENAI_API_KEY"
-    settings = LLMSettings.from_env(
+    settings = settings_from_env({"OPENAI_BASE_URL": "http://127.0.0.1:9/v1"})
+    assert isinstance(settings, LLMAgentSettings)  # the settings every other model call uses
+    assert (settings.base_url, settings.model, settings.api_key_env) == ("http://127.0.0.1:9/v1", "gpt-3.5-turbo", "")
+    assert (settings.timeout_s, settings.http_retries, settings.temperature) == (10.0, 1, 0.0)
+    # The usual key variable is used when it is set; GNOMES_LLM_API_KEY_ENV names another one.
+    with_key = settings_from_env({"OPENAI_BASE_URL": "http://127.0.0.1:9/v1", "OPENAI_API_KEY": SECRET})
+    assert with_key.api_key_env == "OPENAI_API_KEY" and SECRET not in repr(with_key)
+    settings = settings_from_env(
         {
             "GNOMES_LLM_BASE_URL": "http://localhost:8000/v1",
             "OPENAI_BASE_URL": "http://elsewhere/v1",
@@ -98,24 +124,26 @@ def test_settings_from_env_reads_gnomes_variables_with_defaults():
 
 
 def test_settings_repr_hides_credentials_in_the_url():
-    settings = LLMSettings(base_url=f"https://user:{SECRET}@llm.example:8443/v1?key={SECRET}", model="m")
+    url = f"https://user:{SECRET}@llm.example:8443/v1?key={SECRET}"
+    settings = settings_from_env({"GNOMES_LLM_BASE_URL": url})
     assert SECRET not in repr(settings)
     assert "llm.example:8443/v1" in repr(settings)
     assert SECRET not in settings.display_url
 
 
-def test_key_from_a_custom_variable_is_sent_but_never_shown(caplog):
+def test_key_from_a_custom_variable_is_sent_but_never_shown_or_recorded(caplog):
     environ = {"GNOMES_LLM_API_KEY_ENV": "MY_GNOMES_KEY", "MY_GNOMES_KEY": SECRET}
     caplog.set_level(logging.DEBUG)  # everything any library logs, openai and httpx included
     with scripted_openai_server(["UP", "not a flag", ScriptedReply.error(500)]) as server:
         environ["GNOMES_LLM_BASE_URL"] = server.base_url
-        settings = LLMSettings.from_env(environ)
-        parser = LLMParser(make_client(settings, environ), settings)
+        settings = settings_from_env(environ)
+        parser = LLMParser(caller_for(settings, environ))
         flags = [parser.parse("go up"), parser.parse("go up"), parser.parse("go up")]
     assert flags == [Flag.UP] * 3
-    # Four requests: from_env keeps the default of one retry, which the 500 used (and found the script empty).
+    # Four requests: the settings keep one HTTP retry, which the 500 used (and found the script empty).
     assert [r.headers["authorization"] for r in server.requests] == [f"Bearer {SECRET}"] * 4
     assert SECRET not in repr(settings) and SECRET not in str(settings)
+    assert SECRET not in repr(parser.caller.calls)
     assert SECRET not in caplog.text
     assert "using the rule-based parser" in caplog.text  # the failures were logged, without the key
 
@@ -123,21 +151,21 @@ def test_key_from_a_custom_variable_is_sent_but_never_shown(caplog):
 def test_missing_key_uses_a_placeholder():
     with scripted_openai_server(["NONE"]) as server:
         settings = settings_for(server, api_key_env="NO_SUCH_VARIABLE")
-        LLMParser(make_client(settings, environ={}), settings).parse("hello")
+        LLMParser(caller_for(settings)).parse("hello")
     assert server.requests[0].headers["authorization"] == f"Bearer {PLACEHOLDER_KEY}"
 
 
-def test_client_takes_timeout_and_retries_from_settings():
-    settings = LLMSettings(base_url="http://127.0.0.1:9/v1", model="m", timeout=2.5, max_retries=3)
-    client = make_client(settings, environ={})
-    assert client.max_retries == 3
-    assert client.timeout == 2.5
+def test_the_client_is_the_platforms_with_retries_done_by_the_caller():
+    settings = settings_from_env({"GNOMES_LLM_BASE_URL": "http://127.0.0.1:9/v1"})
+    client = make_openai_client(settings, environ={})
+    assert client.max_retries == 0  # ChatCaller retries, so that every attempt is recorded
+    assert client.timeout == settings.timeout_s == 10.0
 
 
 # --- LLM intent parser ---------------------------------------------------------------------------------------
 
 
-def test_scripted_flag_is_returned_and_the_prompt_is_few_shot():
+def test_scripted_flag_is_returned_the_prompt_is_few_shot_and_the_call_recorded():
     with scripted_openai_server(["RIGHT"]) as server:
         parser = llm_parser(server)
         assert parser.parse("would u mind moving it one to the east") is Flag.RIGHT
@@ -145,7 +173,8 @@ def test_scripted_flag_is_returned_and_the_prompt_is_few_shot():
     (request,) = server.requests
     assert request.method == "POST" and request.path == "/v1/chat/completions"
     assert request.body["model"] == "gpt-3.5-turbo"
-    assert request.body["temperature"] == 0.0
+    assert request.body["temperature"] == 0.0 and request.body["max_tokens"] == 8
+    assert "response_format" not in request.body
     messages = request.messages
     assert messages[0] == {"role": "system", "content": SYSTEM_PROMPT}
     assert "one flag word" in SYSTEM_PROMPT
@@ -157,6 +186,9 @@ def test_scripted_flag_is_returned_and_the_prompt_is_few_shot():
         assert messages[index + 1] == {"role": "assistant", "content": flag.value}
     assert messages[-1]["role"] == "user"
     assert "would u mind moving it one to the east" in messages[-1]["content"]
+    (call,) = parser.caller.calls
+    assert (call.purpose, call.raw_reply, call.parsed_action, call.error) == ("intent", "RIGHT", "RIGHT", "")
+    assert call.request_messages == messages and call.prompt_tokens > 0 and call.latency_ms is not None
 
 
 def test_few_shot_examples_are_separate_from_the_evaluation_set():
@@ -187,6 +219,8 @@ def test_garbage_reply_falls_back_to_the_rules(caplog):
         assert parser.last_used_fallback is True
     assert len(server.requests) == 1
     assert "LLM intent parsing failed" in caplog.text
+    (call,) = parser.caller.calls
+    assert call.error.startswith("invalid reply: no flag") and call.parsed_action == ""
 
 
 def test_http_500_falls_back():
@@ -194,31 +228,44 @@ def test_http_500_falls_back():
         parser = llm_parser(server)
         assert parser.parse("where is the treasure?") is Flag.INQUIRY
         assert parser.last_used_fallback is True
+    (call,) = parser.caller.calls
+    assert call.error == "HTTP 500: boom" and call.raw_reply == ""
 
 
 def test_a_reply_slower_than_the_timeout_falls_back():
     with scripted_openai_server([ScriptedReply.text("LEFT", delay=3.0)]) as server:
-        parser = llm_parser(server, timeout=0.3)
+        parser = llm_parser(server, timeout_s=0.3)
         started = time.monotonic()
         assert parser.parse("go down twice then left") is Flag.DOWN
         assert time.monotonic() - started < 2.5
         assert parser.last_used_fallback is True
+    assert [c.error for c in parser.caller.calls] == ["timeout"]
 
 
 def test_an_unreachable_endpoint_falls_back():
-    settings = LLMSettings(base_url=f"http://127.0.0.1:{closed_port()}/v1", model="m", timeout=2.0, max_retries=0)
-    parser = LLMParser(make_client(settings, environ={}), settings)
+    settings = LLMAgentSettings(
+        name="gnomes-language",
+        base_url=f"http://127.0.0.1:{closed_port()}/v1",
+        model="m",
+        api_key_env="",
+        timeout_s=2.0,
+        http_retries=0,
+    )
+    parser = LLMParser(caller_for(settings))
     assert parser.parse("nope") is Flag.REJECT
     assert parser.last_used_fallback is True
 
 
-def test_a_rate_limit_is_retried_when_settings_allow():
-    script = [ScriptedReply.error(429, "slow down", headers={"Retry-After": "0"}), "DOWN"]
+def test_a_rate_limit_is_retried_after_the_servers_wait_when_settings_allow():
+    script = [ScriptedReply.error(429, "slow down", headers={"Retry-After": "2"}), "DOWN"]
     with scripted_openai_server(script) as server:
-        parser = llm_parser(server, max_retries=1)
+        sleeps = Sleeps()
+        parser = LLMParser(caller_for(settings_for(server, http_retries=1), sleep=sleeps))
         assert parser.parse("go south") is Flag.DOWN
         assert parser.last_used_fallback is False
     assert len(server.requests) == 2
+    assert sleeps == [2.0]  # the platform's retry policy: Retry-After honoured (and never really waited here)
+    assert [c.error for c in parser.caller.calls] == ["HTTP 429: slow down", ""]
 
 
 def test_the_fallback_can_be_any_parser():
@@ -227,8 +274,7 @@ def test_the_fallback_can_be_any_parser():
             return Flag.STAY
 
     with scripted_openai_server(["???"]) as server:
-        settings = settings_for(server)
-        parser = LLMParser(make_client(settings, environ={}), settings, fallback=AlwaysStay())
+        parser = LLMParser(caller_for(settings_for(server)), fallback=AlwaysStay())
         assert parser.parse("go right") is Flag.STAY
 
 
@@ -237,7 +283,7 @@ def test_empty_messages_are_none_without_a_call():
         parser = llm_parser(server)
         assert parser.parse("   ") is Flag.NONE
         assert parser.last_used_fallback is False
-    assert server.requests == []
+    assert server.requests == [] and parser.caller.calls == []
 
 
 def test_a_fallback_flag_resets_on_the_next_success():
@@ -260,11 +306,12 @@ def test_llm_parser_agrees_with_a_perfect_model_on_the_set():
         return labels[text]
 
     with scripted_openai_server(oracle) as server:
-        parser = llm_parser(server)
+        parser = LLMParser(caller_for(settings_for(server), budget_s=math.inf))  # a set, not one decision
         flags = [parser.parse(text) for text, _ in examples]
     assert flags == [flag for _, flag in examples]
     # Blank messages never reach the model.
     assert len(server.requests) == sum(1 for text, _ in examples if text.strip())
+    assert len(parser.caller.calls) == len(server.requests)
 
 
 # --- Outgoing messages ---------------------------------------------------------------------------------------
@@ -304,15 +351,17 @@ def test_template_answers_about_moves_turns_and_suggestions():
     assert template_answer("how many turns do we have left?", FACTS) == "We are on turn 7 of 40."
 
 
-def test_answer_without_a_client_is_the_template():
+def test_answer_without_a_caller_is_the_template():
     assert answer_inquiry("where is the treasure?", FACTS) == template_answer("where is the treasure?", FACTS)
 
 
 def test_llm_answer_gets_only_the_facts_and_no_treasure_position_when_hidden():
     with scripted_openai_server(["  I can't see the treasure from my side.\n Could you try moving right?  "]) as server:
-        settings = settings_for(server)
-        answer = answer_inquiry("where is the treasure?", FACTS, make_client(settings, environ={}), settings)
+        caller = caller_for(settings_for(server))
+        answer = answer_inquiry("where is the treasure?", FACTS, caller)
     assert answer == "I can't see the treasure from my side. Could you try moving right?"
+    (call,) = caller.calls
+    assert call.purpose == "inquiry" and call.error == "" and "treasure" in call.raw_reply
     (request,) = server.requests
     system, user = request.messages
     assert system == {"role": "system", "content": INQUIRY_SYSTEM_PROMPT}
@@ -332,16 +381,14 @@ def test_llm_answer_gets_only_the_facts_and_no_treasure_position_when_hidden():
 def test_llm_answer_is_told_a_visible_treasure():
     visible = InquiryFacts((2, 3), ("right",), ("up",), treasure=(5, 1), suggestion=None, turn=2, turn_cap=40)
     with scripted_openai_server(["It is 3 right and 2 up from us."]) as server:
-        settings = settings_for(server)
-        answer_inquiry("where's the gem?", visible, make_client(settings, environ={}), settings)
+        answer_inquiry("where's the gem?", visible, caller_for(settings_for(server)))
     prompt = server.requests[0].prompt_text
     assert "treasure is on my side at column 6, row 2 (3 right and 2 up from the token)" in prompt
 
 
 def test_llm_answer_is_cut_to_300_characters():
     with scripted_openai_server(["word " * 200]) as server:
-        settings = settings_for(server)
-        answer = answer_inquiry("what can you see?", FACTS, make_client(settings, environ={}), settings)
+        answer = answer_inquiry("what can you see?", FACTS, caller_for(settings_for(server)))
     assert len(answer) <= MAX_ANSWER_CHARS
     assert answer.endswith("…") and answer.startswith("word word")
 
@@ -351,10 +398,11 @@ def test_llm_answer_is_cut_to_300_characters():
 )
 def test_llm_answer_failures_use_the_template(reply, caplog):
     with scripted_openai_server([reply]) as server:
-        settings = settings_for(server, timeout=0.3)
-        answer = answer_inquiry("where is the treasure?", FACTS, make_client(settings, environ={}), settings)
+        caller = caller_for(settings_for(server, timeout_s=0.3))
+        answer = answer_inquiry("where is the treasure?", FACTS, caller)
     assert answer == template_answer("where is the treasure?", FACTS)
     assert "LLM inquiry answer failed" in caplog.text
+    assert len(caller.calls) == 1 and caller.calls[0].error  # the failed request is recorded too
 
 
 # --- The scripted server itself ------------------------------------------------------------------------------
@@ -452,4 +500,4 @@ def test_server_enqueue_extends_the_script():
 
 
 def test_rules_are_the_default_fallback():
-    assert isinstance(LLMParser(None, LLMSettings("http://x/v1", "m"))._fallback, RuleBasedParser)  # type: ignore[arg-type]
+    assert isinstance(LLMParser(None)._fallback, RuleBasedParser)  # type: ignore[arg-type]

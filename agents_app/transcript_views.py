@@ -1,0 +1,50 @@
+"""The model transcripts of a match: the JSON Lines download and the panel of one replay step.
+
+They live with the agents, not in the match layer: gameplay's replay page only links to them by URL name
+(and loads the panel with htmx), so gameplay imports nothing from this app. Who may read them follows the
+match (``gameplay.access.can_view_match``: public matches, staff, a private match's own participants), and
+only once the match has finished, since prompts carry a seat's private observation.
+"""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpResponse, HttpResponseForbidden, StreamingHttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import require_GET
+
+from agents_app import selectors
+from gameplay.access import can_view_match
+from gameplay.models import Event, Match
+
+
+def _readable_match(request, match_id: int) -> Match | HttpResponse:
+    """The match if this browser may read its transcripts now, else the response refusing it."""
+    match = get_object_or_404(Match, pk=match_id)
+    if not can_view_match(request, match):
+        raise Http404("No such match.")  # a private match is not revealed to outsiders
+    if match.status != Match.Status.FINISHED:
+        # Like the replay: prompts carry a seat's private observation, so they open only after the end.
+        return HttpResponseForbidden("The transcripts open when the match has ended.")
+    return match
+
+
+@require_GET
+def match_jsonl(request, match_id: int):
+    """Every model call of a finished match as JSON Lines, for analysis outside the site."""
+    match = _readable_match(request, match_id)
+    if isinstance(match, HttpResponse):
+        return match
+    response = StreamingHttpResponse(selectors.transcript_lines(match), content_type="application/x-ndjson")
+    response["Content-Disposition"] = f'attachment; filename="match-{match.pk}-transcripts.jsonl"'
+    return response
+
+
+@require_GET
+def event_panel(request, match_id: int, seq: int):
+    """The model calls behind one event of a finished match (an HTML fragment; empty when there are none)."""
+    match = _readable_match(request, match_id)
+    if isinstance(match, HttpResponse):
+        return match
+    event = get_object_or_404(Event, match=match, seq=seq)
+    transcript = selectors.event_transcript(event.pk)
+    return render(request, "transcripts/event_panel.html", {"match": match, "event": event, "transcript": transcript})

@@ -1,0 +1,216 @@
+"""The match layer stands on its own: nothing it imports, however indirectly, comes from agents_app or rating_app.
+
+Agents and ratings build on gameplay (its models, services and signals), never the other way round: agent turns
+arrive through ``gameplay.signals.agent_turn_due``, agent names through ``gameplay.agent_directory``, and the
+transcript pages are agents_app's own views that gameplay's templates reach by URL name only.
+
+The check is static: every project module reachable from the roots below is parsed with ``ast`` and every
+import in it is followed — at module level and inside functions (late imports), relative ones, ``from package
+import submodule`` and ``importlib.import_module("literal")`` alike — whether or not the code path ever runs.
+"""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+from collections import deque
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+ROOTS = (
+    "gameplay.models",
+    "gameplay.services",
+    "gameplay.selectors",
+    "gameplay.consumers",
+    "gameplay.views",
+    "gameplay.forms",
+    "gameplay.signals",
+    "gameplay.agent_directory",
+    "gameplay.access",
+    "gameplay.studies.models",
+    "gameplay.studies.services",
+    "gameplay.studies.selectors",
+    "gameplay.studies.views",
+)
+# Not roots, and not clean today: the management commands play_match and bench_play drive agents directly, and
+# the study bots (gameplay.studies.bots, a load-testing harness) build agent views; none is imported by the above.
+FORBIDDEN = ("agents_app", "rating_app")
+
+
+def module_file(root: Path, name: str) -> Path | None:
+    """The source file of a project module (``a.b`` -> a/b.py or a/b/__init__.py), None outside the project."""
+    base = root.joinpath(*name.split("."))
+    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def is_package(path: Path) -> bool:
+    return path.name == "__init__.py"
+
+
+def imported_names(root: Path, name: str, path: Path) -> set[str]:
+    """Every module name this file imports anywhere in its body, with the packages each one loads first."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    package = name if is_package(path) else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                parts = package.split(".")
+                anchor = ".".join(parts[: len(parts) - node.level + 1]) if node.level <= len(parts) else ""
+                base = f"{anchor}.{node.module}" if node.module else anchor
+            else:
+                base = node.module or ""
+            if not base:
+                continue
+            found.add(base)
+            for alias in node.names:  # "from package import submodule" loads the submodule
+                if alias.name != "*" and module_file(root, f"{base}.{alias.name}") is not None:
+                    found.add(f"{base}.{alias.name}")
+        elif isinstance(node, ast.Call) and _is_dynamic_import(node.func) and node.args:
+            first = node.args[0]
+            if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                found.add(first.value)
+    # Importing a.b.c runs a/__init__.py and a/b/__init__.py first.
+    return {".".join(n.split(".")[:i]) for n in found for i in range(1, n.count(".") + 2)}
+
+
+def _is_dynamic_import(func: ast.expr) -> bool:
+    return (isinstance(func, ast.Name) and func.id in ("import_module", "__import__")) or (
+        isinstance(func, ast.Attribute) and func.attr == "import_module"
+    )
+
+
+def reachable(root: Path, start: tuple[str, ...]) -> dict[str, str | None]:
+    """Every module reached from ``start`` (project modules are followed, others only recorded) -> who imported it."""
+    parent: dict[str, str | None] = {name: None for name in start}
+    queue = deque(start)
+    while queue:
+        name = queue.popleft()
+        path = module_file(root, name)
+        if path is None:
+            continue  # the standard library or an installed package: not followed
+        for imported in sorted(imported_names(root, name, path)):
+            if imported not in parent:
+                parent[imported] = name
+                queue.append(imported)
+    return parent
+
+
+def forbidden_chains(root: Path, start: tuple[str, ...], forbidden=FORBIDDEN) -> list[str]:
+    """ "a -> b -> agents_app.x" for every forbidden module reached (empty when the boundary holds)."""
+    parent = reachable(root, start)
+    chains = []
+    for name in sorted(parent):
+        if name.split(".")[0] in forbidden:
+            chain, node = [], name
+            while node is not None:
+                chain.append(node)
+                node = parent[node]
+            chains.append(" -> ".join(reversed(chain)))
+    return chains
+
+
+# --- the real project ---------------------------------------------------------------------------------------
+
+
+def test_every_root_exists():
+    for name in ROOTS:
+        assert module_file(ROOT, name) is not None, name
+
+
+def test_the_match_layer_reaches_neither_agents_nor_ratings():
+    chains = forbidden_chains(ROOT, ROOTS)
+    assert chains == [], "gameplay reaches another app:\n" + "\n".join(chains)
+
+
+def test_the_walk_follows_late_imports_in_the_real_code():
+    # gameplay.access asks the studies app inside a function: the walk must see that edge too.
+    parent = reachable(ROOT, ROOTS)
+    assert "gameplay.access" in parent and "gameplay.studies.models" in parent
+    assert "gameplay.engines.registry" in parent and "django.db" in parent
+
+
+# --- the check itself fails when someone adds such an import ------------------------------------------------
+
+
+def write(root: Path, relative: str, source: str) -> None:
+    path = root / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(textwrap.dedent(source), encoding="utf-8")
+
+
+@pytest.fixture
+def project(tmp_path):
+    """A small project shaped like ours, clean to begin with."""
+    write(tmp_path, "gameplay/__init__.py", "")
+    write(tmp_path, "gameplay/services.py", "from django.db import transaction\nfrom gameplay import helpers\n")
+    write(tmp_path, "gameplay/helpers.py", "from .signals import agent_turn_due\n")
+    write(tmp_path, "gameplay/signals.py", "from django.dispatch import Signal\nagent_turn_due = Signal()\n")
+    write(tmp_path, "agents_app/__init__.py", "")
+    write(tmp_path, "agents_app/tasks.py", "from gameplay import services\n")
+    write(tmp_path, "rating_app/__init__.py", "")
+    write(tmp_path, "rating_app/services.py", "")
+    return tmp_path
+
+
+def test_the_clean_temporary_project_passes(project):
+    assert forbidden_chains(project, ("gameplay.services",)) == []
+
+
+@pytest.mark.parametrize(
+    ("module", "source", "reached"),
+    [
+        (
+            "gameplay/helpers.py",
+            """\
+            from .signals import agent_turn_due
+
+            def later():
+                from agents_app.tasks import play  # a late import, only run when called
+                return play
+            """,
+            "gameplay.services -> gameplay.helpers -> agents_app.tasks",
+        ),
+        (
+            "gameplay/helpers.py",
+            "import rating_app.services\n",
+            "gameplay.services -> gameplay.helpers -> rating_app",
+        ),
+        (
+            "gameplay/helpers.py",
+            "from agents_app import tasks\n",
+            "gameplay.services -> gameplay.helpers -> agents_app.tasks",
+        ),
+        (
+            "gameplay/signals.py",
+            """\
+            import importlib
+
+            def provider():
+                return importlib.import_module("agents_app.tasks")
+            """,
+            "gameplay.services -> gameplay.helpers -> gameplay.signals -> agents_app.tasks",
+        ),
+    ],
+)
+def test_an_added_import_of_another_app_fails_the_check(project, module, source, reached):
+    write(project, module, source)
+    chains = forbidden_chains(project, ("gameplay.services",))
+    assert reached in chains, chains
+
+
+def test_relative_imports_resolve_against_their_package(project):
+    write(project, "gameplay/engines/__init__.py", "")
+    write(project, "gameplay/engines/api.py", "from ..helpers import x\nfrom . import registry\n")
+    write(project, "gameplay/engines/registry.py", "")
+    write(project, "gameplay/helpers.py", "from .engines import api\n")
+    parent = reachable(project, ("gameplay.services",))
+    assert {"gameplay.engines.api", "gameplay.engines.registry", "gameplay.helpers"} <= set(parent)
