@@ -29,6 +29,7 @@ from gameplay.engines.api import (
     State,
     TextAction,
 )
+from tests.support.face_down import LeakyLabelsGame, PerSeatLabelsGame, PerSeatLabelsState
 
 from .conformance import (
     check_label_leaks,
@@ -222,86 +223,7 @@ def test_random_playout_exercises_text_actions():
     assert state.is_terminal()
 
 
-# --- labels of actions: the "face down" game ---------------------------------------------------------------
-
-FACE_DOWN_ACTIONS = 6
-
-
-class FaceDownState(State):
-    """Each seat holds one secret word; on its turn it plays it face down (and draws another) or passes."""
-
-    def __init__(self, game: Game, seed: int):
-        super().__init__(game, seed)
-        self.hands = [self.rng().choice(WORDS) for _ in range(2)]
-        self.face_down: list[list[str]] = [[], []]
-        self.count = 0
-
-    def current_seats(self):
-        return [] if self.is_terminal() else [self.count % 2]
-
-    def legal_actions(self, seat):
-        if seat not in self.current_seats():
-            return []
-        # Only the seat itself ever sees its legal actions, so its own word may appear here.
-        return [Action("play", f"Play the {self.hands[seat]} face down"), Action("pass", "Pass")]
-
-    def _apply(self, seat, action_id, text):
-        if action_id == "play":
-            self.face_down[seat].append(self.hands[seat])
-            self.hands[seat] = self.rng().choice(WORDS)
-        self.count += 1
-
-    def is_terminal(self):
-        return self.count >= FACE_DOWN_ACTIONS
-
-    def scores(self):
-        return [0.5, 0.5]
-
-    def secrets(self):
-        # The hand and the face-down words stay secret until the end.
-        if self.is_terminal():
-            return {}
-        return {s: [self.hands[s], *self.face_down[s]] for s in range(2)}
-
-    def observation(self, seat):
-        data = {"you": seat, "count": self.count, "face_down": [len(p) for p in self.face_down]}
-        if seat is not None:
-            data["hand"] = self.hands[seat]
-            data["my_face_down"] = list(self.face_down[seat])
-        return Observation(seat, data, json.dumps(data))
-
-    def _payload(self):
-        return {"hands": list(self.hands), "face_down": [list(p) for p in self.face_down], "count": self.count}
-
-    def _load_payload(self, payload):
-        self.hands = list(payload["hands"])
-        self.face_down = [list(p) for p in payload["face_down"]]
-        self.count = payload["count"]
-
-
-class LeakyLabelsGame(Game):
-    """The default labels: every viewer reads the mover's own label, "Play the <secret word> face down"."""
-
-    spec = GameSpec(id="face_down", name="Face down", description="test only", min_seats=2, max_seats=2,
-                    perfect_information=False, has_chance=True)
-    state_class = FaceDownState
-
-    def max_actions(self):
-        return FACE_DOWN_ACTIONS
-
-
-class PerSeatLabelsState(FaceDownState):
-    def action_labels(self, seat, action_id, text=None):
-        if action_id != "play":
-            return super().action_labels(seat, action_id, text)
-        public = f"{self.game.seat_name(seat)} plays a word face down"
-        mine = f"You play the {self.hands[seat]} face down"
-        return ActionLabels(tuple(mine if v == seat else public for v in range(self.game.num_seats)), public)
-
-
-class PerSeatLabelsGame(LeakyLabelsGame):
-    state_class = PerSeatLabelsState
-
+# --- labels of actions: the "face down" game (tests/support/face_down.py) ---------------------------------
 
 class PublicLeakLabelsState(PerSeatLabelsState):
     """Right for the seats, wrong for spectators: the public label is the mover's own."""

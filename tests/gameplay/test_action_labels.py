@@ -11,85 +11,27 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 
 import pytest
 from channels.db import database_sync_to_async
 
 from gameplay import services
 from gameplay.engines import registry
-from gameplay.engines.api import Action, ActionLabels, Game, GameSpec, Observation, State
 from gameplay.models import Event, Match
 from gameplay.selectors import GENERIC_BOARD_TEMPLATE, seat_view, state_of
 from gameplay.services import SeatController, ServiceError
 from tests.gameplay.ws_support import FLASH_ERROR, TIMEOUT, close_all, connect, fingerprint, receive_until
+from tests.support.face_down import PerSeatLabelsGame
 
 HUMAN = SeatController("human")
-WORDS = ("apple", "river", "tiger", "cloud", "maple", "stone")
-ACTIONS = 4
 
 
-class SecretWordState(State):
-    """Each seat holds a secret word; on its turn it plays it face down (and draws another) or passes."""
+class SecretWordGame(PerSeatLabelsGame):
+    """The face-down game with labels worded per seat, registered for these tests only (no template, no chat)."""
 
-    def __init__(self, game: Game, seed: int):
-        super().__init__(game, seed)
-        self.hands = [self.rng().choice(WORDS) for _ in range(2)]
-        self.face_down: list[list[str]] = [[], []]
-        self.count = 0
-
-    def current_seats(self):
-        return [] if self.is_terminal() else [self.count % 2]
-
-    def legal_actions(self, seat):
-        if seat not in self.current_seats():
-            return []
-        return [Action("play", f"Play the {self.hands[seat]} face down"), Action("pass", "Pass")]
-
-    def action_labels(self, seat, action_id, text=None):
-        if action_id != "play":
-            return super().action_labels(seat, action_id, text)
-        public = f"{self.game.seat_name(seat)} plays a word face down"
-        mine = f"You play the {self.hands[seat]} face down"
-        return ActionLabels(tuple(mine if v == seat else public for v in range(self.game.num_seats)), public)
-
-    def _apply(self, seat, action_id, text):
-        if action_id == "play":
-            self.face_down[seat].append(self.hands[seat])
-            self.hands[seat] = self.rng().choice(WORDS)
-        self.count += 1
-
-    def is_terminal(self):
-        return self.count >= ACTIONS
-
-    def scores(self):
-        return [0.5, 0.5]
-
-    def secrets(self):
-        return {} if self.is_terminal() else {s: [self.hands[s], *self.face_down[s]] for s in range(2)}
-
-    def observation(self, seat):
-        data = {"you": seat, "count": self.count, "face_down": [len(p) for p in self.face_down]}
-        if seat is None:
-            return Observation(None, data, f"Words played face down: {data['face_down']}.")
-        data = {**data, "hand": self.hands[seat], "mine": list(self.face_down[seat])}
-        return Observation(seat, data, f"Your word: {self.hands[seat]}. You played: {', '.join(data['mine'])}.")
-
-    def _payload(self):
-        return {"hands": list(self.hands), "face_down": [list(p) for p in self.face_down], "count": self.count}
-
-    def _load_payload(self, payload):
-        self.hands = list(payload["hands"])
-        self.face_down = [list(p) for p in payload["face_down"]]
-        self.count = payload["count"]
-
-
-class SecretWordGame(Game):
-    spec = GameSpec(id="secret_word_test", name="Secret word (test)", description="test only", min_seats=2,
-                    max_seats=2, perfect_information=False, has_chance=True)
-    state_class = SecretWordState
-
-    def max_actions(self):
-        return ACTIONS
+    spec = replace(PerSeatLabelsGame.spec, id="secret_word_test", name="Secret word (test)")
+    length = 4
 
 
 @pytest.fixture
