@@ -20,11 +20,11 @@ from django.urls import URLPattern, URLResolver, get_resolver, resolve
 
 from agents_app.models import Tournament
 from gameplay import services
-from rating_app.services import leaderboard
 from gameplay.models import Match
 from gameplay.selectors import state_of
 from gameplay.services import SeatController
 from gameplay.studies.models import Participant, Study
+from rating_app.services import leaderboard
 
 pytestmark = pytest.mark.django_db
 
@@ -107,7 +107,10 @@ def world(client):
     )
     leaderboard("platform", {})  # a stored run, so the rating pages link to its scopes, plots and downloads
     token = Participant.objects.get(prolific_pid="pid0001").token
-    return {"public": public, "hive": live_hive, "tournament": tournament, "participant_token": token, "anonymous": client, "participant": participant, "staff": staff}
+    return {
+        "public": public, "hive": live_hive, "tournament": tournament, "participant_token": token,
+        "anonymous": client, "participant": participant, "staff": staff,
+    }
 
 
 def crawl(browser: Client, start: list[str], recorder: WriteRecorder, seen: set[str], limit: int = 400) -> None:

@@ -62,7 +62,9 @@ class TableWidget(forms.Widget):
         body = []
         for i in range(self.rows):
             row = rows[i] if i < len(rows) and isinstance(rows[i], dict) else {}
-            cells = format_html_join("", "<td>{}</td>", ((self._cell(name, i, c, row.get(c.name)),) for c in self.columns))
+            cells = format_html_join(
+                "", "<td>{}</td>", ((self._cell(name, i, c, row.get(c.name)),) for c in self.columns)
+            )
             body.append(format_html('<tr><th scope="row">{}</th>{}</tr>', i + 1, cells))
         return format_html(
             '<table class="study-table" id="id_{}"><thead><tr><th scope="col">#</th>{}</tr></thead>'
@@ -77,7 +79,8 @@ class TableWidget(forms.Widget):
         if column.kind == "checkbox":
             checked = value is True or (isinstance(value, str) and value.lower() in TRUE_WORDS)
             return format_html(
-                '<input type="checkbox" name="{}" aria-label="{}"{}>', key, label, mark_safe(" checked") if checked else ""
+                '<input type="checkbox" name="{}" aria-label="{}"{}>',
+                key, label, mark_safe(" checked") if checked else "",
             )
         if column.kind == "select":
             options = format_html_join(
@@ -114,7 +117,8 @@ class LikertItemsField(forms.Field):
 
     def to_python(self, value):
         rows = value if isinstance(value, list) else []
-        return [{k: str(v).strip() for k, v in row.items()} for row in rows if isinstance(row, dict) and not _blank(row)]
+        kept = [row for row in rows if isinstance(row, dict) and not _blank(row)]
+        return [{k: str(v).strip() for k, v in row.items()} for row in kept]
 
     def validate(self, value):
         # The scale is checked by the form, which knows it; here only the items themselves.
@@ -150,7 +154,8 @@ class RoundsField(forms.Field):
             return []
         if value and isinstance(value[0], dict) and "play" in value[0]:
             return value  # already the table's raw rows (a bound form shown again)
-        return [{"play": True, **{o.name: o.default for o in self.spec.options}, **r} for r in value if isinstance(r, dict)]
+        defaults = {o.name: o.default for o in self.spec.options}
+        return [{"play": True, **defaults, **r} for r in value if isinstance(r, dict)]
 
     def to_python(self, value):
         rounds, problems = [], []
@@ -227,7 +232,9 @@ class StudyAdminForm(forms.ModelForm):
         game_id = data.get("game_id")
         drawn_for = self.data.get(self.add_prefix("rounds_game"))
         if self.is_bound and drawn_for and game_id and drawn_for != game_id:
-            self.add_error("rounds", "The game changed: the table now shows its options. Check the rounds and save again.")
+            self.add_error(
+                "rounds", "The game changed: the table now shows its options. Check the rounds and save again."
+            )
         rounds = data.get("rounds")
         if game_id and rounds is not None and "rounds" not in self.errors:
             for message in validation.rounds_errors(game_id, rounds).get("rounds", []):

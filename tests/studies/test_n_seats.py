@@ -14,8 +14,12 @@ from gameplay.engines.api import Action, Game, GameSpec, Observation, OptionSpec
 from gameplay.engines.registry import GAMES
 from gameplay.models import Match
 from gameplay.studies.models import PairingTicket, ParticipantRound
-from tests.studies.test_journey import consent, make_study, participant_url  # noqa: F401
-from tests.studies.test_journey import eager_celery  # noqa: F401 (autouse)
+from tests.studies.test_journey import (  # noqa: F401
+    consent,
+    eager_celery,
+    make_study,
+    participant_url,
+)
 from tests.studies.test_pairing import age_ticket
 
 pytestmark = pytest.mark.django_db

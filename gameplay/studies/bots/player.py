@@ -14,16 +14,15 @@ person and talks). The policy is chosen by the command, never by the study's gam
 from __future__ import annotations
 
 import json
+import random
 import re
 import time
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
-
-import random
-from collections.abc import Callable
 
 from gameplay.engines.api import Action, Observation
 
