@@ -133,9 +133,18 @@ RATING_TIES = os.environ.get("RATING_TIES", "skip")
 # Seconds between a match finishing and the queued leaderboard refresh (only with a real Celery worker).
 RATING_REFRESH_DELAY = float(os.environ.get("RATING_REFRESH_DELAY", "10"))
 
+# Seat and participant tokens and Prolific ids are redacted from every logged request path
+# (gameplay/log_redaction.py): on the console handler, and on the loggers that write request lines, so the
+# records are redacted before Django's default handlers see them too.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"redact_secrets": {"()": "gameplay.log_redaction.redacting_filter"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["redact_secrets"]}},
+    "loggers": {
+        "django.request": {"filters": ["redact_secrets"]},
+        "django.server": {"handlers": ["console"], "filters": ["redact_secrets"], "propagate": False},
+        "django.channels.server": {"filters": ["redact_secrets"]},  # daphne's runserver
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }
