@@ -66,10 +66,14 @@ class AgentConfig(models.Model):
         return self.name
 
     def clean(self):
+        from agents_app.agents.llm.settings import key_env_problem
         from agents_app.agents.registry import AGENTS
 
         if self.name in AGENTS:
             raise ValidationError({"name": f"{self.name!r} is a built-in agent; choose another name."})
+        problem = key_env_problem((self.api_key_env or "").strip())
+        if problem:
+            raise ValidationError({"api_key_env": problem})
 
     def has_matches(self) -> bool:
         return Seat.objects.filter(controller=Seat.Controller.AGENT, agent_name=self.name).exists()

@@ -23,7 +23,7 @@ import openai
 
 from agents_app.agents.base import ModelCall
 
-from .settings import LLMAgentSettings
+from .settings import LLMAgentSettings, key_env_problem
 
 logger = logging.getLogger(__name__)
 
@@ -43,14 +43,22 @@ _ERROR_TEXT_LIMIT = 300
 def make_openai_client(settings: LLMAgentSettings, environ: Mapping[str, str] | None = None) -> openai.OpenAI:
     """An OpenAI client for the settings; the key is looked up now and handed only to the client."""
     source = os.environ if environ is None else environ
-    api_key = source.get(settings.api_key_env, "") if settings.api_key_env else ""
-    if settings.api_key_env and not api_key:
-        logger.warning("LLM agent %s: environment variable %s is not set", settings.name, settings.api_key_env)
+    problem = key_env_problem(settings.api_key_env)
+    if problem:
+        # A refused variable is never read; ChatCaller then refuses every request (see ChatCaller.call).
+        logger.error("LLM agent %s: API key variable refused: %s", settings.name, problem)
+        api_key = ""
+    else:
+        api_key = source.get(settings.api_key_env, "") if settings.api_key_env else ""
+        if settings.api_key_env and not api_key:
+            logger.warning("LLM agent %s: environment variable %s is not set", settings.name, settings.api_key_env)
     return openai.OpenAI(
         base_url=settings.base_url,
         api_key=api_key or PLACEHOLDER_KEY,
         timeout=settings.timeout_s,
         max_retries=0,
+        # The key goes to the configured host only: a redirect is an error, never followed with the key.
+        http_client=openai.DefaultHttpxClient(follow_redirects=False),
     )
 
 
@@ -129,6 +137,13 @@ class ChatCaller:
             request["logprobs"] = True
             request["top_logprobs"] = 5
         recorded = redact_messages(messages)
+        refused = key_env_problem(self._settings.api_key_env)
+        if refused:
+            # Checked again here, not only in the admin: a row saved past the form (loaddata, shell) sends nothing.
+            logger.error("LLM agent %s: not sending the request: %s", self._settings.name, refused)
+            problem = f"request not sent: API key variable refused: {refused}"
+            self.calls.append(ModelCall(purpose, recorded, error=problem, latency_ms=0))
+            raise GiveUp(problem)
         for attempt in range(self._settings.http_retries + 1):
             left = self.seconds_left()
             if left < _MIN_CALL_S:

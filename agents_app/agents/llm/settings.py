@@ -6,10 +6,59 @@ printed, logged and stored freely. The base URL is still redacted in the repr be
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, fields
 from urllib.parse import urlsplit, urlunsplit
 
 SCAFFOLDS = ("base", "cot", "rap")
+
+# Which environment variables may hold an agent's key. The key is sent as a Bearer token to an admin-chosen URL,
+# so naming any variable would let whoever edits a configuration read it. Settings LLM_KEY_ENV_PATTERN and
+# LLM_KEY_ENV_DENYLIST (gameplay/settings.py, from the environment) override these defaults. The default pattern
+# is the shape of a variable name because existing configurations and tests use names such as "_private";
+# production should set a narrow one (README: ``^[A-Z][A-Z0-9_]*_API_KEY$``).
+DEFAULT_KEY_ENV_PATTERN = r"^[A-Za-z_][A-Za-z0-9_]*$"
+# The project's own secrets and service URLs, never a key whatever the pattern says.
+PROJECT_SECRET_ENV = frozenset(
+    {
+        "SECRET_KEY",
+        "DATABASE_URL",
+        "REDIS_URL",
+        "CELERY_BROKER_URL",
+        "INTEGRATION_DATABASE_URL",
+        "INTEGRATION_REDIS_URL",
+    }
+)
+# Name shapes that hold credentials of the platform's own services: Django's, URLs/DSNs (which embed passwords),
+# passwords and secrets, PostgreSQL's libpq variables.
+_SECRET_SHAPES = re.compile(r"^DJANGO_|^PG|_URL$|_DSN$|PASSWORD|SECRET|PASSWD", re.IGNORECASE)
+
+
+def key_env_problem(name: str) -> str:
+    """Why ``name`` may not hold an agent's API key, or "" when it may (an empty name means no key)."""
+    if not name:
+        return ""
+    pattern, denied = _key_env_rules()
+    if name.upper() in PROJECT_SECRET_ENV or name.upper() in denied or _SECRET_SHAPES.search(name):
+        return f"{name} holds one of the platform's own secrets; name a variable that holds only this model's key."
+    if not re.fullmatch(pattern, name):
+        return f"{name} does not match the allowed key variable names (LLM_KEY_ENV_PATTERN {pattern!r})."
+    return ""
+
+
+def _key_env_rules() -> tuple[str, frozenset[str]]:
+    """The pattern and extra denied names from Django's settings when configured, else the defaults."""
+    try:
+        from django.conf import settings as django_settings
+
+        if django_settings.configured:
+            pattern = getattr(django_settings, "LLM_KEY_ENV_PATTERN", "") or DEFAULT_KEY_ENV_PATTERN
+            denied = frozenset(n.strip().upper() for n in getattr(django_settings, "LLM_KEY_ENV_DENYLIST", ()))
+            return pattern, denied
+    except ImportError:  # the agents also run as a plain library
+        pass
+    return DEFAULT_KEY_ENV_PATTERN, frozenset()
+
 
 # Worst-case wall time of one decision, beyond the per-call timeouts: backoff sleeps and local work.
 BACKOFF_ALLOWANCE_S = 15.0

@@ -1,0 +1,113 @@
+"""An LLM configuration cannot make the platform send its own secrets (issue 13, point 7).
+
+The NAME in ``api_key_env`` is checked where it is entered (the model's clean, so the admin shows the error
+beside the field) and again where the key would be read before a request (a row saved past the form sends
+nothing and the agent falls back). The key travels only to the configured host: redirects are not followed.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from agents_app.agents.llm import LLMAgent
+from agents_app.agents.llm.client import ChatCaller, GiveUp, make_openai_client
+from agents_app.agents.llm.settings import key_env_problem
+from agents_app.models import AgentConfig
+from tests.agents_app.llm import SleepRecorder, santorini_view, settings_for
+from tests.support.openai_server import ScriptedReply, scripted_openai_server
+
+PROJECT_SECRETS = ["SECRET_KEY", "DATABASE_URL", "REDIS_URL", "DJANGO_SECRET_KEY", "DJANGO_SETTINGS_MODULE"]
+SECRET = "sk-must-never-leave-Hq3T9wLr2X"
+
+
+def config(**fields) -> AgentConfig:
+    values = {"name": "keyed", "base_url": "http://127.0.0.1:9/v1", "model": "m", **fields}
+    return AgentConfig(**values)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", PROJECT_SECRETS + ["EMAIL_HOST_PASSWORD", "SENTRY_DSN", "PGPASSWORD"])
+def test_the_model_refuses_the_projects_own_secrets(name):
+    with pytest.raises(ValidationError) as err:
+        config(api_key_env=name).full_clean()
+    assert "api_key_env" in err.value.message_dict
+
+
+@pytest.mark.parametrize("name", ["SANTORINI_LLM_API_KEY", "OPENAI_API_KEY", "MY_KEY", ""])
+def test_key_variables_of_the_fixtures_and_tests_are_accepted(name):
+    assert key_env_problem(name) == ""
+
+
+def test_a_settings_list_and_pattern_narrow_the_names(settings):
+    settings.LLM_KEY_ENV_DENYLIST = ["VENDOR_API_KEY"]
+    assert "own secrets" in key_env_problem("VENDOR_API_KEY")
+    settings.LLM_KEY_ENV_PATTERN = r"^[A-Z][A-Z0-9_]*_API_KEY$"
+    assert key_env_problem("OPENAI_API_KEY") == ""
+    assert "LLM_KEY_ENV_PATTERN" in key_env_problem("HOME")
+    # The project's secrets stay refused whatever the pattern allows.
+    settings.LLM_KEY_ENV_PATTERN = r".*"
+    assert key_env_problem("SECRET_KEY") and key_env_problem("DATABASE_URL")
+
+
+@pytest.mark.django_db
+def test_the_admin_shows_the_refusal_beside_the_field(admin_client):
+    response = admin_client.post(
+        "/admin/agents_app/agentconfig/add/",
+        {
+            "name": "exfil",
+            "base_url": "http://127.0.0.1:9/v1",
+            "model": "m",
+            "api_key_env": "SECRET_KEY",
+            "temperature": "0.0",
+            "max_tokens": "256",
+            "timeout_s": "10",
+            "retries": "2",
+            "http_retries": "1",
+            "explain_limit": "3",
+            "scaffold": "base",
+            "rap_depth": "2",
+            "rap_iterations": "10",
+        },
+    )
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "own secrets" in html and "field-api_key_env" in html
+    assert not AgentConfig.objects.exists()
+
+
+@pytest.mark.parametrize("name", ["SECRET_KEY", "DATABASE_URL"])
+def test_a_refused_variable_is_never_sent_and_the_agent_falls_back(name, caplog):
+    caplog.set_level(logging.INFO)
+    environ = {name: SECRET}
+    with scripted_openai_server(["RIGHT"] * 5) as server:
+        agent = LLMAgent(settings_for(server, api_key_env=name), environ=environ, sleep=SleepRecorder())
+        decision = agent.decide(santorini_view())
+    assert server.requests == []  # nothing at all was sent
+    assert decision.fallback_reason and "refused" in decision.fallback_reason
+    assert "refused" in decision.calls[0].error
+    assert "not sending the request" in caplog.text
+    assert SECRET not in caplog.text and SECRET not in repr(decision)
+
+
+def test_a_refused_variable_is_not_even_read_into_the_client():
+    with scripted_openai_server([]) as server:
+        client = make_openai_client(settings_for(server, api_key_env="SECRET_KEY"), {"SECRET_KEY": SECRET})
+    assert client.api_key != SECRET
+
+
+def test_a_redirect_to_another_host_does_not_carry_the_key():
+    with scripted_openai_server(["RIGHT"]) as elsewhere:
+        # "localhost" is another host than the configured 127.0.0.1, on another port.
+        target = elsewhere.base_url.replace("127.0.0.1", "localhost") + "/chat/completions"
+        redirect = ScriptedReply.error(307, headers={"Location": target})
+        with scripted_openai_server([redirect]) as server:
+            settings = settings_for(server, api_key_env="MY_LLM_API_KEY", http_retries=0)
+            caller = ChatCaller(make_openai_client(settings, {"MY_LLM_API_KEY": SECRET}), settings)
+            with pytest.raises(GiveUp) as err:
+                caller.call([{"role": "user", "content": "hi"}], purpose="move")
+        assert server.requests[0].headers["authorization"] == f"Bearer {SECRET}"
+        assert elsewhere.requests == []
+    assert "307" in err.value.reason and SECRET not in err.value.reason
