@@ -63,6 +63,8 @@ class StudyAdmin(admin.ModelAdmin):
                 "fields": (
                     "assignment",
                     "read_url_ids",
+                    "require_pid",
+                    "max_participants",
                     "pairing_timeout_s",
                     "pairing_timeout_action",
                     "pairing_fallback_agent",
@@ -136,6 +138,7 @@ class ParticipantAdmin(ReadOnlyAdmin):
         "completed_at",
         "last_seen_at",
         "prolific_pid",
+        "pid_reused",
     )
     list_filter = ("study", "condition", "step")
     list_select_related = ("study", "condition")
@@ -146,6 +149,13 @@ class ParticipantAdmin(ReadOnlyAdmin):
     @admin.display(description="round")
     def current_round(self, obj):
         return obj.round_index + 1 if obj.step == Participant.Step.ROUNDS else "-"
+
+    @admin.display(description="PID reused from another browser", ordering="pid_reuse_count")
+    def pid_reused(self, obj):
+        if not obj.pid_reuse_count:
+            return "-"
+        return f"{obj.pid_reuse_count}× (last {obj.pid_reused_at:%Y-%m-%d %H:%M})" if obj.pid_reused_at else str(
+            obj.pid_reuse_count)
 
     @admin.display(description="dropped out at")
     def dropped_out(self, obj):

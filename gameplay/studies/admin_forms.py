@@ -207,6 +207,8 @@ class StudyAdminForm(forms.ModelForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["game_id"].choices = [(s.id, f"{s.name} ({s.id})") for s in all_specs()]
+        if "max_participants" in self.fields:
+            self.fields["max_participants"].required = False  # empty means no cap, like 0
         game_id = self.data.get(self.add_prefix("game_id")) if self.is_bound else None
         game_id = game_id or self.instance.game_id or all_specs()[0].id
         spec = validation.game_spec(game_id) or all_specs()[0]
@@ -227,6 +229,9 @@ class StudyAdminForm(forms.ModelForm):
         self.initial.setdefault("likert_items", items)
         self.initial["likert_items"] = self.initial["likert_items"] or items
 
+    def clean_max_participants(self):
+        return self.cleaned_data.get("max_participants") or 0
+
     def clean(self):
         data = super().clean()
         game_id = data.get("game_id")
@@ -246,6 +251,12 @@ class StudyAdminForm(forms.ModelForm):
         fallback = data.get("pairing_fallback_agent")
         if fallback and not agent_exists(fallback):
             self.add_error("pairing_fallback_agent", f"Unknown agent {fallback!r}.")
+        # The enrolment rules beside their fields (the cap against the conditions' seats: the conditions' check).
+        enrolment = {f: data[f] for f in ("read_url_ids", "require_pid", "max_participants") if f in data}
+        for field, messages in validation.enrolment_errors(enrolment, []).items():
+            if field not in self.errors:
+                for message in messages:
+                    self.add_error(field, message)
         return data
 
 
@@ -336,7 +347,8 @@ class ConditionFormSet(forms.BaseInlineFormSet):
             {"key": f.cleaned_data.get("key"), "seats": f.instance.seats, "options": f.instance.options} for f in live
         ]
         data = {field: getattr(study, field) for field in ("game_id", "rounds", "likert_items", "likert_scale",
-                                                           "pairing_timeout_action", "pairing_fallback_agent")}
+                                                           "pairing_timeout_action", "pairing_fallback_agent",
+                                                           "read_url_ids", "require_pid", "max_participants")}
         errors = validation.study_errors(data, conditions)
         study_level = []
         for field, messages in errors.items():
@@ -347,7 +359,7 @@ class ConditionFormSet(forms.BaseInlineFormSet):
                     for message in messages:
                         live[int(index)].add_error(form_field, message)
                     continue
-            if field in ("conditions", "pairing_fallback_agent"):
+            if field in ("conditions", "pairing_fallback_agent", "require_pid", "max_participants"):
                 study_level += messages
         if study_level:
             raise forms.ValidationError(study_level)

@@ -73,6 +73,13 @@ class Study(models.Model):
         default=1800, help_text="A participant silent this long before completing counts as dropped out."
     )
     is_open = models.BooleanField(default=False, help_text="Closed studies accept no new participants.")
+    require_pid = models.BooleanField(
+        default=False,
+        help_text="Refuse consent when the study link carries no valid PROLIFIC_PID (needs the ids to be read).",
+    )
+    max_participants = models.PositiveIntegerField(
+        default=0, help_text="Stop enrolling at this many participants; a full study shows the closed page. 0 = no cap."
+    )
     declined_count = models.PositiveIntegerField(
         default=0, help_text="People who declined consent (nothing else is kept about them)."
     )
@@ -83,6 +90,11 @@ class Study(models.Model):
 
     def __str__(self) -> str:
         return self.title
+
+    @property
+    def reused_pid_count(self) -> int:
+        """Participants whose PROLIFIC_PID came back from another browser (a flag on the researcher pages)."""
+        return self.participants.filter(pid_reuse_count__gt=0).count()
 
 
 PARTICIPANT, AGENT = "participant", "agent"
@@ -169,6 +181,12 @@ class Participant(models.Model):
     consented_at = models.DateTimeField(null=True, blank=True)
     completed_at = models.DateTimeField(null=True, blank=True)
     last_seen_at = models.DateTimeField(null=True, blank=True)
+    # A flag for researchers: this participant's PROLIFIC_PID was used again from a browser that does not hold
+    # this participant (recorded by that browser's POST, once per browser; the GET that shows it writes nothing).
+    pid_reuse_count = models.PositiveIntegerField(
+        default=0, help_text="Times this PROLIFIC_PID came back from another browser (refused each time)."
+    )
+    pid_reused_at = models.DateTimeField(null=True, blank=True, help_text="The last such time.")
 
     class Meta:
         ordering = ["study", "pk"]

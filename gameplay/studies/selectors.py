@@ -32,6 +32,11 @@ def participant_by_pid(study: Study, prolific_pid: str) -> Participant | None:
     ).first()
 
 
+def is_full(study: Study) -> bool:
+    """The study has reached its participant cap (0 = no cap); people who declined never count."""
+    return bool(study.max_participants) and Participant.objects.filter(study=study).count() >= study.max_participants
+
+
 def condition_counts(study: Study) -> list[tuple[Condition, int]]:
     """Every condition with its number of participants (people who declined never became participants)."""
     return [(c, c.n) for c in study.conditions.annotate(n=Count("participants")).order_by("pk")]

@@ -35,6 +35,17 @@ class StudyClosed(ServiceError):
     pass
 
 
+class StudyFull(StudyClosed):
+    """The study has its configured number of participants: newcomers see the closed page."""
+
+
+class PidRequired(ServiceError):
+    """The study requires a PROLIFIC_PID and the link carried none that is well formed."""
+
+    def __init__(self):
+        super().__init__("This study can only be started from the link on Prolific (it needs your Prolific ID).")
+
+
 class AlreadyParticipating(ServiceError):
     """The same PROLIFIC_PID came back in a browser that does not hold its participant: refuse, and never
     hand that participant (or its token) to this browser."""
@@ -73,8 +84,26 @@ def decline_consent(study: Study) -> None:
     Study.objects.filter(pk=study.pk).update(declined_count=F("declined_count") + 1)
 
 
+def record_pid_reuse(study: Study, prolific_pid: str) -> bool:
+    """Flag for researchers that ``prolific_pid``'s participant was asked for again from another browser.
+
+    Called from a POST (the consent form, or the already-taken-part page's form), once per browser: the GET that
+    tells the person they have taken part writes nothing. Returns whether a participant had that id.
+    """
+    if not study.read_url_ids or not prolific_pid:
+        return False
+    updated = Participant.objects.filter(study=study, prolific_pid=prolific_pid).update(
+        pid_reuse_count=F("pid_reuse_count") + 1, pid_reused_at=timezone.now()
+    )
+    return updated > 0
+
+
 def accept_consent(study: Study, params: EntryParams, condition_key: str | None = None) -> Participant:
-    """Create the participant at the moment of consent, assign a condition and store the configured ids."""
+    """Create the participant at the moment of consent, assign a condition and store the configured ids.
+
+    The study's enrolment rules are checked here: open, a PROLIFIC_PID if required, the id not used before, and
+    the participant cap, all under the study row lock that also serialises assignment.
+    """
     pid = params.prolific_pid if study.read_url_ids else ""
     try:
         with transaction.atomic():
@@ -82,8 +111,12 @@ def accept_consent(study: Study, params: EntryParams, condition_key: str | None 
             study = Study.objects.select_for_update().get(pk=study.pk)
             if not study.is_open:
                 raise StudyClosed("This study is not accepting participants at the moment.")
+            if study.require_pid and not params.prolific_pid:
+                raise PidRequired()
             if selectors.participant_by_pid(study, pid) is not None:
                 raise AlreadyParticipating()
+            if selectors.is_full(study):
+                raise StudyFull("This study has all the participants it needs.")
             now = timezone.now()
             return Participant.objects.create(
                 study=study,

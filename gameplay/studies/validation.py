@@ -165,6 +165,7 @@ def study_errors(data: Mapping[str, Any], conditions: Sequence[Mapping[str, Any]
         _add(errors, "pairing_fallback_agent", "Name the agent that plays when pairing times out.")
     elif action == Study.PairingTimeout.AGENT and fallback and not agent_exists(fallback):
         _add(errors, "pairing_fallback_agent", f"Unknown agent {fallback!r}.")
+    errors.update(enrolment_errors(data, conditions))
     if not conditions:
         _add(errors, "conditions", "Give at least one condition.")
     keys = [c.get("key") for c in conditions]
@@ -177,6 +178,26 @@ def study_errors(data: Mapping[str, Any], conditions: Sequence[Mapping[str, Any]
         found = condition_errors(game_id, rounds, condition.get("seats"), condition.get("options", {}))
         for field, messages in found.items():
             errors.setdefault(f"conditions[{i}].{field}", []).extend(messages)
+    return errors
+
+
+def enrolment_errors(data: Mapping[str, Any], conditions: Sequence[Mapping[str, Any]]) -> Errors:
+    """Who may enrol: a required PROLIFIC_PID needs the ids read from the link, and a participant cap must be a
+    whole number that leaves room for at least one round of every condition (all of its participant seats)."""
+    errors: Errors = {}
+    if data.get("require_pid", False) and not data.get("read_url_ids", True):
+        _add(errors, "require_pid", "Requiring a PROLIFIC_PID needs the study link's ids to be read (read_url_ids).")
+    cap = data.get("max_participants", 0)
+    if isinstance(cap, bool) or not isinstance(cap, int) or cap < 0:
+        _add(errors, "max_participants", "The cap must be a whole number of participants (0 = no cap).")
+    elif cap:
+        seats = [
+            sum(1 for s in c.get("seats") or [] if isinstance(s, dict) and s.get("kind") == PARTICIPANT)
+            for c in conditions
+        ]
+        if seats and cap < max(seats):
+            _add(errors, "max_participants", f"A cap of {cap} cannot fill a condition with {max(seats)} participant "
+                                             "seats.")
     return errors
 
 

@@ -34,6 +34,10 @@ Step = Participant.Step
 
 # Session key: {str(study id): participant token} for every study this browser takes part in.
 SESSION_KEY = "study_participants"
+# Session keys: ids of the studies this browser has declined, and those whose reused PROLIFIC_PID it has
+# reported, so that neither is counted twice for one browser.
+DECLINED_KEY = "study_declined"
+PID_REUSE_KEY = "study_pid_reused"
 
 
 # --- entry, consent, decline ---------------------------------------------------------------------------------
@@ -48,9 +52,11 @@ def entry(request, slug: str):
     if participant is not None:
         return redirect(step_url(participant))  # resume, never a second start
     if study.read_url_ids and selectors.participant_by_pid(study, params.prolific_pid) is not None:
-        return _already_taken_part(request, study)
-    if not study.is_open:
+        return _already_taken_part(request, study, params)  # its form's POST flags the reuse for researchers
+    if not study.is_open or selectors.is_full(study):
         return render(request, "studies/closed.html", {"study": study})
+    if study.require_pid and not params.prolific_pid:
+        return _pid_required(request, study)
     return render(request, "studies/consent.html", {"study": study, "params": params.as_query()})
 
 
@@ -63,24 +69,44 @@ def consent(request, slug: str):
     if participant is not None:  # a second consent from the same browser resumes
         services.touch(participant)
         return redirect(step_url(participant))
+    if study.read_url_ids and selectors.participant_by_pid(study, params.prolific_pid) is not None:
+        return _pid_reused(request, study, params)  # agree, decline or the already-taken-part page's report
     if not study.is_open:  # a consent page left open while the study closed
         return render(request, "studies/closed.html", {"study": study})
     if "decline" in request.POST:
-        services.decline_consent(study)
+        if not _remembered(request, DECLINED_KEY, study):  # once per browser: a reload or replay adds nothing
+            services.decline_consent(study)
+            _remember(request, DECLINED_KEY, study)
         return redirect("study:declined", slug=study.slug)
     try:
         participant = services.accept_consent(study, params, condition_key=params.condition or None)
-    except services.AlreadyParticipating:
-        return _already_taken_part(request, study)
-    except services.StudyClosed:
+    except services.AlreadyParticipating:  # another browser consented with this id a moment ago
+        return _pid_reused(request, study, params)
+    except services.PidRequired:
+        return _pid_required(request, study)
+    except services.StudyClosed:  # closed, or full (StudyFull)
         return render(request, "studies/closed.html", {"study": study})
     _bind(request, participant)
     return redirect(step_url(participant))
 
 
-def _already_taken_part(request, study: Study) -> HttpResponse:
+def _pid_reused(request, study: Study, params) -> HttpResponse:
+    """A POST with a PROLIFIC_PID that has taken part from another browser: flag it for researchers (once per
+    browser) and say it has taken part."""
+    if not _remembered(request, PID_REUSE_KEY, study):
+        services.record_pid_reuse(study, params.prolific_pid)
+        _remember(request, PID_REUSE_KEY, study)
+    return _already_taken_part(request, study, params, reported=True)
+
+
+def _already_taken_part(request, study: Study, params, reported: bool = False) -> HttpResponse:
     # Says only that the id was used: nothing about that participant, and never their link or token.
-    return render(request, "studies/already_taken_part.html", {"study": study}, status=403)
+    context = {"study": study, "params": params.as_query(), "reported": reported}
+    return render(request, "studies/already_taken_part.html", context, status=403)
+
+
+def _pid_required(request, study: Study) -> HttpResponse:
+    return render(request, "studies/pid_required.html", {"study": study}, status=403)
 
 
 @require_GET
@@ -352,6 +378,16 @@ def _held(request) -> dict[int, str]:
     """The participant tokens this browser holds, by study id."""
     raw = request.session.get(SESSION_KEY) or {}
     return {int(k): v for k, v in raw.items() if str(k).isdigit() and isinstance(v, str)}
+
+
+def _remembered(request, key: str, study: Study) -> bool:
+    return study.pk in (request.session.get(key) or [])
+
+
+def _remember(request, key: str, study: Study) -> None:
+    ids = list(request.session.get(key) or [])
+    if study.pk not in ids:
+        request.session[key] = [*ids, study.pk]
 
 
 def _bind(request, participant: Participant) -> None:
