@@ -8,13 +8,14 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "gameplay.settings")
 django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402  (needs Django set up)
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from gameplay.routing import websocket_urlpatterns  # noqa: E402
+from gameplay.security import WebsocketOriginValidator  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(URLRouter(websocket_urlpatterns)),
+        # Scheme, host and port of the Origin are checked, not only its host (gameplay/security.py).
+        "websocket": WebsocketOriginValidator(URLRouter(websocket_urlpatterns)),
     }
 )

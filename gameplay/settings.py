@@ -2,11 +2,15 @@
 
 DATABASE_URL  default: SQLite file db.sqlite3 next to manage.py
 REDIS_URL     unset: in-memory channel layer + eager Celery; set: channels_redis + Celery broker
-SECRET_KEY, DEBUG, ALLOWED_HOSTS as usual.
+SECRET_KEY, DEBUG, ALLOWED_HOSTS, CSRF_TRUSTED_ORIGINS as usual; DEBUG is off unless set, except for manage.py
+    commands and the test runner (see _development_default); with DEBUG off the key must be a real one.
+SECURE_*, SESSION_COOKIE_SECURE, CSRF_COOKIE_SECURE, CONTENT_SECURITY_POLICY  HTTPS hardening (see below)
+LLM_KEY_ENV_PATTERN, LLM_KEY_ENV_DENYLIST  which variables may hold an LLM agent's key
 RATING_BOOTSTRAP, RATING_SEED, RATING_TIES, RATING_REFRESH_DELAY  leaderboard ratings (see below)
 """
 
 import os
+import sys
 from pathlib import Path
 
 import dj_database_url
@@ -22,16 +26,73 @@ def env_bool(name: str, default: bool) -> bool:
     return value.strip().lower() in ("1", "true", "yes", "on")
 
 
-DEBUG = env_bool("DEBUG", True)
+def _development_default() -> bool:
+    """DEBUG when the environment does not say: on for manage.py commands run from a checkout (runserver, migrate,
+    the README's tools) and for the test runner, off for everything else, i.e. the servers and workers that
+    import these settings in production (daphne/uvicorn/gunicorn through gameplay.asgi, Celery). ``check
+    --deploy`` asks about production, so it gets production's default."""
+    if "pytest" in sys.modules:
+        return True
+    argv = sys.argv or [""]
+    return Path(argv[0]).name == "manage.py" and "--deploy" not in argv
+
+
+DEBUG = env_bool("DEBUG", _development_default())
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
-if not SECRET_KEY:
-    if not DEBUG:
+# Keys that are public: the README's example and the development fallback below.
+KNOWN_EXAMPLE_KEYS = {"change-me", "dev-only-insecure-key-do-not-use-in-production"}
+if not DEBUG:
+    if not SECRET_KEY:
         raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off")
+    if SECRET_KEY in KNOWN_EXAMPLE_KEYS or len(SECRET_KEY) < 50 or len(set(SECRET_KEY)) < 5:
+        # Django's own deploy check (security.W009) asks the same: 50+ characters, 5+ distinct ones.
+        raise ImproperlyConfigured(
+            "SECRET_KEY is an example key or too weak: use at least 50 random characters when DEBUG is off, e.g. "
+            "python -c 'import secrets; print(secrets.token_urlsafe(50))'"
+        )
+elif not SECRET_KEY:
     SECRET_KEY = "dev-only-insecure-key-do-not-use-in-production"
 ALLOWED_HOSTS = [
     h.strip() for h in os.environ.get("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]").split(",") if h.strip()
 ]
-CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o]
+CSRF_TRUSTED_ORIGINS = [o.strip() for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()]
+
+# HTTPS hardening, on by default when DEBUG is off; each can be set by the environment (e.g. a deployment that
+# serves plain HTTP inside a private network sets SECURE_SSL_REDIRECT=0 and the cookie flags to 0).
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
+SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0" if DEBUG else "31536000"))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", not DEBUG)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", not DEBUG)
+SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", not DEBUG)
+CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", not DEBUG)
+SECURE_CONTENT_TYPE_NOSNIFF = env_bool("SECURE_CONTENT_TYPE_NOSNIFF", True)
+SECURE_REFERRER_POLICY = os.environ.get("SECURE_REFERRER_POLICY", "same-origin")
+X_FRAME_OPTIONS = "DENY"
+# Behind a TLS-terminating proxy: "HTTP_X_FORWARDED_PROTO,https" (the header the proxy sets, and its value for
+# HTTPS). Only set it when the proxy always overwrites that header; the websocket origin check reads it too.
+if os.environ.get("SECURE_PROXY_SSL_HEADER"):
+    _header, _, _value = os.environ["SECURE_PROXY_SSL_HEADER"].partition(",")
+    if not _header.strip() or not _value.strip():
+        raise ImproperlyConfigured("SECURE_PROXY_SSL_HEADER must be HEADER,value, e.g. HTTP_X_FORWARDED_PROTO,https")
+    SECURE_PROXY_SSL_HEADER = (_header.strip(), _value.strip())
+# Sent on every response by gameplay.security.ContentSecurityPolicyMiddleware; empty turns it off. Scripts come
+# from static/ only. 'unsafe-eval' is there because htmx runs hx-on:: attributes with Function(); the two hashes
+# allow the templates' only inline handlers (the invite link's onclick and the Hive board's onkeydown, checked by
+# tests/gameplay/test_production_settings.py); styles allow inline style attributes (sizes computed per board).
+CONTENT_SECURITY_POLICY = os.environ.get(
+    "CONTENT_SECURITY_POLICY",
+    "default-src 'self'; "
+    "script-src 'self' 'unsafe-eval' 'unsafe-hashes' "
+    "'sha256-biFQTroSCI3Z5BmsMGyEE2jFZdwjjG1Oe7JLytgH6jM=' 'sha256-NiTOJmJkT5igZOedUb7cAl4ZhBIW02EQm+X3/wcuOsE='; "
+    "style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; "
+    "object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'",
+)
+
+# Which environment variables an LLM agent configuration may name for its key (agents_app.agents.llm.settings):
+# a full-match pattern, and names refused on top of the platform's own secrets (comma-separated). Production
+# should narrow the pattern, e.g. ^[A-Z][A-Z0-9_]*_API_KEY$ (the README's production example does).
+LLM_KEY_ENV_PATTERN = os.environ.get("LLM_KEY_ENV_PATTERN", r"^[A-Za-z_][A-Za-z0-9_]*$")
+LLM_KEY_ENV_DENYLIST = [n.strip() for n in os.environ.get("LLM_KEY_ENV_DENYLIST", "").split(",") if n.strip()]
 # Sessions live in a signed cookie: binding a study participant to this browser on a GET writes no row.
 SESSION_ENGINE = "django.contrib.sessions.backends.signed_cookies"
 
@@ -52,6 +113,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "gameplay.security.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
