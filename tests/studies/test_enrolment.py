@@ -152,3 +152,14 @@ class TestAdminForm:
         assert response.status_code == 302
         study = Study.objects.get()
         assert study.require_pid and study.max_participants == 40
+
+
+def test_a_preset_carries_the_enrolment_rules():
+    from gameplay.studies.presets import PresetError, load_preset, read_preset
+
+    data = read_preset("fixtures/studies/gnomes_seeds003.json")
+    study, _ = load_preset({**data, "require_pid": True, "max_participants": 40})
+    study.refresh_from_db()
+    assert (study.require_pid, study.max_participants) == (True, 40)
+    with pytest.raises(PresetError, match="read_url_ids|PROLIFIC"):
+        load_preset({**data, "read_url_ids": False})  # the stored study requires a PID: the ids must be read
