@@ -195,6 +195,8 @@ def test_a_tls_terminating_proxy_header_sets_the_sockets_scheme(settings):
     assert not origin_allowed(scope("https://play.example.org:8443", **own, x_forwarded_proto="http"))
 
 
+# The denier closes old database connections as every consumer does, so the test may touch the database.
+@pytest.mark.django_db(transaction=True)
 async def test_the_asgi_application_refuses_another_port(settings):
     settings.ALLOWED_HOSTS = ["localhost"]
     settings.SECURE_SSL_REDIRECT = False
