@@ -23,7 +23,7 @@ def click_something(page) -> bool:
     return False
 
 
-def wait_for_board_change(page, before_html: str, timeout: int = 10_000) -> None:
+def wait_for_board_change(page, before_html: str, timeout: int = 30_000) -> None:
     page.wait_for_function(
         "html => document.querySelector('#board').innerHTML !== html", arg=before_html, timeout=timeout
     )
