@@ -118,7 +118,9 @@ def test_person_finds_the_round_1_treasure_with_the_mute_agent_using_arrow_butto
     page.screenshot(path=str(ARTIFACTS / "gnomes-found.png"), full_page=True)
     assert result_text(page).startswith("Treasure found")
     assert token_on(page) == treasure
-    assert presses >= 4
+    # The shortest cooperative route to the round-1 treasure is 5 moves with this side moving first, so the
+    # person presses at least 3 times (exactly 3 when the agent's moves are all on that route).
+    assert presses >= 3
     # The sequence goes on: round 2 starts from the finished round's page, with the same partner.
     page.get_by_role("button", name="Start the next round →").click()
     page.wait_for_url(re.compile(r"/play/[\w-]+/$"))
