@@ -11,6 +11,7 @@ from django.template.loader import get_template
 from gameplay.engines.api import Action, Game, Observation, State, TextAction
 from gameplay.engines.registry import create_game, game_class
 from gameplay.models import Event, Match, Seat
+from gameplay.text_input import clean_token
 
 
 def match_group_name(match_id: int) -> str:
@@ -18,7 +19,10 @@ def match_group_name(match_id: int) -> str:
 
 
 def seat_by_token(token: str) -> Seat | None:
-    if not isinstance(token, str) or not token or len(token) > 64:
+    """The seat whose secret link token this is, or None; a malformed token (NUL, surrogates, anything that
+    secrets.token_urlsafe cannot produce) is not found without asking the database."""
+    token = clean_token(token)
+    if token is None:
         return None
     return Seat.objects.select_related("match").filter(token=token).first()
 

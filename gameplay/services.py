@@ -27,6 +27,7 @@ from gameplay.engines.registry import create_game
 from gameplay.models import Event, Match, Seat, StateSnapshot
 from gameplay.selectors import game_of, match_group_name, state_of
 from gameplay.signals import agent_turn_due, match_finished
+from gameplay.text_input import TextRejected, clean_text
 
 logger = logging.getLogger(__name__)
 
@@ -112,8 +113,13 @@ def submit_action(
     """Apply one action for one seat, or raise ActionRejected and change nothing."""
     if not isinstance(action_id, str) or not action_id or len(action_id) > 200:
         raise ActionRejected("missing or malformed action id")
-    if text is not None and (not isinstance(text, str) or len(text) > settings.MAX_CHAT_LENGTH):
-        raise ActionRejected(f"text must be at most {settings.MAX_CHAT_LENGTH} characters")
+    try:
+        clean_text(action_id, max_length=200, strip=False, what="the action id")
+        if text is not None:
+            # Free text is the engine's to validate (and to strip or not); here only what no engine may receive.
+            text = clean_text(text, max_length=settings.MAX_CHAT_LENGTH, multiline=True, strip=False, what="text")
+    except TextRejected as err:
+        raise ActionRejected(str(err)) from None
     with transaction.atomic():
         match = _locked_match(match_id)
         if match.status != Match.Status.ACTIVE:
@@ -157,11 +163,12 @@ def submit_move_text(match_id: int, seat_index: int, text: Any, *, expected_vers
     Generic: a game whose spec declares ``typed_moves`` maps the text to its canonical action id with
     ``State.parse_move``, which then goes through ``submit_action`` like a click. Raises ActionRejected otherwise.
     """
-    if not isinstance(text, str) or not text.strip():
+    try:
+        text = clean_text(text, max_length=200, what="the move")
+    except TextRejected as err:
+        raise ActionRejected(str(err)) from None
+    if not text:
         raise ActionRejected("type a move first")
-    text = text.strip()
-    if len(text) > 200:
-        raise ActionRejected("that move is too long")
     try:
         match = Match.objects.get(pk=match_id)
     except Match.DoesNotExist:
@@ -181,20 +188,20 @@ def submit_move_text(match_id: int, seat_index: int, text: Any, *, expected_vers
 def post_message(match_id: int, seat_index: int, text: Any) -> Event:
     """Append a chat line from a seat. Chat is an event beside the actions, not an action.
 
-    Refused when the game (with this match's options) has no chat: ``Game.chat_enabled()``.
+    Refused when the game (with this match's options) has no chat: ``Game.chat_enabled()``, and when the text
+    is not clean (``text_input``: valid Unicode, no NUL or control characters but newline and tab, bounded).
     """
+    try:
+        text = clean_text(text, max_length=settings.MAX_CHAT_LENGTH, multiline=True, what="message")
+    except TextRejected as err:
+        raise ServiceError(str(err)) from None
+    if not text:
+        raise ServiceError("empty message")
     with transaction.atomic():
         match = _locked_match(match_id)
         game = game_of(match)
         if not game.chat_enabled():
             raise ServiceError("chat is off in this match")
-        if not isinstance(text, str):
-            raise ServiceError("a message must be text")
-        text = text.strip()
-        if not text:
-            raise ServiceError("empty message")
-        if len(text) > settings.MAX_CHAT_LENGTH:
-            raise ServiceError(f"message is longer than {settings.MAX_CHAT_LENGTH} characters")
         if match.status != Match.Status.ACTIVE:
             raise ServiceError("the match is over")
         fields = ["updated_at"]

@@ -8,9 +8,13 @@ from dataclasses import dataclass
 
 from django import forms
 
+from gameplay.text_input import TextRejected, clean_text
+
 # Prolific ids are 24 hex characters; accept any short token of word characters so other panels work too,
 # and reject anything else (e.g. an unsubstituted "{{%PROLIFIC_PID%}}" placeholder or pasted text).
-_ID_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+_ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,64}")
+# Condition keys are at most 40 characters (Condition.key); a longer value is another key, never cut to fit.
+_CONDITION_MAX_LENGTH = 40
 
 # The query parameter names Prolific appends to a study link.
 PID, STUDY_ID, SESSION_ID, CONDITION = "PROLIFIC_PID", "STUDY_ID", "SESSION_ID", "condition"
@@ -36,9 +40,14 @@ class EntryParams:
         return {k: v for k, v in pairs.items() if v}
 
 
-def _clean_id(value) -> str:
-    value = value.strip() if isinstance(value, str) else ""
-    return value if _ID_PATTERN.match(value) else ""
+def _clean_id(value, max_length: int = 64) -> str:
+    """The identifier, or "" when it is missing or not clean text (text_input: NUL, control characters, lone
+    surrogates) or not a short token of word characters."""
+    try:
+        value = clean_text(value, max_length=max_length, what="identifier")
+    except TextRejected:
+        return ""
+    return value if _ID_PATTERN.fullmatch(value) else ""
 
 
 def entry_params(data: Mapping) -> EntryParams:
@@ -48,7 +57,7 @@ def entry_params(data: Mapping) -> EntryParams:
         prolific_pid=_clean_id(data.get(PID)),
         study_id=_clean_id(data.get(STUDY_ID)),
         session_id=_clean_id(data.get(SESSION_ID)),
-        condition=_clean_id(data.get(CONDITION))[:40],
+        condition=_clean_id(data.get(CONDITION), _CONDITION_MAX_LENGTH),
     )
 
 

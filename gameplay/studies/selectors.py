@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from gameplay.models import Match, Seat
 from gameplay.studies.models import Condition, PairingTicket, Participant, ParticipantRound, Study
+from gameplay.text_input import clean_token
 
 # Steps after which a silent participant is finished, not dropped out.
 FINAL_STEPS = (Participant.Step.COMPLETE, Participant.Step.ENDED)
@@ -19,7 +20,9 @@ def study_by_slug(slug: str) -> Study | None:
 
 
 def participant_by_token(study: Study, token: str) -> Participant | None:
-    if not isinstance(token, str) or not token or len(token) > 64:
+    """None for an unknown token and for a malformed one (NUL, surrogates, ...), which never reaches a query."""
+    token = clean_token(token)
+    if token is None:
         return None
     return Participant.objects.select_related("study", "condition").filter(study=study, token=token).first()
 
