@@ -10,6 +10,7 @@ two), saves the new state and appends an Event. Any rejection raises
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -33,6 +34,8 @@ logger = logging.getLogger(__name__)
 
 # Keep a full snapshot every this many actions (and at start and end); replays rebuild the rest from the log.
 SNAPSHOT_EVERY = 20
+# Pauses between attempts to tell a match's sockets that it changed (short: the caller waits for them).
+NOTIFY_RETRY_DELAYS = (0.05, 0.25)
 
 
 class ServiceError(Exception):
@@ -145,13 +148,13 @@ def submit_action(
         if record.text is not None:
             payload["text"] = record.text
         payload.update(extra or {})
-        _append_event(match, Event.Kind.ACTION, seat_index, payload, think_ms)
+        last_event = _append_event(match, Event.Kind.ACTION, seat_index, payload, think_ms)
         if state.is_terminal():
-            _finish(match, state, now)
+            last_event = _finish(match, state, now)
         elif match.version % SNAPSHOT_EVERY == 0:
             StateSnapshot.objects.create(match=match, version=match.version, state=match.state)
         match.save()
-    notify_match_changed(match)
+    notify_match_changed(match, seq=last_event.seq)
     if schedule_agents:
         schedule_agent_turns(match)
     return match
@@ -217,7 +220,7 @@ def post_message(match_id: int, seat_index: int, text: Any) -> Event:
             fields.append("state")
         event = _append_event(match, Event.Kind.MESSAGE, seat_index, {"text": text}, None)
         match.save(update_fields=fields)
-    notify_match_changed(match)
+    notify_match_changed(match, seq=event.seq)
     return event
 
 
@@ -254,7 +257,8 @@ def start_next_round(match_id: int) -> Match:
         )
         following.previous_round = match
         following.save(update_fields=["previous_round"])
-    notify_match_changed(match)  # the other player's page now links to the next round
+    # No new event in this match, hence no seq: every page re-renders and shows the link to the next round.
+    notify_match_changed(match)
     schedule_agent_turns(following)
     return following
 
@@ -267,9 +271,9 @@ def abort_match(match_id: int, reason: str) -> Match:
             return match
         match.status = Match.Status.ABORTED
         match.finished_at = timezone.now()
-        _append_event(match, Event.Kind.END, None, {"aborted": reason[:200]}, None)
+        end = _append_event(match, Event.Kind.END, None, {"aborted": reason[:200]}, None)
         match.save(update_fields=["status", "finished_at", "updated_at"])
-    notify_match_changed(match)
+    notify_match_changed(match, seq=end.seq)
     return match
 
 
@@ -278,12 +282,34 @@ def mark_joined(seat: Seat) -> None:
         Seat.objects.filter(pk=seat.pk, joined_at__isnull=True).update(joined_at=timezone.now())
 
 
-def notify_match_changed(match: Match) -> None:
-    """Tell every connected seat of this match to re-render its own view."""
+def notify_match_changed(match: Match, seq: int | None = None) -> bool:
+    """Tell every connected seat of this match to re-render its own view; returns whether the message got out.
+
+    Runs after the change has committed, so a failure here can neither undo nor hide it: the caller's result
+    stands (the mover's own socket renders from the database, not from this message). A failed send (e.g. Redis
+    cut for a moment) is logged and retried after each of NOTIFY_RETRY_DELAYS; sockets that still miss it render
+    the current state when they reconnect. ``seq`` is the match's newest event, so a socket that has already
+    rendered it can skip the echo; None (no new event, e.g. a next round was linked) asks every socket to render.
+    """
     layer = get_channel_layer()
     if layer is None:
-        return
-    async_to_sync(layer.group_send)(match_group_name(match.pk), {"type": "match.changed", "version": match.version})
+        return False
+    message = {"type": "match.changed", "version": match.version}
+    if seq is not None:
+        message["seq"] = seq
+    group = match_group_name(match.pk)
+    for attempt, delay in enumerate((*NOTIFY_RETRY_DELAYS, None), start=1):
+        try:
+            async_to_sync(layer.group_send)(group, message)
+            return True
+        except Exception:
+            if delay is None:
+                logger.exception("could not notify match %s of version %s after %d attempts", match.pk,
+                                 match.version, attempt)
+                return False
+            logger.warning("notifying match %s failed (attempt %d); retrying", match.pk, attempt, exc_info=True)
+            time.sleep(delay)
+    return False
 
 
 def schedule_agent_turns(match: Match) -> None:
@@ -325,15 +351,16 @@ def _append_event(match: Match, kind: str, seat: int | None, payload: dict, thin
     )
 
 
-def _finish(match: Match, state, now) -> None:
+def _finish(match: Match, state, now) -> Event:
     scores = state.scores()
     match.status = Match.Status.FINISHED
     match.scores = scores
     match.winner = state.winner()
     match.finished_at = now
-    _append_event(match, Event.Kind.END, None, {"scores": scores, "winner": match.winner}, None)
+    end = _append_event(match, Event.Kind.END, None, {"scores": scores, "winner": match.winner}, None)
     StateSnapshot.objects.create(match=match, version=match.version, state=match.state)
     transaction.on_commit(partial(_announce_finished, match.pk, match.game_id))
+    return end
 
 
 def _announce_finished(match_id: int, game_id: str) -> None:
