@@ -152,7 +152,9 @@ def round_sequence(match: Match, seat: Seat | None, game: Game) -> RoundSequence
         number=len(chain) + 1,
         earlier=[(i + 1, m) for i, m in enumerate(chain)],
         next_token=next_token,
-        can_start_next=match.status == Match.Status.FINISHED and game.next_round_options() is not None,
+        can_start_next=(
+            match.status == Match.Status.FINISHED and not match.private and game.next_round_options() is not None
+        ),
     )
 
 

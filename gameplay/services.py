@@ -238,6 +238,9 @@ def start_next_round(match_id: int) -> Match:
             return existing
         if match.status != Match.Status.FINISHED:
             raise ServiceError("this round is not over yet")
+        if match.private:
+            # A private match is a study's round: the study decides what comes next, never a seat link.
+            raise ServiceError("this round belongs to a study, which starts its next round itself")
         game = game_of(match)
         if not game.spec.round_sequence:
             raise ServiceError("this game is not played in rounds")

@@ -92,3 +92,21 @@ def test_a_participant_sees_their_own_study_match_and_not_another_participants(c
     for url in urls_of(match):
         assert client.get(url).status_code == 200, url
         assert stranger.get(url).status_code == 404, url
+
+
+def test_a_study_rounds_seat_link_cannot_start_a_match_outside_the_study(client):
+    """Issue 13, "Why" point 9: "a study seat token can POST next-round and create a match outside the study"."""
+    match = services.create_match(
+        "gnomes", [HUMAN, HUMAN], seed=5, options={"turn_cap": 1}, host_seat=None, private=True
+    )
+    match = services.submit_action(match.pk, 0, "stay", expected_version=0)
+    assert match.status == Match.Status.FINISHED
+    token = match.seats.get(index=0).token
+    before = Match.objects.count()
+
+    response = client.post(f"/play/{token}/next-round/")
+
+    assert response.status_code == 400
+    assert "belongs to a study" in response.content.decode()
+    assert Match.objects.count() == before
+    assert "Start the next round" not in client.get(f"/play/{token}/").content.decode()
