@@ -7,6 +7,7 @@ SECRET_KEY, DEBUG, ALLOWED_HOSTS, CSRF_TRUSTED_ORIGINS as usual; DEBUG is off un
 SECURE_*, SESSION_COOKIE_SECURE, CSRF_COOKIE_SECURE, CONTENT_SECURITY_POLICY  HTTPS hardening (see below)
 LLM_KEY_ENV_PATTERN, LLM_KEY_ENV_DENYLIST  which variables may hold an LLM agent's key
 RATING_BOOTSTRAP, RATING_SEED, RATING_TIES, RATING_REFRESH_DELAY  leaderboard ratings (see below)
+AGENT_TURN_DEADLINE_SECONDS, AGENT_WATCHDOG_INTERVAL_SECONDS, AGENT_WAY_OUT_SECONDS  stalled agent turns (see below)
 """
 
 import os
@@ -168,6 +169,35 @@ else:
     CELERY_TASK_ALWAYS_EAGER = True
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_IGNORE_RESULT = True
+# A task is acknowledged only once it has run, and a task whose pool process died (kill -9, OOM) goes back on
+# the queue: an agent turn is never lost with its worker. Safe because every task here is idempotent (agent
+# turns submit with the version they decided on; tournament entries resume their match; refreshes recompute).
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+# One message at a time per process: a long agent turn does not hold other matches' turns in its prefetch.
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Redis hands an unacknowledged message to another worker after this long (its whole worker died). It must be
+# longer than the longest task (a tournament entry plays a whole match in one task) or a running task is
+# delivered twice (harmless, but paid twice for LLM agents); the stalled-turn watchdog covers agent turns sooner.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "3600"))}
+
+# Stalled agent turns (gameplay/watchdog.py). An agent seat that has not moved this long after its turn started
+# has its turn queued again (its task died, or its message was lost); longer than a normal LLM turn, and a
+# long legitimate turn queued twice still moves once (agent turns submit with the version they decided on).
+AGENT_TURN_DEADLINE_SECONDS = float(os.environ.get("AGENT_TURN_DEADLINE_SECONDS", "60"))
+# How often the watchdog looks (Celery beat: a worker started with -B, or `celery beat`; or the
+# watch_agent_turns management command).
+AGENT_WATCHDOG_INTERVAL_SECONDS = float(os.environ.get("AGENT_WATCHDOG_INTERVAL_SECONDS", "10"))
+# A person waiting this long for an agent is offered a way out: end the match (a study round: end it and go on).
+AGENT_WAY_OUT_SECONDS = float(os.environ.get("AGENT_WAY_OUT_SECONDS", "120"))
+CELERY_BEAT_SCHEDULE = {
+    "requeue-stalled-agent-turns": {
+        "task": "gameplay.requeue_stalled_agent_turns",
+        "schedule": AGENT_WATCHDOG_INTERVAL_SECONDS,
+        # A sweep nobody ran in time is replaced by the next one, never piled up behind a busy worker.
+        "options": {"expires": AGENT_WATCHDOG_INTERVAL_SECONDS},
+    }
+}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
