@@ -66,12 +66,12 @@ class AgentConfig(models.Model):
         return self.name
 
     def clean(self):
-        from agents_app.agents.llm.settings import key_env_problem
         from agents_app.agents.registry import AGENTS
+        from agents_app.selectors import key_env_policy  # late: selectors imports this module
 
         if self.name in AGENTS:
             raise ValidationError({"name": f"{self.name!r} is a built-in agent; choose another name."})
-        problem = key_env_problem((self.api_key_env or "").strip())
+        problem = key_env_policy().problem((self.api_key_env or "").strip())
         if problem:
             raise ValidationError({"api_key_env": problem})
 

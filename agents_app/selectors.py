@@ -10,6 +10,8 @@ import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from django.conf import settings
+
 from agents_app.agents import registry
 from agents_app.agents.base import Agent
 from agents_app.models import AgentCall, AgentConfig
@@ -24,6 +26,21 @@ def agent_config(name: str) -> AgentConfig | None:
     if not isinstance(name, str) or not name or name in registry.AGENTS:
         return None
     return AgentConfig.objects.filter(name=name).first()
+
+
+def key_env_policy():
+    """Which variables may hold an LLM agent's key, from settings LLM_KEY_ENV_PATTERN and LLM_KEY_ENV_DENYLIST."""
+    # Late, like the agent below: importing the LLM package loads the openai client.
+    from agents_app.agents.llm.settings import KeyEnvPolicy
+
+    return KeyEnvPolicy.from_values(settings.LLM_KEY_ENV_PATTERN, settings.LLM_KEY_ENV_DENYLIST)
+
+
+def llm_settings(config: AgentConfig):
+    """The pure agent's settings for a stored configuration, with the platform's key policy injected."""
+    from agents_app.agents.llm import LLMAgentSettings  # late: the openai client only when a model is configured
+
+    return LLMAgentSettings.from_config(config, key_env_policy=key_env_policy())
 
 
 def agent_exists(name: str) -> bool:
@@ -51,9 +68,9 @@ def build_agent(name: str, *, text_validator: TextValidator | None = None) -> Ag
         known = ", ".join(n for n, _ in agent_choices())
         raise registry.UnknownAgentError(f"unknown agent {name!r}; known: {known}")
     # Late import: the LLM package pulls in the openai client, which built-in seats never need.
-    from agents_app.agents.llm import LLMAgent, LLMAgentSettings
+    from agents_app.agents.llm import LLMAgent
 
-    return LLMAgent(LLMAgentSettings.from_config(config), text_validator=text_validator)
+    return LLMAgent(llm_settings(config), text_validator=text_validator)
 
 
 def wants_images(name: str) -> bool:

@@ -188,9 +188,9 @@ def preflight(name: str) -> None:
     config = selectors.agent_config(name)
     if config is None:
         return  # built-in agents need nothing from outside
-    from agents_app.agents.llm import LLMAgentSettings, blocking_problems, probe, requires_logprobs
+    from agents_app.agents.llm import blocking_problems, probe, requires_logprobs
 
-    settings = LLMAgentSettings.from_config(config)
+    settings = selectors.llm_settings(config)
     if not requires_logprobs(settings):
         return
     report = probe(settings)

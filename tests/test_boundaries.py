@@ -58,7 +58,13 @@ def imported_names(root: Path, name: str, path: Path) -> set[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     package = name if is_package(path) else name.rpartition(".")[0]
     found: set[str] = set()
+    # A module-level __getattr__ (PEP 562) imports only when someone asks the package for that attribute by
+    # name, e.g. ``gameplay.celery_app`` for Celery's command line; importing a submodule never runs it.
+    lazy_attributes = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "__getattr__"]
+    skipped = {id(inner) for fn in lazy_attributes for inner in ast.walk(fn)}
     for node in ast.walk(tree):
+        if id(node) in skipped:
+            continue
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -214,3 +220,25 @@ def test_relative_imports_resolve_against_their_package(project):
     write(project, "gameplay/helpers.py", "from .engines import api\n")
     parent = reachable(project, ("gameplay.services",))
     assert {"gameplay.engines.api", "gameplay.engines.registry", "gameplay.helpers"} <= set(parent)
+
+
+# --- the pure layers ------------------------------------------------------------------------------------------
+
+PURE_PACKAGES = ("gameplay/engines", "agents_app/agents", "rating_app/ratings")
+FRAMEWORKS = ("django", "channels", "celery", "daphne", "redis", "channels_redis")
+
+
+def modules_under(root: Path, package: str) -> tuple[str, ...]:
+    return tuple(
+        ".".join(path.relative_to(root).with_suffix("").parts).removesuffix(".__init__")
+        for path in sorted((root / package).rglob("*.py"))
+    )
+
+
+@pytest.mark.parametrize("package", PURE_PACKAGES)
+def test_the_pure_layers_reach_no_framework(package):
+    """Engines, agents and ratings are plain Python: not even a late import of Django's settings."""
+    roots = modules_under(ROOT, package)
+    assert roots, package
+    chains = forbidden_chains(ROOT, roots, forbidden=FRAMEWORKS)
+    assert chains == [], f"{package} reaches a framework:\n" + "\n".join(chains)

@@ -14,8 +14,8 @@ from django.core.exceptions import ValidationError
 
 from agents_app.agents.llm import LLMAgent
 from agents_app.agents.llm.client import ChatCaller, GiveUp, make_openai_client
-from agents_app.agents.llm.settings import key_env_problem
 from agents_app.models import AgentConfig
+from agents_app.selectors import key_env_policy
 from tests.agents_app.llm import SleepRecorder, santorini_view, settings_for
 from tests.support.openai_server import ScriptedReply, scripted_openai_server
 
@@ -38,18 +38,18 @@ def test_the_model_refuses_the_projects_own_secrets(name):
 
 @pytest.mark.parametrize("name", ["SANTORINI_LLM_API_KEY", "OPENAI_API_KEY", "MY_KEY", ""])
 def test_key_variables_of_the_fixtures_and_tests_are_accepted(name):
-    assert key_env_problem(name) == ""
+    assert key_env_problem_now(name) == ""
 
 
 def test_a_settings_list_and_pattern_narrow_the_names(settings):
     settings.LLM_KEY_ENV_DENYLIST = ["VENDOR_API_KEY"]
-    assert "own secrets" in key_env_problem("VENDOR_API_KEY")
+    assert "own secrets" in key_env_problem_now("VENDOR_API_KEY")
     settings.LLM_KEY_ENV_PATTERN = r"^[A-Z][A-Z0-9_]*_API_KEY$"
-    assert key_env_problem("OPENAI_API_KEY") == ""
-    assert "LLM_KEY_ENV_PATTERN" in key_env_problem("HOME")
+    assert key_env_problem_now("OPENAI_API_KEY") == ""
+    assert "LLM_KEY_ENV_PATTERN" in key_env_problem_now("HOME")
     # The project's secrets stay refused whatever the pattern allows.
     settings.LLM_KEY_ENV_PATTERN = r".*"
-    assert key_env_problem("SECRET_KEY") and key_env_problem("DATABASE_URL")
+    assert key_env_problem_now("SECRET_KEY") and key_env_problem_now("DATABASE_URL")
 
 
 @pytest.mark.django_db
@@ -111,3 +111,8 @@ def test_a_redirect_to_another_host_does_not_carry_the_key():
         assert server.requests[0].headers["authorization"] == f"Bearer {SECRET}"
         assert elsewhere.requests == []
     assert "307" in err.value.reason and SECRET not in err.value.reason
+
+
+def key_env_problem_now(name: str) -> str:
+    """The platform's verdict under the settings of this moment (the policy is read from settings each time)."""
+    return key_env_policy().problem(name)

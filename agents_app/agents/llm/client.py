@@ -23,7 +23,7 @@ import openai
 
 from agents_app.agents.base import ModelCall
 
-from .settings import LLMAgentSettings, key_env_problem
+from .settings import LLMAgentSettings
 
 logger = logging.getLogger(__name__)
 
@@ -43,7 +43,7 @@ _ERROR_TEXT_LIMIT = 300
 def make_openai_client(settings: LLMAgentSettings, environ: Mapping[str, str] | None = None) -> openai.OpenAI:
     """An OpenAI client for the settings; the key is looked up now and handed only to the client."""
     source = os.environ if environ is None else environ
-    problem = key_env_problem(settings.api_key_env)
+    problem = settings.key_env_problem()
     if problem:
         # A refused variable is never read; ChatCaller then refuses every request (see ChatCaller.call).
         logger.error("LLM agent %s: API key variable refused: %s", settings.name, problem)
@@ -137,7 +137,7 @@ class ChatCaller:
             request["logprobs"] = True
             request["top_logprobs"] = 5
         recorded = redact_messages(messages)
-        refused = key_env_problem(self._settings.api_key_env)
+        refused = self._settings.key_env_problem()
         if refused:
             # Checked again here, not only in the admin: a row saved past the form (loaddata, shell) sends nothing.
             logger.error("LLM agent %s: not sending the request: %s", self._settings.name, refused)

@@ -13,10 +13,11 @@ from urllib.parse import urlsplit, urlunsplit
 SCAFFOLDS = ("base", "cot", "rap")
 
 # Which environment variables may hold an agent's key. The key is sent as a Bearer token to an admin-chosen URL,
-# so naming any variable would let whoever edits a configuration read it. Settings LLM_KEY_ENV_PATTERN and
-# LLM_KEY_ENV_DENYLIST (gameplay/settings.py, from the environment) override these defaults. The default pattern
-# is the shape of a variable name because existing configurations and tests use names such as "_private";
-# production should set a narrow one (README: ``^[A-Z][A-Z0-9_]*_API_KEY$``).
+# so naming any variable would let whoever edits a configuration read it. The platform builds its policy from
+# settings LLM_KEY_ENV_PATTERN and LLM_KEY_ENV_DENYLIST (agents_app.selectors.key_env_policy) and hands it to the
+# agent's settings; this package never reads Django's settings itself. The default pattern is the shape of a
+# variable name because existing configurations and tests use names such as "_private"; production should set
+# a narrow one (README: ``^[A-Z][A-Z0-9_]*_API_KEY$``).
 DEFAULT_KEY_ENV_PATTERN = r"^[A-Za-z_][A-Za-z0-9_]*$"
 # The project's own secrets and service URLs, never a key whatever the pattern says.
 PROJECT_SECRET_ENV = frozenset(
@@ -34,30 +35,29 @@ PROJECT_SECRET_ENV = frozenset(
 _SECRET_SHAPES = re.compile(r"^DJANGO_|^PG|_URL$|_DSN$|PASSWORD|SECRET|PASSWD", re.IGNORECASE)
 
 
-def key_env_problem(name: str) -> str:
-    """Why ``name`` may not hold an agent's API key, or "" when it may (an empty name means no key)."""
-    if not name:
+@dataclass(frozen=True)
+class KeyEnvPolicy:
+    """Which environment variables may hold an agent's API key: a name pattern plus names always refused."""
+
+    pattern: str = DEFAULT_KEY_ENV_PATTERN
+    denied: frozenset[str] = frozenset()
+
+    def problem(self, name: str) -> str:
+        """Why ``name`` may not hold an agent's API key, or "" when it may (an empty name means no key)."""
+        if not name:
+            return ""
+        upper = name.upper()
+        if upper in PROJECT_SECRET_ENV or upper in self.denied or _SECRET_SHAPES.search(name):
+            return f"{name} holds one of the platform's own secrets; name a variable that holds only this model's key."
+        if not re.fullmatch(self.pattern, name):
+            return f"{name} does not match the allowed key variable names (LLM_KEY_ENV_PATTERN {self.pattern!r})."
         return ""
-    pattern, denied = _key_env_rules()
-    if name.upper() in PROJECT_SECRET_ENV or name.upper() in denied or _SECRET_SHAPES.search(name):
-        return f"{name} holds one of the platform's own secrets; name a variable that holds only this model's key."
-    if not re.fullmatch(pattern, name):
-        return f"{name} does not match the allowed key variable names (LLM_KEY_ENV_PATTERN {pattern!r})."
-    return ""
 
-
-def _key_env_rules() -> tuple[str, frozenset[str]]:
-    """The pattern and extra denied names from Django's settings when configured, else the defaults."""
-    try:
-        from django.conf import settings as django_settings
-
-        if django_settings.configured:
-            pattern = getattr(django_settings, "LLM_KEY_ENV_PATTERN", "") or DEFAULT_KEY_ENV_PATTERN
-            denied = frozenset(n.strip().upper() for n in getattr(django_settings, "LLM_KEY_ENV_DENYLIST", ()))
-            return pattern, denied
-    except ImportError:  # the agents also run as a plain library
-        pass
-    return DEFAULT_KEY_ENV_PATTERN, frozenset()
+    @classmethod
+    def from_values(cls, pattern: str | None, denied: object = ()) -> KeyEnvPolicy:
+        """A policy from configuration values (an empty pattern keeps the default); names compared upper-case."""
+        names = frozenset(str(n).strip().upper() for n in (denied or ()) if str(n).strip())
+        return cls(pattern=pattern or DEFAULT_KEY_ENV_PATTERN, denied=names)
 
 
 # Worst-case wall time of one decision, beyond the per-call timeouts: backoff sleeps and local work.
@@ -88,6 +88,8 @@ class LLMAgentSettings:
     rap_iterations: int = 10
     vision: bool = False
     json_mode: bool = True
+    # Checked when the client is made and again before every request; the platform injects its own.
+    key_env_policy: KeyEnvPolicy = KeyEnvPolicy()
 
     def __post_init__(self) -> None:
         if self.scaffold not in SCAFFOLDS:
@@ -101,14 +103,20 @@ class LLMAgentSettings:
             raise ValueError("rap_depth and rap_iterations must be at least 1")
 
     @classmethod
-    def from_config(cls, config: object) -> LLMAgentSettings:
+    def from_config(cls, config: object, key_env_policy: KeyEnvPolicy | None = None) -> LLMAgentSettings:
         """Settings from any object with same-named attributes (e.g. the AgentConfig model); missing ones default."""
         values = {}
         for spec in fields(cls):
-            if hasattr(config, spec.name):
+            if spec.name != "key_env_policy" and hasattr(config, spec.name):
                 values[spec.name] = getattr(config, spec.name)
         values["api_key_env"] = (values.get("api_key_env") or "").strip()
+        if key_env_policy is not None:
+            values["key_env_policy"] = key_env_policy
         return cls(**values)
+
+    def key_env_problem(self) -> str:
+        """Why this agent's key variable may not be used, or "" (see KeyEnvPolicy)."""
+        return self.key_env_policy.problem(self.api_key_env)
 
     @property
     def display_url(self) -> str:

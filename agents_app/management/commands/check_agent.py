@@ -35,9 +35,9 @@ class Command(BaseCommand):
             known = ", ".join(c for c, _ in selectors.agent_choices() if c not in registry.AGENTS) or "none yet"
             raise CommandError(f"no agent configuration {name!r}; configured: {known}")
         # Late import: only this command and LLM seats need the openai client.
-        from agents_app.agents.llm import LLMAgentSettings, blocking_problems, probe, requires_logprobs
+        from agents_app.agents.llm import blocking_problems, probe, requires_logprobs
 
-        settings = LLMAgentSettings.from_config(config)
+        settings = selectors.llm_settings(config)
         report = probe(settings)
         reachable = report.latency_ms is not None  # at least one request got an answer
         problems = blocking_problems(settings, report) if reachable else []
