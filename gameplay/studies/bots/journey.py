@@ -262,15 +262,6 @@ class Journey:
         return None
 
 
-def run_participant(
-    base_url: str,
-    slug: str,
-    number: int,
-    *,
-    seed: int,
-    run_id: str,
-    timeout: float,
-    log: Callable[[str], None],
-    policy: str = "random",
-) -> Outcome:
-    return Journey(base_url, slug, number, seed=seed, run_id=run_id, timeout=timeout, log=log, policy=policy).run()
+def run_participant(base_url: str, slug: str, number: int, **journey_options) -> Outcome:
+    """One bot participant's whole journey (the keywords are Journey's: seed, run_id, timeout, log, policy)."""
+    return Journey(base_url, slug, number, **journey_options).run()
