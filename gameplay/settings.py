@@ -92,7 +92,7 @@ CONTENT_SECURITY_POLICY = os.environ.get(
 # Which environment variables an LLM agent configuration may name for its key (agents_app.agents.llm.settings):
 # a full-match pattern, and names refused on top of the platform's own secrets (comma-separated). Production
 # should narrow the pattern, e.g. ^[A-Z][A-Z0-9_]*_API_KEY$ (the README's production example does).
-LLM_KEY_ENV_PATTERN = os.environ.get("LLM_KEY_ENV_PATTERN", r"^[A-Za-z_][A-Za-z0-9_]*$")
+LLM_KEY_ENV_PATTERN = os.environ.get("LLM_KEY_ENV_PATTERN", r"^[A-Z][A-Z0-9_]*_(KEY|TOKEN)(_[0-9]+)?$")
 LLM_KEY_ENV_DENYLIST = [n.strip() for n in os.environ.get("LLM_KEY_ENV_DENYLIST", "").split(",") if n.strip()]
 # Sessions live in a signed cookie: binding a study participant to this browser on a GET writes no row.
 SESSION_ENGINE = "django.contrib.sessions.backends.signed_cookies"

@@ -41,6 +41,12 @@ def test_key_variables_of_the_fixtures_and_tests_are_accepted(name):
     assert key_env_problem_now(name) == ""
 
 
+@pytest.mark.parametrize("name", ["HOME", "PATH", "USER", "LANG", "PYTHONPATH", "_private", "openai_api_key"])
+def test_by_default_only_names_shaped_like_a_key_are_allowed(name):
+    """An allow-list, not only a deny-list: a deployment's other variables are refused without being listed."""
+    assert "LLM_KEY_ENV_PATTERN" in key_env_problem_now(name)
+
+
 def test_a_settings_list_and_pattern_narrow_the_names(settings):
     settings.LLM_KEY_ENV_DENYLIST = ["VENDOR_API_KEY"]
     assert "own secrets" in key_env_problem_now("VENDOR_API_KEY")

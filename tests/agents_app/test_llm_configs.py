@@ -64,7 +64,7 @@ def admin_form(**overrides) -> dict:
 # --- validation ------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("value", ["OPENAI_API_KEY", "MY_KEY_2", "_private", ""])
+@pytest.mark.parametrize("value", ["OPENAI_API_KEY", "MY_KEY_2", "HF_TOKEN", ""])
 def test_api_key_env_takes_a_variable_name(value):
     make_config(api_key_env=value)
 

@@ -15,10 +15,10 @@ SCAFFOLDS = ("base", "cot", "rap")
 # Which environment variables may hold an agent's key. The key is sent as a Bearer token to an admin-chosen URL,
 # so naming any variable would let whoever edits a configuration read it. The platform builds its policy from
 # settings LLM_KEY_ENV_PATTERN and LLM_KEY_ENV_DENYLIST (agents_app.selectors.key_env_policy) and hands it to the
-# agent's settings; this package never reads Django's settings itself. The default pattern is the shape of a
-# variable name because existing configurations and tests use names such as "_private"; production should set
-# a narrow one (README: ``^[A-Z][A-Z0-9_]*_API_KEY$``).
-DEFAULT_KEY_ENV_PATTERN = r"^[A-Za-z_][A-Za-z0-9_]*$"
+# agent's settings; this package never reads Django's settings itself. By default only names shaped like a key
+# are allowed (OPENAI_API_KEY, HF_TOKEN, MY_KEY_2): HOME, PATH or a deployment's other variables are refused even
+# when they are not on the deny-list below. Production may narrow it further (README: ``^[A-Z][A-Z0-9_]*_API_KEY$``).
+DEFAULT_KEY_ENV_PATTERN = r"^[A-Z][A-Z0-9_]*_(KEY|TOKEN)(_[0-9]+)?$"
 # The project's own secrets and service URLs, never a key whatever the pattern says.
 PROJECT_SECRET_ENV = frozenset(
     {

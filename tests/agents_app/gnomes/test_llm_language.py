@@ -150,7 +150,7 @@ def test_key_from_a_custom_variable_is_sent_but_never_shown_or_recorded(caplog):
 
 def test_missing_key_uses_a_placeholder():
     with scripted_openai_server(["NONE"]) as server:
-        settings = settings_for(server, api_key_env="NO_SUCH_VARIABLE")
+        settings = settings_for(server, api_key_env="NO_SUCH_API_KEY")
         LLMParser(caller_for(settings)).parse("hello")
     assert server.requests[0].headers["authorization"] == f"Bearer {PLACEHOLDER_KEY}"
 
