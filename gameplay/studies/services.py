@@ -9,6 +9,7 @@ twice. Only POSTs reach this module: GET pages read through selectors.
 
 from __future__ import annotations
 
+import logging
 import secrets
 from collections.abc import Mapping
 from datetime import timedelta
@@ -23,6 +24,8 @@ from gameplay.services import SeatController, ServiceError
 from gameplay.studies import selectors
 from gameplay.studies.forms import EntryParams
 from gameplay.studies.models import Condition, PairingTicket, Participant, ParticipantRound, Study, SurveyAnswer
+
+logger = logging.getLogger(__name__)
 
 Step = Participant.Step
 
@@ -189,8 +192,9 @@ def _begin_round(p: Participant) -> Participant:
     if p.step == Step.ROUNDS:
         try:
             start_round(p)
-        except ServiceError:
-            pass
+        except ServiceError as err:
+            logger.warning("study %s participant %s: round %s could not start: %s", p.study_id, p.pk,
+                           p.round_index + 1, err)
         p.refresh_from_db(fields=["step", "round_index"])
     return p
 

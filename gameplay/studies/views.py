@@ -15,8 +15,10 @@ records presence (last_seen_at) for dropout and partner-gone detection.
 
 from __future__ import annotations
 
+import logging
 from functools import wraps
 
+from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -29,6 +31,8 @@ from gameplay.services import ServiceError
 from gameplay.studies import selectors, services
 from gameplay.studies.forms import SurveyForm, entry_params
 from gameplay.studies.models import Participant, Study
+
+logger = logging.getLogger(__name__)
 
 Step = Participant.Step
 
@@ -196,8 +200,12 @@ def round_start(request, participant: Participant, n: int):
     if _at_round(participant, n):
         try:
             services.start_round(participant)
-        except ServiceError:
-            pass  # the round page offers the form again
+        except ServiceError as err:
+            # The round page offers the form again, now with the reason, and the researcher finds it in the log.
+            logger.warning("study %s participant %s: round %s could not start: %s", participant.study_id,
+                           participant.pk, n, err)
+            messages.error(request, f"The round could not start: {err}. Please try again in a moment; if it keeps "
+                                    "failing, contact the researcher.")
         participant.refresh_from_db(fields=["step", "round_index"])
     return redirect(step_url(participant))
 

@@ -12,6 +12,7 @@ from django.urls import reverse
 from gameplay import services as match_services
 from gameplay.celery import app as celery_app
 from gameplay.models import Match
+from gameplay.services import ServiceError
 from gameplay.studies import services
 from gameplay.studies.forms import EntryParams
 from gameplay.studies.models import Condition, PairingTicket, Participant, ParticipantRound, Study, SurveyAnswer
@@ -405,6 +406,22 @@ class TestGetsOnlyRead:
         response = client.post(participant_url("round_start", participant, n=1))
         assert response["Location"] == url and ParticipantRound.objects.count() == 1
         assert participant.rounds.get().match.private
+
+    def test_a_round_that_cannot_start_says_why_on_the_page(self, monkeypatch):
+        study = make_study()
+        client = Client()
+        participant = consent(client, study, **PROLIFIC)
+        Participant.objects.filter(pk=participant.pk).update(step=Participant.Step.ROUNDS)
+
+        def refuse(_participant):
+            raise ServiceError("unknown agent 'gone'")
+
+        monkeypatch.setattr("gameplay.studies.services.start_round", refuse)
+        response = client.post(participant_url("round_start", participant, n=1), follow=True)
+        html = response.content.decode()
+        assert "The round could not start: unknown agent &#x27;gone&#x27;" in html
+        assert participant_url("round_start", participant, n=1) in html  # the form to try again
+        assert ParticipantRound.objects.count() == 0
 
     def test_gets_along_the_journey_write_nothing(self):
         study = make_study(conditions=[people_condition("human")])
