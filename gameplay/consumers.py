@@ -12,144 +12,45 @@ HEADERS entry):
                                                                          (games whose spec declares typed_moves)
 A select frame may carry "restart": true to start a new selection at that location instead of extending it.
 
-Every frame is checked against this schema (``parse_frame``) before any handler runs: at most MAX_FRAME_BYTES
-characters, JSON nested at most MAX_FRAME_DEPTH levels (checked on the raw text before parsing), no NaN or
-±Infinity, an object whose "kind" is one of the strings above, "version" a non-negative integer (or a string of
-ASCII digits, as forms send it; never a float, a bool or anything else), "action_id" / "text" / "location"
-strings of bounded length. Other keys (htmx adds "HEADERS") are ignored. A refused frame gets the error fragment,
-the socket stays open and nothing changes; the text in "text" is then checked by the service it goes to
-(gameplay.text_input), "location" (kept by this socket and shown on its board) by the same module here.
+Every frame is checked against a schema (gameplay.frames.parse_frame) before any handler runs; a refused frame
+gets the error fragment, the socket stays open and nothing changes.
+
+Limits per seat (gameplay.socket_limits, issue 13.6): at most MAX_SOCKETS_PER_SEAT open sockets (a new one closes
+the oldest, which is told why), MAX_FRAMES_PER_SECOND frames over all of them (the first refused frame of a second
+gets a short message, later ones nothing, and none renders a board), MAX_CHAT_PER_MINUTE chat lines (the service),
+a selection of at most MAX_SELECTION clicks.
+
+What a socket sends: its seat's whole view when it opens (the chat log bounded to CHAT_HISTORY_SHOWN lines); then,
+when the match changes, the board regions if more than chat changed, and only the chat lines it has not sent yet.
+The mover's own socket renders the committed match itself after a successful action or chat line, never waiting
+for the group message (which may fail, issue 13.5); a group message whose "seq" this socket already rendered is
+skipped.
 """
 
 from __future__ import annotations
 
-import json
 import logging
-import math
-import re
-from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.generic.websocket import WebsocketConsumer
 from django.conf import settings
 
-from gameplay import selectors, services
-from gameplay.rendering import error_fragment, seat_fragments
-from gameplay.text_input import TextRejected, clean_text
+from gameplay import selectors, services, socket_limits
+from gameplay.engines.registry import game_class
+from gameplay.frames import KINDS, FrameRejected, parse_frame
+from gameplay.models import Event
+from gameplay.rendering import chat_append_fragment, chat_log_fragment, error_fragment, seat_fragments
 
 logger = logging.getLogger(__name__)
 
-KINDS = ("action", "chat", "select", "clear", "uhp")
-# A frame is an object (1) whose HEADERS are an object (2); a little room above that, nothing like 5,000 levels.
-MAX_FRAME_DEPTH = 4
-MAX_ACTION_ID_LENGTH = 200
-MAX_LOCATION_LENGTH = 32
-MAX_MOVE_LENGTH = 200
-MAX_VERSION = 2**53  # far beyond any real match; keeps the number small enough to handle and never echoed
-_DIGITS = re.compile(r"[0-9]{1,16}")
-# JSON strings (an unterminated one runs to the end) and brackets: a linear scan, whatever the input.
-_JSON_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?|[\[\]{}]', re.S)
-
-
-class FrameRejected(ValueError):
-    """A frame that does not fit the schema; ``str(err)`` is the whole message for the error fragment."""
-
-
-def parse_frame(text_data: Any) -> dict[str, Any]:
-    """The frame as a dict with its known fields checked (``version`` turned into an int), or FrameRejected."""
-    if not isinstance(text_data, str) or len(text_data) > settings.MAX_FRAME_BYTES:
-        raise FrameRejected("Message too large or not text; nothing was changed.")
-    if _too_deep(text_data, MAX_FRAME_DEPTH):
-        raise FrameRejected("Malformed message (nested too deeply); nothing was changed.")
-    try:
-        frame = json.loads(text_data, parse_constant=_no_constant, parse_float=_finite_float)
-    except _NonFinite:
-        raise FrameRejected(
-            "Malformed message (numbers must be finite: no NaN or Infinity); nothing was changed."
-        ) from None
-    except (ValueError, RecursionError):
-        raise FrameRejected("Malformed message (not JSON); nothing was changed.") from None
-    if not isinstance(frame, dict):
-        raise FrameRejected("Malformed message; nothing was changed.")
-    kind = frame.get("kind")
-    if not isinstance(kind, str) or kind not in KINDS:
-        raise FrameRejected("Unknown message kind; nothing was changed.")
-    if kind in ("action", "uhp"):
-        frame["version"] = _version(frame.get("version"))
-    if kind == "action":
-        action_id = frame.get("action_id")
-        if not isinstance(action_id, str) or not action_id or len(action_id) > MAX_ACTION_ID_LENGTH:
-            raise FrameRejected("Missing or malformed action id; nothing was changed.")
-        frame["text"] = _optional_string(frame.get("text"), "the text", settings.MAX_CHAT_LENGTH)
-    elif kind == "uhp":
-        frame["text"] = _optional_string(frame.get("text"), "the move", MAX_MOVE_LENGTH)
-    elif kind == "chat":
-        frame["text"] = _optional_string(frame.get("text"), "the message", settings.MAX_CHAT_LENGTH)
-    elif kind == "select":
-        try:
-            frame["location"] = clean_text(
-                frame.get("location"), max_length=MAX_LOCATION_LENGTH, strip=False, what="the location"
-            )
-        except TextRejected as err:
-            raise FrameRejected(f"Malformed selection: {err}.") from None
-    return frame
-
-
-class _NonFinite(ValueError):
-    pass
-
-
-def _no_constant(name: str):
-    raise _NonFinite(name)  # json.loads would otherwise turn NaN, Infinity and -Infinity into floats
-
-
-def _finite_float(literal: str) -> float:
-    value = float(literal)
-    if not math.isfinite(value):  # 1e400
-        raise _NonFinite(literal)
-    return value
-
-
-def _too_deep(text: str, limit: int) -> bool:
-    """Whether the JSON text nests arrays/objects more than ``limit`` levels, read without parsing it."""
-    if text.count("[") + text.count("{") <= limit:
-        return False
-    depth = 0
-    for token in _JSON_TOKEN.finditer(text):
-        char = token.group()
-        if char in ("[", "{"):
-            depth += 1
-            if depth > limit:
-                return True
-        elif char in ("]", "}"):
-            depth -= 1
-    return False
-
-
-def _version(value: Any) -> int:
-    """The frame's version: a non-negative int, or a string of ASCII digits (form fields are strings)."""
-    if type(value) is int and 0 <= value <= MAX_VERSION:  # not bool, not float
-        return value
-    if isinstance(value, str) and _DIGITS.fullmatch(value) and int(value) <= MAX_VERSION:
-        return int(value)
-    raise FrameRejected("Missing or malformed version; nothing was changed.")
-
-
-def _optional_string(value: Any, name: str, max_length: int) -> str | None:
-    """A text field: absent (None) or a string of at most ``max_length`` characters. What the text holds is
-    checked by the service it goes to (gameplay.text_input)."""
-    if value is None:
-        return None
-    if not isinstance(value, str):
-        raise FrameRejected(f"Malformed message: {name} must be text; nothing was changed.")
-    if len(value) > max_length:
-        raise FrameRejected(f"Malformed message: {name} is longer than {max_length} characters; nothing was changed.")
-    return value
+__all__ = ["KINDS", "FrameRejected", "MatchConsumer", "parse_frame"]
 
 
 class MatchConsumer(WebsocketConsumer):
     seat = None
     group = None
+    registered = False  # whether this socket counts among its seat's open sockets (socket_limits)
+    chat_enabled = False
 
     def connect(self):
         self.seat = selectors.seat_by_token(self.scope["url_route"]["kwargs"].get("token", ""))
@@ -158,16 +59,36 @@ class MatchConsumer(WebsocketConsumer):
             return
         self.group = selectors.match_group_name(self.seat.match_id)
         self.selection: tuple[str, ...] = ()
+        self.rendered_seq = 0  # newest event the board regions on this socket account for
+        self.chat_seq = 0  # newest message event the chat log on this socket accounts for
+        self.chat_lines_shown = 0
+        self.chat_in_state = game_class(self.seat.match.game_id).spec.chat_in_state
         async_to_sync(self.channel_layer.group_add)(self.group, self.channel_name)
         self.accept()
+        for stale in socket_limits.register_socket(self.seat, self.channel_name):
+            self._evict(stale)
+        self.registered = True
         services.mark_joined(self.seat)
         self.send_view()
+
+    def _evict(self, channel_name: str) -> None:
+        try:
+            async_to_sync(self.channel_layer.send)(channel_name, {"type": "socket.evict"})
+        except Exception:  # e.g. that socket's process is gone with its channel: nothing left to close
+            logger.info("could not tell an old socket of match %s to close", self.seat.match_id, exc_info=True)
 
     def disconnect(self, code):
         if self.group:
             async_to_sync(self.channel_layer.group_discard)(self.group, self.channel_name)
+        if self.registered:
+            socket_limits.unregister_socket(self.channel_name)
 
     def receive(self, text_data=None, bytes_data=None):
+        check = socket_limits.check_frame(self.seat.pk)
+        if check is socket_limits.FrameCheck.REFUSED_AGAIN:
+            return None  # already told this second; answering every frame of a flood would be a flood too
+        if check is socket_limits.FrameCheck.REFUSED:
+            return self.send_error(socket_limits.too_many_frames_message())
         try:
             frame = parse_frame(text_data)
         except FrameRejected as err:
@@ -181,9 +102,10 @@ class MatchConsumer(WebsocketConsumer):
         }[frame["kind"]]
         try:
             handler(frame)
-        except Exception:  # keep the socket: the transaction rolled back, so nothing changed
+        except Exception:  # keep the socket
             logger.exception("error handling %s frame for match %s", frame.get("kind"), self.seat.match_id)
-            self.send_error("Something went wrong on the server; nothing was changed. Please try again.")
+            # Not "nothing was changed": a handler may fail after its service committed (e.g. while rendering).
+            self.send_error("Something went wrong on the server. Please try again, or reload the page if it persists.")
 
     # --- frame handlers ---------------------------------------------------------
 
@@ -209,18 +131,32 @@ class MatchConsumer(WebsocketConsumer):
         )
 
     def _submit(self, frame, submit):
+        """Submit, then show the mover the match as committed: read back from the database, whatever the
+        notification to the other sockets did (issue 13.5)."""
+        self.selection = ()
         try:
             submit(frame["version"])  # a checked int (parse_frame)
         except services.ServiceError as err:
-            self.selection = ()
-            self.send_view(error=f"{err}. Nothing was changed.")
+            return self.refresh(board=True, error=f"{err}. Nothing was changed.")
+        except Exception:
+            # Whether the move got in before the failure is for the database to say, not for this message:
+            # the board below is read back from it.
+            logger.exception("error submitting a move for match %s", self.seat.match_id)
+            return self.refresh(
+                board=True,
+                error="Something went wrong on the server. The board shows the match as it is now; "
+                "if your move is not on it, please try again.",
+            )
+        self.refresh(board=True)
 
     def on_chat(self, frame):
-        # The service refuses chat in a match without it ("chat is off in this match") before touching anything.
+        # The service refuses chat in a match without it ("chat is off in this match") before touching anything,
+        # and a seat sending more than MAX_CHAT_PER_MINUTE lines.
         try:
             services.post_message(self.seat.match_id, self.seat.index, frame["text"])
         except services.ServiceError as err:
-            self.send_error(f"{err}. Nothing was sent.")
+            return self.send_error(f"{err}. Nothing was sent.")
+        self.refresh()  # the sender sees its line at once, from the log
 
     def on_select(self, frame):
         location = frame["location"]  # clean single-line text of at most MAX_LOCATION_LENGTH (parse_frame)
@@ -231,28 +167,92 @@ class MatchConsumer(WebsocketConsumer):
             self.selection = self.selection[:-1]
         elif frame.get("restart") in (True, "true", "1"):
             self.selection = (location,)
+        elif len(self.selection) >= settings.MAX_SELECTION:
+            return self.send_error(
+                f"A selection holds at most {settings.MAX_SELECTION} clicks; this one was ignored. "
+                "Clear the selection to start again."
+            )
         else:
             self.selection = self.selection + (location,)
-        self.send_view()
+        self.send_view(chat=False)
 
     def on_clear(self, frame):
         self.selection = ()
-        self.send_view()
+        self.send_view(chat=False)
 
-    # --- group events -----------------------------------------------------------
+    # --- group and channel events --------------------------------------------------
 
     def match_changed(self, event):
-        self.selection = ()
-        self.send_view()
+        seq = event.get("seq")
+        if type(seq) is int and seq <= self.rendered_seq:
+            return  # this socket already shows that event (e.g. its own move, rendered right after submitting)
+        self.refresh()
+
+    def socket_evict(self, event):
+        """A newer socket of this seat went past MAX_SOCKETS_PER_SEAT: this, the oldest, makes way."""
+        self.registered = False  # its row is gone already
+        self.send_error(socket_limits.EVICTED_MESSAGE)
+        self.close(code=socket_limits.EVICTED_CLOSE_CODE)
 
     # --- rendering --------------------------------------------------------------
 
-    def send_view(self, error: str | None = None):
-        match = selectors.match_by_id(self.seat.match_id)
-        html = seat_fragments(selectors.seat_view(match, self.seat), self.selection)
+    def refresh(self, *, board: bool = False, error: str | None = None):
+        """Bring this socket up to date: the board regions when anything but chat changed since it last drew
+        them (or ``board``), and the chat lines it has not sent yet. Sends nothing when nothing changed."""
+        seq = selectors.last_event_seq(self.seat.match_id)
+        kinds = selectors.event_kinds_between(self.seat.match_id, self.rendered_seq, seq)
+        # No new event at all (e.g. a next round was linked) still asks for a fresh look; games whose
+        # observations hold the chat (spec.chat_in_state) draw it on the board too.
+        chat_only = kinds == {Event.Kind.MESSAGE} and not self.chat_in_state
+        html = ""
+        if board or not chat_only:
+            self.selection = self.selection if chat_only else ()
+            html += self._board_html(seq)
+        else:
+            self.rendered_seq = seq
+        html += self._chat_update_html()
+        if error:
+            html += error_fragment(error)
+        if html:
+            self.send(text_data=html)
+
+    def send_view(self, error: str | None = None, *, chat: bool = True):
+        """This seat's regions; with ``chat`` the whole (bounded) chat log too, as when the socket opens."""
+        seq = selectors.last_event_seq(self.seat.match_id)
+        html = self._board_html(seq, chat=chat)
         if error:
             html += error_fragment(error)
         self.send(text_data=html)
+
+    def _board_html(self, seq: int, *, chat: bool = False) -> str:
+        """The board regions of the committed match. ``seq`` was read before the match, so the socket never
+        believes it shows an event that came after what it drew (at worst it draws one state twice)."""
+        match = selectors.match_by_id(self.seat.match_id)
+        view = selectors.seat_view(match, self.seat, with_chat=chat)
+        self.rendered_seq = max(self.rendered_seq, seq)
+        self.chat_enabled = view.chat_enabled
+        if chat:
+            self.chat_seq = view.chat_seq
+            self.chat_lines_shown = len(view.chat)
+        return seat_fragments(view, self.selection, chat_full=chat)
+
+    def _chat_update_html(self) -> str:
+        """The chat lines this socket has not sent yet: appended one by one, or the whole (bounded) log again
+        when the page shows none so far ("No messages yet.") or more than CHAT_HISTORY_SHOWN were missed."""
+        if not self.chat_enabled:
+            return ""
+        names = dict(self.seat.match.seats.values_list("index", "display_name"))
+        page = selectors.chat_page(self.seat.match_id, self.seat.index, names, after_seq=self.chat_seq)
+        self.chat_seq = page.last_seq
+        if not page.lines:
+            return ""
+        if page.more or not self.chat_lines_shown:
+            page = selectors.chat_page(self.seat.match_id, self.seat.index, names)
+            self.chat_seq = max(self.chat_seq, page.last_seq)
+            self.chat_lines_shown = len(page.lines)
+            return chat_log_fragment(page)
+        self.chat_lines_shown += len(page.lines)
+        return chat_append_fragment(page.lines)
 
     def send_error(self, message: str):
         self.send(text_data=error_fragment(message))

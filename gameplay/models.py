@@ -126,3 +126,22 @@ class StateSnapshot(models.Model):
     class Meta:
         ordering = ["match", "version"]
         constraints = [models.UniqueConstraint(fields=["match", "version"], name="unique_snapshot_version")]
+
+
+class SeatConnection(models.Model):
+    """One open websocket of a seat, so the number of sockets per seat can be bounded across server processes.
+
+    Bookkeeping only, never part of a match's record: gameplay.socket_limits adds a row when a socket connects
+    and deletes it when the socket closes. Rows left by a process that died are evicted like any other (oldest
+    first); telling a channel nobody listens on to close is harmless.
+    """
+
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="connections")
+    channel_name = models.CharField(max_length=200, unique=True)
+    opened_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["seat", "opened_at", "id"]
+
+    def __str__(self) -> str:
+        return f"socket of {self.seat}"

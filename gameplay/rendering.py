@@ -10,7 +10,7 @@ from django.urls import reverse
 from gameplay.board_clicks import clicks_for, valid_selection
 from gameplay.engines.api import Game, Observation
 from gameplay.models import Match, Seat
-from gameplay.selectors import SeatView
+from gameplay.selectors import ChatLine, ChatPage, SeatView
 
 
 def view_context(view: SeatView, selection: Sequence[str] = ()) -> dict:
@@ -47,9 +47,22 @@ def board_extras(game: Game, observation: Observation, image_url: str) -> dict:
     }
 
 
-def seat_fragments(view: SeatView, selection: Sequence[str] = ()) -> str:
-    """Every live region of the match page, each marked for an htmx out-of-band swap."""
-    return render_to_string("gameplay/partials/seat_view.html", {**view_context(view, selection), "oob": True})
+def seat_fragments(view: SeatView, selection: Sequence[str] = (), *, chat_full: bool = True) -> str:
+    """Every live region of the match page, each marked for an htmx out-of-band swap; the chat log only with
+    ``chat_full`` (a socket's first frame): afterwards a socket appends new lines (``chat_append_fragment``)."""
+    context = {**view_context(view, selection), "oob": True, "chat_full": chat_full}
+    return render_to_string("gameplay/partials/seat_view.html", context)
+
+
+def chat_log_fragment(page: ChatPage) -> str:
+    """The whole chat log (its newest lines), replacing the one on the page."""
+    context = {"oob": True, "chat_lines": page.lines, "chat_more": page.more}
+    return render_to_string("gameplay/partials/chat_log.html", context)
+
+
+def chat_append_fragment(lines: Sequence[ChatLine]) -> str:
+    """Chat lines to add at the end of the log on the page: the size of the new lines, not of the history."""
+    return render_to_string("gameplay/partials/chat_append.html", {"lines": lines})
 
 
 def error_fragment(message: str) -> str:

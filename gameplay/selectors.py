@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from django.conf import settings
 from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
 
@@ -37,6 +38,16 @@ class ChatLine:
     name: str
     text: str
     at: object
+    seq: int = 0  # the message event's place in the match log
+
+
+@dataclass(frozen=True)
+class ChatPage:
+    """The newest chat lines one seat may read, oldest first, and where they end in the log."""
+
+    lines: list[ChatLine]
+    more: bool  # older lines exist that are not in ``lines`` (they stay in the log, the replay and the export)
+    last_seq: int  # seq of the newest message event looked at, readable or not (the start for the next page)
 
 
 @dataclass
@@ -51,7 +62,9 @@ class SeatView:
     my_turn: bool
     to_move_label: str
     seats: list[Seat]
-    chat: list[ChatLine] = field(default_factory=list)
+    chat: list[ChatLine] = field(default_factory=list)  # at most CHAT_HISTORY_SHOWN, the newest, oldest first
+    chat_more: bool = False  # older messages exist than those in ``chat``
+    chat_seq: int = 0  # the newest message event ``chat`` accounts for
     last_action: str | None = None
     game_name: str = ""
     result: str | None = None
@@ -96,7 +109,9 @@ def last_action_text(event: dict | None, names: dict[int, str], seat_index: int 
     return f"{names.get(event['seat'])}: {label}"
 
 
-def seat_view(match: Match, seat: Seat | None) -> SeatView:
+def seat_view(match: Match, seat: Seat | None, *, with_chat: bool = True) -> SeatView:
+    """This seat's view (``seat`` None: the public one). ``with_chat=False`` leaves the chat out, for a socket
+    that keeps its chat log up to date line by line (``chat_page``)."""
     state = state_of(match)
     index = seat.index if seat is not None else None
     my_turn = index is not None and not state.is_terminal() and index in state.current_seats()
@@ -105,6 +120,7 @@ def seat_view(match: Match, seat: Seat | None) -> SeatView:
     last = (
         Event.objects.filter(match=match, kind=Event.Kind.ACTION).order_by("-seq").values("seat", "payload").first()
     )
+    chat = chat_page(match.pk, index, names) if with_chat else ChatPage([], False, 0)
     return SeatView(
         match=match,
         seat=seat,
@@ -114,7 +130,9 @@ def seat_view(match: Match, seat: Seat | None) -> SeatView:
         my_turn=my_turn,
         to_move_label=", ".join(names.get(s, f"seat {s}") for s in state.current_seats()),
         seats=seats,
-        chat=chat_lines(match, index, names),
+        chat=chat.lines,
+        chat_more=chat.more,
+        chat_seq=chat.last_seq,
         last_action=last_action_text(last, names, index),
         game_name=game_class(match.game_id).spec.name,
         result=result_text(match, names, index, state),
@@ -158,14 +176,42 @@ def round_sequence(match: Match, seat: Seat | None, game: Game) -> RoundSequence
     )
 
 
-def chat_lines(match: Match, seat_index: int | None, names: dict[int, str]) -> list[ChatLine]:
-    lines = []
-    for e in match.events.filter(kind=Event.Kind.MESSAGE).order_by("seq"):
-        audience = e.payload.get("audience")  # None = everyone; team chats name their seats
+def chat_page(
+    match_id: int, seat_index: int | None, names: dict[int, str], *, after_seq: int = 0, limit: int | None = None
+) -> ChatPage:
+    """The newest chat lines ``seat_index`` may read among the messages after event ``after_seq``: at most
+    ``limit`` (default CHAT_HISTORY_SHOWN), so neither a page nor a socket frame grows with a long chat."""
+    limit = settings.CHAT_HISTORY_SHOWN if limit is None else limit
+    messages = (
+        Event.objects.filter(match_id=match_id, kind=Event.Kind.MESSAGE, seq__gt=after_seq)
+        .order_by("-seq")
+        .values_list("seq", "seat", "payload", "created_at")
+    )
+    lines: list[ChatLine] = []
+    last_seq = after_seq
+    more = False
+    for seq, seat, payload, at in messages.iterator(chunk_size=limit + 1):
+        last_seq = max(last_seq, seq)
+        audience = payload.get("audience")  # None = everyone; team chats name their seats
         if audience is not None and seat_index not in audience:
             continue
-        lines.append(ChatLine(e.seat, names.get(e.seat, f"seat {e.seat}"), e.payload.get("text", ""), e.created_at))
-    return lines
+        if len(lines) == limit:
+            more = True
+            break
+        lines.append(ChatLine(seat, names.get(seat, f"seat {seat}"), payload.get("text", ""), at, seq))
+    lines.reverse()
+    return ChatPage(lines, more, last_seq)
+
+
+def last_event_seq(match_id: int) -> int:
+    """The newest event's place in the match log (0 before any)."""
+    return Event.objects.filter(match_id=match_id).order_by("-seq").values_list("seq", flat=True).first() or 0
+
+
+def event_kinds_between(match_id: int, after_seq: int, upto_seq: int) -> set[str]:
+    """The kinds of the events after ``after_seq`` up to ``upto_seq``: what changed between two looks."""
+    events = Event.objects.filter(match_id=match_id, seq__gt=after_seq, seq__lte=upto_seq)
+    return set(events.order_by().values_list("kind", flat=True).distinct())
 
 
 def result_text(match: Match, names: dict[int, str], seat_index: int | None, state: State | None = None) -> str | None:

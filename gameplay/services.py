@@ -13,6 +13,7 @@ import logging
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 from functools import partial
 from typing import Any
 
@@ -191,8 +192,10 @@ def submit_move_text(match_id: int, seat_index: int, text: Any, *, expected_vers
 def post_message(match_id: int, seat_index: int, text: Any) -> Event:
     """Append a chat line from a seat. Chat is an event beside the actions, not an action.
 
-    Refused when the game (with this match's options) has no chat: ``Game.chat_enabled()``, and when the text
-    is not clean (``text_input``: valid Unicode, no NUL or control characters but newline and tab, bounded).
+    Refused when the game (with this match's options) has no chat: ``Game.chat_enabled()``, when the text
+    is not clean (``text_input``: valid Unicode, no NUL or control characters but newline and tab, bounded), and
+    when the seat already sent MAX_CHAT_PER_MINUTE lines in the last minute (counted from the log, so the limit
+    holds for every caller and across server processes).
     """
     try:
         text = clean_text(text, max_length=settings.MAX_CHAT_LENGTH, multiline=True, what="message")
@@ -207,6 +210,12 @@ def post_message(match_id: int, seat_index: int, text: Any) -> Event:
             raise ServiceError("chat is off in this match")
         if match.status != Match.Status.ACTIVE:
             raise ServiceError("the match is over")
+        limit = settings.MAX_CHAT_PER_MINUTE
+        recent = match.events.filter(
+            kind=Event.Kind.MESSAGE, seat=seat_index, created_at__gte=timezone.now() - timedelta(minutes=1)
+        )
+        if recent.count() >= limit:  # counted under the match lock: two lines sent at once cannot both slip in
+            raise ServiceError(f"too many messages: at most {limit} a minute; please wait a little")
         fields = ["updated_at"]
         if game.spec.chat_in_state:
             # Games whose observations include the chat (Gnomes at Night) keep it in their state too,

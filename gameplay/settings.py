@@ -1,7 +1,8 @@
 """Project settings, all environment-driven.
 
 DATABASE_URL  default: SQLite file db.sqlite3 next to manage.py
-REDIS_URL     unset: in-memory channel layer + eager Celery; set: channels_redis + Celery broker
+REDIS_URL     unset: in-memory channel layer, eager Celery, per-process cache;
+              set: channels_redis, Celery broker, Redis cache
 SECRET_KEY, DEBUG, ALLOWED_HOSTS, CSRF_TRUSTED_ORIGINS as usual; DEBUG is off unless set, except for manage.py
     commands and the test runner (see _development_default); with DEBUG off the key must be a real one.
 SECURE_*, SESSION_COOKIE_SECURE, CSRF_COOKIE_SECURE, CONTENT_SECURITY_POLICY  HTTPS hardening (see below)
@@ -199,6 +200,19 @@ CELERY_BEAT_SCHEDULE = {
     }
 }
 
+# Django's cache is shared by every server process when there is Redis (its own key prefix beside the channel
+# layer's keys), as the per-seat frame counters (gameplay.socket_limits) need; otherwise this process's memory.
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "strategic-play-cache",
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -217,6 +231,17 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 MAX_CHAT_LENGTH = int(os.environ.get("MAX_CHAT_LENGTH", "1000"))
 # Largest websocket frame the consumer will parse.
 MAX_FRAME_BYTES = int(os.environ.get("MAX_FRAME_BYTES", "16384"))
+
+# Limits per seat (issue 13.6), so one seat link cannot crowd out other matches: open sockets (the oldest one is
+# closed when a newer one goes past the limit, so a reload never locks a player out), websocket frames per second
+# (across the seat's sockets; the rest of the second is refused), chat messages per minute (the match service
+# counts the seat's stored messages), chat lines shown when a page or socket opens (older ones stay in the log,
+# the replay and the export), and board clicks one selection may hold.
+MAX_SOCKETS_PER_SEAT = int(os.environ.get("MAX_SOCKETS_PER_SEAT", "4"))
+MAX_FRAMES_PER_SECOND = int(os.environ.get("MAX_FRAMES_PER_SECOND", "20"))
+MAX_CHAT_PER_MINUTE = int(os.environ.get("MAX_CHAT_PER_MINUTE", "30"))
+CHAT_HISTORY_SHOWN = int(os.environ.get("CHAT_HISTORY_SHOWN", "200"))
+MAX_SELECTION = int(os.environ.get("MAX_SELECTION", "12"))
 
 # Leaderboard ratings (rating_app): bootstrap resamples, their seed and the tie rule ("skip" or "half").
 RATING_BOOTSTRAP = int(os.environ.get("RATING_BOOTSTRAP", "10000"))

@@ -1,0 +1,89 @@
+"""Per-seat limits on websockets (issue 13.6), so one seat link cannot crowd out everybody else's matches.
+
+Sockets: at most MAX_SOCKETS_PER_SEAT open at once. A newly opened socket always gets in; the seat's oldest ones
+beyond the limit are told to close. A reload or a new tab therefore never locks a player out, and a script that
+opens socket after socket keeps only the last few. Open sockets are rows of SeatConnection, in the database every
+server process shares; a row left behind by a process that died is simply the oldest and goes first.
+
+Frames: at most MAX_FRAMES_PER_SECOND per seat, counted over all its sockets in one-second windows in Django's
+cache (Redis when REDIS_URL is set, so every daphne process counts together). The rest of the second is refused.
+
+Chat has its own limit in the match service (services.post_message), where it holds for every caller.
+This module writes only its own bookkeeping, never a match.
+"""
+
+from __future__ import annotations
+
+import enum
+import logging
+import time
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import transaction
+
+from gameplay.models import Seat, SeatConnection
+
+logger = logging.getLogger(__name__)
+
+# The close code of a socket closed for a newer one of the same seat: outside the codes the htmx websocket
+# extension reconnects on (1006, 1011, 1012, 1013), so the old tab stays closed instead of evicting the new one.
+EVICTED_CLOSE_CODE = 4001
+EVICTED_MESSAGE = (
+    "This game was opened in another tab or window, so this one is closed. Reload the page to play here instead."
+)
+# How long a window's counter outlives its second in the cache (only to be cleaned up).
+_COUNTER_TTL_SECONDS = 5
+_clock = time.time  # the windows' clock; tests freeze it to make a burst land in one window
+
+
+def register_socket(seat: Seat, channel_name: str) -> list[str]:
+    """Record a newly opened socket of ``seat``. Returns the channel names of the seat's oldest sockets beyond
+    MAX_SOCKETS_PER_SEAT, already forgotten here, for the caller to tell to close."""
+    keep = max(1, settings.MAX_SOCKETS_PER_SEAT)
+    with transaction.atomic():
+        # Sockets of one seat opening at the same moment queue here, so each sees the others' rows.
+        Seat.objects.select_for_update().filter(pk=seat.pk).values_list("pk", flat=True).first()
+        SeatConnection.objects.create(seat=seat, channel_name=channel_name)
+        newest_first = SeatConnection.objects.filter(seat=seat).order_by("-opened_at", "-id")
+        evicted = list(newest_first.values_list("id", "channel_name")[keep:])
+        SeatConnection.objects.filter(id__in=[pk for pk, _ in evicted]).delete()
+    return [name for _, name in evicted]
+
+
+def unregister_socket(channel_name: str) -> None:
+    SeatConnection.objects.filter(channel_name=channel_name).delete()
+
+
+class FrameCheck(enum.Enum):
+    ALLOWED = "allowed"
+    REFUSED = "refused"  # the first refused frame of its window: say why, once
+    REFUSED_AGAIN = "refused again"  # later ones in the same window: drop them without a reply
+
+
+def check_frame(seat_id: int) -> FrameCheck:
+    """Count one frame of this seat in the current one-second window and say whether it may be handled.
+
+    When the cache cannot be reached the frame is allowed: a cache outage must not lock players out."""
+    limit = settings.MAX_FRAMES_PER_SECOND
+    key = f"ws-frames:{seat_id}:{int(_clock())}"
+    try:
+        cache.add(key, 0, timeout=_COUNTER_TTL_SECONDS)
+        try:
+            count = cache.incr(key)
+        except ValueError:  # the counter expired between add and incr
+            cache.add(key, 1, timeout=_COUNTER_TTL_SECONDS)
+            count = 1
+    except Exception:
+        logger.warning("frame counter unavailable; allowing the frame of seat %s", seat_id, exc_info=True)
+        return FrameCheck.ALLOWED
+    if count <= limit:
+        return FrameCheck.ALLOWED
+    return FrameCheck.REFUSED if count == limit + 1 else FrameCheck.REFUSED_AGAIN
+
+
+def too_many_frames_message() -> str:
+    return (
+        f"Too many messages at once (at most {settings.MAX_FRAMES_PER_SECOND} a second); "
+        "this one and the rest of this second are ignored, so nothing was changed. Try again in a moment."
+    )

@@ -1,0 +1,258 @@
+"""Per-seat limits on websockets (issue 13, point 6: "one seat token opens any number of sockets; 10 sockets
+flooding clear frames raised another match's p50 from 52 ms to 1.2 s; ... the click selection grows without
+bound"). Each test runs on the in-memory channel layer and, in CI's phase 2, on channels_redis with the Redis
+cache (the ``layer`` fixture, tests/gameplay/conftest.py).
+
+- sockets per seat: test_a_new_socket_past_the_limit_closes_the_oldest, test_stale_sockets_never_block_a_new_one
+- frames per second per seat: test_a_frame_flood_is_refused_without_rendering
+- chat lines per minute per seat: test_chat_past_the_limit_is_refused_and_not_stored,
+  test_the_chat_limit_holds_in_the_service
+- bounded selection: test_the_selection_is_bounded
+(Chat sent incrementally: test_chat_incremental.py.)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import uuid
+
+import pytest
+from channels.db import database_sync_to_async
+
+from gameplay import services
+from gameplay.models import Event, Seat
+from tests.gameplay.ws_support import (
+    FLASH_ERROR,
+    TIMEOUT,
+    clickable,
+    close_all,
+    connect,
+    fingerprint,
+    new_match,
+    version_of,
+)
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+EVICTED = "opened in another tab or window"
+
+
+@pytest.fixture
+def isolated_cache(layer, settings):
+    """Django's cache on the same kind of backend as the channel layer under test (Redis in phase 2, as in
+    production), under a key prefix of its own so no other test's frame counters are seen."""
+    prefix = f"test-limits-{uuid.uuid4().hex[:12]}"
+    if layer == "redis":
+        url = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
+        backend = {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url, "KEY_PREFIX": prefix}
+    else:
+        backend = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": prefix}
+    settings.CACHES = {"default": backend}  # setting_changed resets django.core.cache.caches
+    return layer
+
+
+class FrozenClock:
+    """The frame windows' clock, standing still until a test moves it on, so a burst lands in one window."""
+
+    def __init__(self, now: float):
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def frozen_clock(monkeypatch):
+    clock = FrozenClock(1_000_000.0)
+    try:
+        from gameplay import socket_limits
+    except ImportError:  # code from before the limits: nothing to freeze, the test fails on what it checks
+        return clock
+    monkeypatch.setattr(socket_limits, "_clock", clock)
+    return clock
+
+
+@database_sync_to_async
+def open_sockets_of(token: str) -> int:
+    return Seat.objects.get(token=token).connections.count()
+
+
+@database_sync_to_async
+def message_count(match_id: int) -> int:
+    return Event.objects.filter(match_id=match_id, kind=Event.Kind.MESSAGE).count()
+
+
+async def closed_with_message(comm) -> int:
+    """The evicted socket's last words: the message, then the close; returns the close code."""
+    html = await comm.receive_from(timeout=TIMEOUT)
+    assert FLASH_ERROR in html and EVICTED in html
+    assert 'id="board"' not in html
+    output = await comm.receive_output(timeout=TIMEOUT)
+    assert output["type"] == "websocket.close"
+    return output.get("code")
+
+
+# --- sockets per seat ------------------------------------------------------------------
+
+
+async def test_a_new_socket_past_the_limit_closes_the_oldest(layer, settings):
+    settings.MAX_SOCKETS_PER_SEAT = 2
+    match_id, (tok0, tok1) = await new_match()
+    first, _ = await connect(tok0)
+    second, _ = await connect(tok0)
+    await first.receive_nothing()  # within the limit nobody is closed
+    third, html = await connect(tok0)  # a reload, a new tab, or a script opening socket after socket
+
+    assert await closed_with_message(first) == 4001  # not a code the htmx extension reconnects on
+    await second.receive_nothing()
+    assert await open_sockets_of(tok0) == 2
+    # The newest sockets play on: both follow seat 0's move.
+    await third.send_to(text_data=json.dumps(clickable(html, "action")["c3"]["vals"]))
+    for comm in (third, second):
+        assert version_of(await comm.receive_from(timeout=TIMEOUT)) == 1
+    # A fourth socket closes the oldest remaining one, never the new one.
+    fourth, _ = await connect(tok0)
+    assert await closed_with_message(second) == 4001
+    await third.receive_nothing()
+    # Other seats are counted on their own.
+    other, _ = await connect(tok1)
+    await third.receive_nothing()
+    await fourth.receive_nothing()
+    await close_all(first, second)
+    await third.disconnect()
+    assert await open_sockets_of(tok0) == 1  # a closed socket no longer counts
+    await close_all(fourth, other)
+    assert await open_sockets_of(tok0) == 0
+
+
+async def test_stale_sockets_never_block_a_new_one(layer, settings):
+    """Rows left by a server process that died are the oldest: they make way, and telling their dead channels
+    to close is harmless."""
+    settings.MAX_SOCKETS_PER_SEAT = 2
+    _, (tok0, _) = await new_match()
+
+    @database_sync_to_async
+    def leave_stale_rows():
+        seat = Seat.objects.get(token=tok0)
+        for n in range(3):
+            seat.connections.create(channel_name=f"specific.dead{n}!gone{n}")
+
+    await leave_stale_rows()
+    comm, html = await connect(tok0)
+    assert version_of(html) == 0 and "Your turn" in html
+    assert await open_sockets_of(tok0) == 2  # the new socket and one stale row, never more than the limit
+    again, _ = await connect(tok0)
+    assert await open_sockets_of(tok0) == 2
+    await comm.receive_nothing()  # the stale row went first
+    await close_all(comm, again)
+
+
+# --- frames per second per seat -----------------------------------------------------------
+
+
+async def test_a_frame_flood_is_refused_without_rendering(isolated_cache, settings, frozen_clock):
+    settings.MAX_FRAMES_PER_SECOND = 5
+    match_id, (tok0, tok1) = await new_match()
+    comm0, html = await connect(tok0)
+    tab2, _ = await connect(tok0)  # the limit is per seat, over all its sockets
+    comm1, _ = await connect(tok1)
+    before = await fingerprint(match_id)
+
+    for _ in range(3):
+        await comm0.send_to(text_data=json.dumps({"kind": "clear"}))
+    for _ in range(2):
+        await tab2.send_to(text_data=json.dumps({"kind": "clear"}))
+    for comm, n in ((comm0, 3), (tab2, 2)):
+        for _ in range(n):
+            assert 'id="board"' in await comm.receive_from(timeout=TIMEOUT)
+
+    # The sixth frame of this second is refused with a message, once; the rest of the flood gets nothing,
+    # and a move inside it is not applied.
+    move = clickable(html, "action")["c3"]["vals"]
+    await comm0.send_to(text_data=json.dumps({"kind": "clear"}))
+    for _ in range(20):
+        await comm0.send_to(text_data=json.dumps({"kind": "clear"}))
+    await comm0.send_to(text_data=json.dumps(move))
+    refused = await comm0.receive_from(timeout=TIMEOUT)
+    assert FLASH_ERROR in refused and "Too many messages" in refused and "nothing was changed" in refused
+    assert 'id="board"' not in refused  # a refused frame renders nothing heavy
+    await comm0.receive_nothing()
+    await tab2.send_to(text_data=json.dumps({"kind": "clear"}))  # the seat's other socket is over it too
+    await tab2.receive_nothing()
+    await comm1.receive_nothing()
+    assert await fingerprint(match_id) == before
+
+    # The other seat has a budget of its own.
+    await comm1.send_to(text_data=json.dumps({"kind": "clear"}))
+    assert 'id="board"' in await comm1.receive_from(timeout=TIMEOUT)
+    # The next second, seat 0 plays again.
+    frozen_clock.now += 1
+    await comm0.send_to(text_data=json.dumps(move))
+    assert version_of(await comm0.receive_from(timeout=TIMEOUT)) == 1
+    assert (await fingerprint(match_id))[1] == 1
+    await close_all(comm0, tab2, comm1)
+
+
+# --- chat lines per minute per seat ---------------------------------------------------------
+
+
+async def test_chat_past_the_limit_is_refused_and_not_stored(layer, settings):
+    settings.MAX_CHAT_PER_MINUTE = 3
+    match_id, (tok0, tok1) = await new_match()
+    comm0, _ = await connect(tok0)
+    comm1, _ = await connect(tok1)
+    for n in range(3):
+        await comm0.send_to(text_data=json.dumps({"kind": "chat", "text": f"line {n}"}))
+        for comm in (comm0, comm1):
+            assert f"line {n}" in await comm.receive_from(timeout=TIMEOUT)
+
+    await comm0.send_to(text_data=json.dumps({"kind": "chat", "text": "one too many"}))
+    refused = await comm0.receive_from(timeout=TIMEOUT)
+    assert FLASH_ERROR in refused and "too many messages" in refused and "Nothing was sent" in refused
+    assert "one too many" not in refused
+    await comm1.receive_nothing()
+    assert await message_count(match_id) == 3
+    # The partner's budget is its own.
+    await comm1.send_to(text_data=json.dumps({"kind": "chat", "text": "my turn to talk"}))
+    assert "my turn to talk" in await comm0.receive_from(timeout=TIMEOUT)
+    assert await message_count(match_id) == 4
+    await close_all(comm0, comm1)
+
+
+def test_the_chat_limit_holds_in_the_service(db, settings):
+    """Every caller (sockets, agents, scripts) goes through post_message, so that is where the limit lives."""
+    settings.MAX_CHAT_PER_MINUTE = 2
+    match = services.create_match("santorini", [services.SeatController("human")] * 2, seed=3)
+    services.post_message(match.pk, 1, "hi")
+    services.post_message(match.pk, 1, "there")
+    with pytest.raises(services.ServiceError, match="too many messages: at most 2 a minute"):
+        services.post_message(match.pk, 1, "again")
+    assert Event.objects.filter(match=match, kind=Event.Kind.MESSAGE).count() == 2
+    services.post_message(match.pk, 0, "seat 0 may still talk")
+
+
+# --- bounded selection ------------------------------------------------------------------------
+
+
+async def test_the_selection_is_bounded(layer, settings):
+    settings.MAX_SELECTION = 3
+    match_id, (tok0, _) = await new_match()
+    comm0, _ = await connect(tok0)
+    before = await fingerprint(match_id)
+    for cell in ("a1", "a2", "a3"):
+        await comm0.send_to(text_data=json.dumps({"kind": "select", "location": cell}))
+        assert 'id="board"' in await comm0.receive_from(timeout=TIMEOUT)
+    for cell in ("a4", "a5"):  # never grows past the limit
+        await comm0.send_to(text_data=json.dumps({"kind": "select", "location": cell}))
+        refused = await comm0.receive_from(timeout=TIMEOUT)
+        assert FLASH_ERROR in refused and "at most 3" in refused and 'id="board"' not in refused
+    # Stepping back and starting anew still work.
+    await comm0.send_to(text_data=json.dumps({"kind": "select", "location": "a3"}))
+    assert 'id="board"' in await comm0.receive_from(timeout=TIMEOUT)
+    await comm0.send_to(text_data=json.dumps({"kind": "select", "location": "a4"}))
+    assert FLASH_ERROR not in await comm0.receive_from(timeout=TIMEOUT)
+    await comm0.send_to(text_data=json.dumps({"kind": "select", "location": "b1", "restart": True}))
+    assert FLASH_ERROR not in await comm0.receive_from(timeout=TIMEOUT)
+    assert await fingerprint(match_id) == before
+    await close_all(comm0)
