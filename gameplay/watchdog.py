@@ -49,9 +49,10 @@ def stalled_agent_matches(now: datetime | None = None, deadline_s: float | None 
 def requeue_stalled_agent_turns(now: datetime | None = None, deadline_s: float | None = None) -> int:
     """Announce ``agent_turn_due`` again for every stalled match; returns how many were announced.
 
-    One announcement per match version per deadline: the cache remembers the last one, so a sweep every few
-    seconds does not pile up tasks behind a turn that is merely slow. (With a per-process cache, several
-    processes sweeping may each announce once; a duplicate turn is harmless, see the module docstring.)
+    One announcement per match version per deadline: the cache remembers the last one (Redis, shared by every
+    process, when REDIS_URL is set), so a sweep every few seconds does not pile up tasks behind a turn that is
+    merely slow. (With a per-process cache, several processes sweeping may each announce once; a duplicate
+    turn is harmless, see the module docstring.)
     """
     deadline_s = settings.AGENT_TURN_DEADLINE_SECONDS if deadline_s is None else deadline_s
     now = now or timezone.now()

@@ -30,10 +30,10 @@ class Command(BaseCommand):
         if not interval > 0:
             raise CommandError("--interval must be a positive number of seconds", returncode=2)
         while True:
-            close_old_connections()  # a long-running loop: never keep a connection the database has dropped
             count = requeue_stalled_agent_turns()
             if opts["once"] or count:
                 self.stdout.write(f"stalled agent turns queued again: {count}")
             if opts["once"]:
                 return
             time.sleep(interval)
+            close_old_connections()  # a long-running loop: never keep a connection the database has dropped
