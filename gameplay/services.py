@@ -24,6 +24,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from gameplay.agent_directory import agent_choices, agent_exists
+from gameplay.agent_wait import agent_wait
 from gameplay.engines.api import EngineError, IllegalActionError
 from gameplay.engines.registry import create_game
 from gameplay.models import Event, Match, Seat, StateSnapshot
@@ -286,6 +287,37 @@ def abort_match(match_id: int, reason: str) -> Match:
         end = _append_event(match, Event.Kind.END, None, {"aborted": reason[:200]}, None)
         match.save(update_fields=["status", "finished_at", "updated_at"])
     notify_match_changed(match, seq=end.seq)
+    return match
+
+
+# The abort reason recorded when a person ends a match (or study round) an agent has kept waiting.
+AGENT_SILENT_REASON = "agent did not answer"
+
+
+def end_match_for_silent_agent(match_id: int, seat_index: int) -> Match:
+    """A person whose seat has waited AGENT_WAY_OUT_SECONDS for an agent ends the match without a result.
+
+    Checked under the match lock with the server's clock (``agent_wait``), so a request sent before the time,
+    from a seat that may act itself, from an agent's seat, or after the agent answered is refused (ServiceError)
+    and changes nothing; a match that is already over is returned as it is.
+    """
+    with transaction.atomic():
+        match = _locked_match(match_id)
+        if match.status != Match.Status.ACTIVE:
+            return match
+        if not match.seats.filter(index=seat_index, controller=Seat.Controller.HUMAN).exists():
+            raise ServiceError("Only a person's seat can end the wait for an agent.")
+        wait = agent_wait(match, seat_index)
+        if wait is None:
+            raise ServiceError("No agent is keeping you waiting: the match goes on.")
+        if not wait.way_out:
+            raise ServiceError(f"The agent still has {wait.seconds_left} s to answer: the match goes on.")
+        match.status = Match.Status.ABORTED
+        match.finished_at = timezone.now()
+        _append_event(match, Event.Kind.END, None, {"aborted": AGENT_SILENT_REASON}, None)
+        match.save(update_fields=["status", "finished_at", "updated_at"])
+    logger.warning("match %s ended by seat %s: %s", match_id, seat_index, AGENT_SILENT_REASON)
+    notify_match_changed(match)
     return match
 
 

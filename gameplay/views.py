@@ -101,6 +101,22 @@ def next_round(request, token: str):
     return redirect("play", token=following.seats.get(index=seat.index).token)
 
 
+@csrf_exempt  # as next_round: the seat token in the URL is the credential
+@require_POST
+def agent_way_out(request, token: str):
+    """End a match an agent has kept this seat waiting for too long (the panel offers it only then; the
+    service checks the time again and refuses, changing nothing, when it is too early or the agent answered)."""
+    seat = selectors.seat_by_token(token)
+    if seat is None:
+        raise Http404("This link is not valid.")
+    try:
+        services.end_match_for_silent_agent(seat.match_id, seat.index)
+    except services.ServiceError as err:
+        context = {"message": str(err), "back_url": reverse("play", kwargs={"token": token})}
+        return render(request, "gameplay/agent_way_out_refused.html", context, status=409)
+    return redirect("play", token=token)
+
+
 @require_GET
 def observation_json(request, token: str):
     """This seat's view for programmatic players: built only from its own observation, like the page."""

@@ -338,6 +338,17 @@ def end_round_without_partner(participant: Participant, round_index: int) -> Par
     return finish_round(participant, round_index)
 
 
+def end_round_without_agent(participant: Participant, round_index: int) -> Participant:
+    """Let a participant go on when the round's agent has not moved for AGENT_WAY_OUT_SECONDS: the match is
+    aborted ("agent did not answer", recorded as not finished) and the participant moves on as after any other
+    round. Refused, changing nothing, before that time or when the participant may move. Idempotent: a round
+    already over is simply left."""
+    current = selectors.participant_round(participant, round_index)
+    if current is not None and not selectors.round_is_over(current):
+        match_services.end_match_for_silent_agent(current.match_id, current.seat_index)
+    return finish_round(participant, round_index)
+
+
 # --- survey and completion -----------------------------------------------------------------------------------
 
 

@@ -26,6 +26,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from gameplay import selectors as match_selectors
+from gameplay.agent_wait import agent_wait
 from gameplay.rendering import view_context
 from gameplay.services import ServiceError
 from gameplay.studies import selectors, services
@@ -232,10 +233,14 @@ def round_continue(request, participant: Participant, n: int):
     try:
         if request.POST.get("partner_left"):
             participant = services.end_round_without_partner(participant, n - 1)
+        elif request.POST.get("agent_silent"):
+            participant = services.end_round_without_agent(participant, n - 1)
         else:
             participant = services.finish_round(participant, n - 1)
-    except ServiceError:
-        pass  # not over yet: the round page says so and keeps playing
+    except ServiceError as err:
+        # Not over yet: the round page keeps playing; a refused way out says why in the Continue area.
+        if request.POST.get("agent_silent"):
+            messages.error(request, str(err))
     return redirect(step_url(participant))
 
 
@@ -352,6 +357,7 @@ def _round_context(participant: Participant, current, n: int, result: str | None
         "is_last": n >= total,
         "over": selectors.round_is_over(current),
         "partner_gone": selectors.partner_gone(current),
+        "agent_wait": agent_wait(current.match, current.seat_index),
         "result": result,
         "status_url": _url("study:round_status", participant, n=n),
         "continue_url": _url("study:round_continue", participant, n=n),
