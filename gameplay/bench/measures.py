@@ -1,0 +1,84 @@
+"""Numbers a load benchmark reports: latency percentiles and the CPU time of the server's processes."""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+_CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def percentiles(samples_ms: Sequence[float]) -> dict[str, float | None]:
+    """p50/p95/p99/max by the nearest-rank method (every value is one that was measured); None when empty."""
+    ordered = sorted(samples_ms)
+
+    def rank(p: float) -> float | None:
+        if not ordered:
+            return None
+        return round(ordered[max(0, math.ceil(p / 100 * len(ordered)) - 1)], 1)
+
+    return {"count": len(ordered), "p50": rank(50), "p95": rank(95), "p99": rank(99), "max": rank(100)}
+
+
+def _stat_fields(pid: int) -> list[str] | None:
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    # The command name (field 2) is in parentheses and may hold spaces; the fields after it are plain.
+    return text[text.rindex(")") + 2 :].split()
+
+
+def _children(pids: Iterable[int]) -> set[int]:
+    """Every descendant of ``pids`` (e.g. worker processes a server forked)."""
+    parents: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            fields = _stat_fields(int(entry.name))
+            if fields:
+                parents.setdefault(int(fields[1]), []).append(int(entry.name))
+    found: set[int] = set()
+    todo = list(pids)
+    while todo:
+        for child in parents.get(todo.pop(), []):
+            if child not in found:
+                found.add(child)
+                todo.append(child)
+    return found
+
+
+class ServerCpu:
+    """CPU seconds (user + system) the given processes and their children used between two readings."""
+
+    def __init__(self, pids: Sequence[int]):
+        self.pids = list(pids)
+        self.children: set[int] = set()
+        self._start: dict[int, int] = {}
+
+    def _ticks(self) -> dict[int, int]:
+        ticks = {}
+        for pid in [*self.pids, *sorted(self.children)]:
+            fields = _stat_fields(pid)
+            if fields:
+                ticks[pid] = int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of the line)
+        return ticks
+
+    def start(self) -> None:
+        missing = [pid for pid in self.pids if _stat_fields(pid) is None]
+        if missing:
+            raise ValueError(f"no such process: {', '.join(map(str, missing))}")
+        self.children = _children(self.pids)
+        self._start = self._ticks()
+
+    def stop(self) -> dict:
+        self.children |= _children(self.pids)
+        end = self._ticks()
+        # A process that exited in between is left out; one that appeared counts from zero.
+        used = sum(end[pid] - self._start.get(pid, 0) for pid in end)
+        return {
+            "pids": self.pids,
+            "child_processes": len(self.children),
+            "cpu_seconds": round(used / _CLOCK_TICKS, 2),
+        }

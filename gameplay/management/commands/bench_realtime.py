@@ -1,0 +1,85 @@
+"""python manage.py bench_realtime [--matches 50] [--duration 60] [--url http://127.0.0.1:8000 ...] [--json]
+
+Plays N human-vs-human matches over real websockets against a running server (issue 14) and prints moves/s,
+the mover's round trip and the partner's delivery (p50/p95/p99/max), errors, and lost or duplicated moves as
+checked against the event log. Run it with the server's DATABASE_URL: it creates the matches and reads the log
+there. See the README's "Realtime benchmark" for the topologies measured.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from concurrent.futures import ThreadPoolExecutor
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+from django.db import connections
+
+from gameplay import services
+from gameplay.bench.audit import audit, logged_actions
+from gameplay.bench.realtime import BenchConfig, NewMatch, run_bench
+from gameplay.bench.report import format_text, summarize
+from gameplay.engines.registry import GAMES, game_class
+
+
+def human_match(game_id: str, seats: int, seed: int) -> NewMatch:
+    match = services.create_match(
+        game_id, [services.SeatController("human")] * seats, seed=seed, host_seat=0, schedule_agents=False
+    )
+    return NewMatch(match.pk, tuple(match.seats.order_by("index").values_list("token", flat=True)))
+
+
+class Command(BaseCommand):
+    help = "Load-test a running server over websockets: N matches of seats moving at a human pace."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--matches", type=int, default=50)
+        parser.add_argument("--duration", type=float, default=60.0, help="measured seconds (after the warm-up)")
+        parser.add_argument("--warmup", type=float, default=5.0)
+        parser.add_argument("--url", action="append", dest="urls",
+                            help="server base URL; repeat to split the seats over several processes round-robin")
+        parser.add_argument("--game", default="santorini")
+        parser.add_argument("--pace", type=float, default=1.0, help="mean seconds between a seat's moves")
+        parser.add_argument("--seed", type=int, default=0)
+        parser.add_argument("--flood", type=int, default=0, help="extra sockets sending clear frames")
+        parser.add_argument("--flood-rate", type=float, default=100.0, help="frames/s per flood socket")
+        parser.add_argument("--server-pid", type=int, action="append", dest="server_pids", default=[],
+                            help="a server process whose CPU time to report per move (repeatable)")
+        parser.add_argument("--json", action="store_true", help="print one JSON object")
+
+    def handle(self, *args, **opts):
+        if opts["game"] not in GAMES:
+            raise CommandError(f"unknown game {opts['game']!r}; known: {', '.join(sorted(GAMES))}")
+        if opts["matches"] < 1 or opts["duration"] <= 0 or opts["pace"] < 0 or opts["warmup"] < 0:
+            raise CommandError("--matches must be at least 1, --duration positive, --pace and --warmup not negative")
+        if opts["flood"] < 0 or opts["flood_rate"] <= 0:
+            raise CommandError("--flood must not be negative and --flood-rate must be positive")
+        config = BenchConfig(
+            matches=opts["matches"],
+            duration=opts["duration"],
+            urls=tuple(u.rstrip("/") for u in (opts["urls"] or ["http://127.0.0.1:8000"])),
+            pace=opts["pace"],
+            warmup=opts["warmup"],
+            seed=opts["seed"],
+            flood=opts["flood"],
+            flood_rate=opts["flood_rate"],
+            sockets_per_seat=settings.MAX_SOCKETS_PER_SEAT,
+        )
+        seats = game_class(opts["game"]).spec.min_seats
+        # One thread for every database write, so the event loop never blocks on it (nor writes concurrently).
+        db = ThreadPoolExecutor(max_workers=1)
+
+        async def create(seed: int) -> NewMatch:
+            return await asyncio.get_running_loop().run_in_executor(db, human_match, opts["game"], seats, seed)
+
+        try:
+            run = asyncio.run(run_bench(config, create, tuple(opts["server_pids"])))
+        except ValueError as err:  # e.g. a --server-pid that is no process
+            raise CommandError(str(err)) from None
+        finally:
+            db.submit(connections.close_all).result()
+            db.shutdown()
+        checked = audit(run.sends, logged_actions(run.match_ids))
+        result = summarize(run, seats, checked, run.server_cpu, run.client_cpu)
+        self.stdout.write(json.dumps(result) if opts["json"] else format_text(result))
