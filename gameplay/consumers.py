@@ -36,7 +36,6 @@ from channels.generic.websocket import WebsocketConsumer
 from django.conf import settings
 
 from gameplay import selectors, services, socket_limits
-from gameplay.engines.registry import game_class
 from gameplay.frames import KINDS, FrameRejected, parse_frame
 from gameplay.models import Event
 from gameplay.rendering import chat_append_fragment, chat_log_fragment, error_fragment, seat_fragments
@@ -51,6 +50,7 @@ class MatchConsumer(WebsocketConsumer):
     group = None
     registered = False  # whether this socket counts among its seat's open sockets (socket_limits)
     chat_enabled = False
+    chat_in_state = False
 
     def connect(self):
         self.seat = selectors.seat_by_token(self.scope["url_route"]["kwargs"].get("token", ""))
@@ -62,7 +62,6 @@ class MatchConsumer(WebsocketConsumer):
         self.rendered_seq = 0  # newest event the board regions on this socket account for
         self.chat_seq = 0  # newest message event the chat log on this socket accounts for
         self.chat_lines_shown = 0
-        self.chat_in_state = game_class(self.seat.match.game_id).spec.chat_in_state
         async_to_sync(self.channel_layer.group_add)(self.group, self.channel_name)
         self.accept()
         for stale in socket_limits.register_socket(self.seat, self.channel_name):
@@ -231,6 +230,7 @@ class MatchConsumer(WebsocketConsumer):
         view = selectors.seat_view(match, self.seat, with_chat=chat)
         self.rendered_seq = max(self.rendered_seq, seq)
         self.chat_enabled = view.chat_enabled
+        self.chat_in_state = view.game.spec.chat_in_state  # its observations (so its board) may show the chat
         if chat:
             self.chat_seq = view.chat_seq
             self.chat_lines_shown = len(view.chat)
