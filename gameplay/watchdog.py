@@ -18,7 +18,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
 
 from gameplay.agent_wait import agent_seats_to_move, turn_started
@@ -27,7 +27,8 @@ from gameplay.signals import agent_turn_due
 
 logger = logging.getLogger(__name__)
 
-# At most this many stalled matches per sweep (oldest turn first): one sweep stays short, the next takes the rest.
+# At most this many candidate matches per sweep, the most recently stalled first: someone may be waiting on those,
+# while a match abandoned long ago must not crowd them out (nor make every sweep parse thousands of states).
 SWEEP_LIMIT = 200
 
 
@@ -40,7 +41,7 @@ def stalled_agent_matches(now: datetime | None = None, deadline_s: float | None 
         Match.objects.filter(status=Match.Status.ACTIVE, seats__controller=Seat.Controller.AGENT)
         .filter(Q(turn_started_at__lt=cutoff) | Q(turn_started_at__isnull=True, updated_at__lt=cutoff))
         .distinct()
-        .order_by("turn_started_at", "pk")
+        .order_by(F("turn_started_at").desc(nulls_last=True), "-pk")
     )
     # The database narrows to old turns of matches with an agent; whose turn it is, only the engine knows.
     return [m for m in candidates[:SWEEP_LIMIT] if agent_seats_to_move(m)]

@@ -99,6 +99,15 @@ def test_fresh_turns_human_turns_and_finished_matches_are_left_alone(dead_agents
     assert Match.objects.filter(pk__in=[fresh.pk, human_to_move.pk, people_only.pk, aborted.pk]).count() == 4
 
 
+def test_the_most_recently_stalled_matches_come_first(dead_agents, deadline, monkeypatch):
+    monkeypatch.setattr("gameplay.watchdog.SWEEP_LIMIT", 1)
+    abandoned = aged(agent_to_move(), deadline * 1000)
+    recent = aged(agent_to_move(), deadline + 1)
+    assert [m.pk for m in stalled_agent_matches()] == [recent.pk]
+    assert requeue_stalled_agent_turns() == 1 and dead_agents == [recent.pk]
+    assert abandoned.pk != recent.pk
+
+
 def test_one_announcement_per_deadline_not_per_sweep(dead_agents, deadline):
     match = aged(agent_to_move(), deadline + 1)
 
