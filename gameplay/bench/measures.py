@@ -50,35 +50,49 @@ def _children(pids: Iterable[int]) -> set[int]:
 
 
 class ServerCpu:
-    """CPU seconds (user + system) the given processes and their children used between two readings."""
+    """CPU seconds (user + system) the given processes used between two readings, their children included:
+    live ones read directly, exited ones through the parent's cutime/cstime (e.g. PostgreSQL's per-connection
+    backends)."""
 
     def __init__(self, pids: Sequence[int]):
         self.pids = list(pids)
-        self.children: set[int] = set()
+        self.children: dict[int, set[int]] = {}
         self._start: dict[int, int] = {}
 
     def _ticks(self) -> dict[int, int]:
         ticks = {}
-        for pid in [*self.pids, *sorted(self.children)]:
-            fields = _stat_fields(pid)
-            if fields:
-                ticks[pid] = int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of the line)
+        for root in self.pids:
+            for pid in [root, *sorted(self.children.get(root, ()))]:
+                fields = _stat_fields(pid)
+                if fields:
+                    # utime, stime, cutime, cstime: fields 14-17 of the line
+                    ticks[pid] = sum(int(f) for f in fields[11:15])
         return ticks
+
+    def _find_children(self) -> None:
+        for root in self.pids:
+            self.children.setdefault(root, set()).update(_children([root]))
 
     def start(self) -> None:
         missing = [pid for pid in self.pids if _stat_fields(pid) is None]
         if missing:
             raise ValueError(f"no such process: {', '.join(map(str, missing))}")
-        self.children = _children(self.pids)
+        self._find_children()
         self._start = self._ticks()
 
     def stop(self) -> dict:
-        self.children |= _children(self.pids)
+        self._find_children()
         end = self._ticks()
-        # A process that exited in between is left out; one that appeared counts from zero.
-        used = sum(end[pid] - self._start.get(pid, 0) for pid in end)
+        # A process that exited in between is left out (unless its parent reaped it: cutime); a new one counts
+        # from zero.
+        used = {pid: end[pid] - self._start.get(pid, 0) for pid in end}
+        by_root = {
+            str(root): round(sum(used.get(pid, 0) for pid in [root, *self.children[root]]) / _CLOCK_TICKS, 2)
+            for root in self.pids
+        }
         return {
             "pids": self.pids,
-            "child_processes": len(self.children),
-            "cpu_seconds": round(used / _CLOCK_TICKS, 2),
+            "child_processes": sum(len(c) for c in self.children.values()),
+            "cpu_seconds": round(sum(used.values()) / _CLOCK_TICKS, 2),
+            "cpu_seconds_by_pid": by_root,
         }

@@ -67,8 +67,8 @@ def format_text(result: dict) -> str:
     server = result["server"]
     if server:
         lines.append(
-            f"server CPU {server['cpu_seconds']} s over pids {server['pids']} (+{server['child_processes']} children): "
-            f"{server['cpu_ms_per_move']} ms per applied move"
+            f"server CPU {server['cpu_seconds']} s (by pid, children included: {server['cpu_seconds_by_pid']}; "
+            f"{server['child_processes']} children): {server['cpu_ms_per_move']} ms per applied move"
         )
     if result["flood"]:
         lines.append(f"flood: {result['flood']['sockets']} sockets sent {result['flood']['frames_sent']} clear frames")
