@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import WebSocketException
+from websockets.exceptions import ConnectionClosed, WebSocketException
 from websockets.typing import Origin
 
 from gameplay.bench.audit import Send
@@ -136,6 +136,7 @@ class SeatClient:
         self.my_turn = False
         self.action_ids: tuple[str, ...] = ()
         self.finished = False
+        self.fresh = True  # no frame yet on the current socket
         self.turn = asyncio.Event()
 
     async def play(self) -> None:
@@ -152,6 +153,7 @@ class SeatClient:
 
     async def _session(self, ws: ClientConnection) -> bool:
         """Play on one socket; True when the match is over, False to reconnect."""
+        self.fresh = True
         mover = asyncio.create_task(self._move_loop(ws))
         try:
             while not self.finished:
@@ -180,6 +182,13 @@ class SeatClient:
         if frame.version is None:
             return
         self.tracker.saw(self.index, frame.version, at)
+        if self.fresh:  # the first view on a new socket: a move sent on the old one and not in it is gone
+            self.fresh = False
+            pending = self.tracker.pending_of(self.index)
+            if pending:
+                pending.rejected = "not applied before its socket closed"
+                self.sent_version = None
+                self.run.error("resent", f"a move of match {self.tracker.match_id} was sent again after reconnecting")
         self.version, self.my_turn, self.action_ids = frame.version, frame.my_turn, frame.action_ids
         self.finished = frame.finished
         if self.my_turn and not self.finished and self.version != self.sent_version:
@@ -202,7 +211,10 @@ class SeatClient:
             action_id = self.rng.choice(actions)
             self.sent_version = version
             self.tracker.sent(self.index, action_id, version)
-            await ws.send(json.dumps({"kind": "action", "action_id": action_id, "version": version}))
+            try:
+                await ws.send(json.dumps({"kind": "action", "action_id": action_id, "version": version}))
+            except ConnectionClosed:
+                return  # the reader sees the socket closed and reconnects
 
     async def _observed_actions(self, version: int) -> tuple[str, ...]:
         """The legal action ids from observation.json, for a frame that showed the turn but no action ids."""
@@ -224,7 +236,12 @@ async def play_slot(run: RunState, slot: int, rng: random.Random) -> None:
     """Keep one match going: play it to the end, then start another, until the run stops sending."""
     await asyncio.sleep(rng.uniform(0, min(run.config.warmup, 3.0)))  # no connection storm at the start
     while run.sending:
-        match = await run.create(rng.randrange(2**31))
+        try:
+            match = await run.create(rng.randrange(2**31))
+        except Exception as err:  # e.g. the database busy past its timeout: the slot tries again
+            run.error("create_match", f"{type(err).__name__}: {err}")
+            await asyncio.sleep(1)
+            continue
         run.match_ids.append(match.match_id)
         tracker = MatchTracker(run, match.match_id)
         seats = [
