@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db.models.deletion import ProtectedError
 from django.db.models.signals import pre_delete
 from django.dispatch import receiver
 
+from agents_app import turn_runner
 from agents_app.models import AgentConfig
 from agents_app.tasks import play_agent_turns
 from gameplay.signals import agent_turn_due
@@ -13,11 +15,15 @@ from gameplay.signals import agent_turn_due
 
 @receiver(agent_turn_due, dispatch_uid="agents_app.queue_agent_turns")
 def queue_agent_turns(sender, match_id: int, **kwargs) -> None:
-    """An agent seat must act: queue the task that plays it (in-process with eager Celery, else on a worker).
+    """An agent seat must act: queue the task that plays it, on a worker, or with eager Celery (no broker) on a
+    thread of agents_app.turn_runner: never on the announcing thread, which may be a websocket consumer's.
 
     gameplay sends the signal only after the transaction that made the turn due has committed.
     """
-    play_agent_turns.delay(match_id)
+    if play_agent_turns.app.conf.task_always_eager and not settings.AGENT_TURNS_INLINE:
+        turn_runner.runner().submit(match_id)
+    else:
+        play_agent_turns.delay(match_id)
 
 
 @receiver(pre_delete, sender=AgentConfig, dispatch_uid="agents_app.protect_played_configs")

@@ -10,6 +10,7 @@ LLM_KEY_ENV_PATTERN, LLM_KEY_ENV_DENYLIST  which variables may hold an LLM agent
 RATING_BOOTSTRAP, RATING_SEED, RATING_TIES, RATING_REFRESH_DELAY  leaderboard ratings (see below)
 MAX_SOCKETS_PER_SEAT, MAX_FRAMES_PER_SECOND, MAX_CHAT_PER_MINUTE, CHAT_HISTORY_SHOWN, MAX_SELECTION  per-seat limits
 AGENT_TURN_DEADLINE_SECONDS, AGENT_WATCHDOG_INTERVAL_SECONDS, AGENT_WAY_OUT_SECONDS  stalled agent turns (see below)
+AGENT_TURN_THREADS, AGENT_TURNS_INLINE  where agent turns run when Celery is eager (see below)
 """
 
 import os
@@ -79,14 +80,13 @@ if os.environ.get("SECURE_PROXY_SSL_HEADER"):
         raise ImproperlyConfigured("SECURE_PROXY_SSL_HEADER must be HEADER,value, e.g. HTTP_X_FORWARDED_PROTO,https")
     SECURE_PROXY_SSL_HEADER = (_header.strip(), _value.strip())
 # Sent on every response by gameplay.security.ContentSecurityPolicyMiddleware; empty turns it off. Scripts come
-# from static/ only. 'unsafe-eval' is there because htmx runs hx-on:: attributes with Function(); the two hashes
-# allow the templates' only inline handlers (the invite link's onclick and the Hive board's onkeydown, checked by
-# tests/gameplay/test_production_settings.py); styles allow inline style attributes (sizes computed per board).
+# from static/ only: no inline handlers, no hx-on or trigger filters (htmx's allowEval is off, static/js/live.js
+# does their work; tests/gameplay/test_production_settings.py checks every template); styles allow inline style
+# attributes (sizes computed per board).
 CONTENT_SECURITY_POLICY = os.environ.get(
     "CONTENT_SECURITY_POLICY",
     "default-src 'self'; "
-    "script-src 'self' 'unsafe-eval' 'unsafe-hashes' "
-    "'sha256-biFQTroSCI3Z5BmsMGyEE2jFZdwjjG1Oe7JLytgH6jM=' 'sha256-NiTOJmJkT5igZOedUb7cAl4ZhBIW02EQm+X3/wcuOsE='; "
+    "script-src 'self'; "
     "style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; "
     "object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'",
 )
@@ -170,6 +170,13 @@ else:
     CELERY_BROKER_URL = "memory://"
     CELERY_TASK_ALWAYS_EAGER = True
 CELERY_TASK_EAGER_PROPAGATES = True
+# With eager Celery (no REDIS_URL: the embedded default) an agent turn would run inside .delay(), on the thread of
+# the websocket consumer whose move announced it, freezing every other match of the process for a whole model
+# call. agents_app.turn_runner plays it on one of AGENT_TURN_THREADS threads of the process instead. The test
+# runner plays turns inline (AGENT_TURNS_INLINE), so a test sees an agent's answer as soon as its move returns;
+# the tests of the runner itself, and the servers that tests start in subprocesses, use the threads.
+AGENT_TURN_THREADS = int(os.environ.get("AGENT_TURN_THREADS", "4"))
+AGENT_TURNS_INLINE = env_bool("AGENT_TURNS_INLINE", "pytest" in sys.modules)
 CELERY_TASK_IGNORE_RESULT = True
 # A task is acknowledged only once it has run, and a task whose pool process died (kill -9, OOM) goes back on
 # the queue: an agent turn is never lost with its worker. Safe because every task here is idempotent (agent
