@@ -65,6 +65,13 @@ class TurnRunner:
         with self._state:
             return self._state.wait_for(lambda: not (self._waiting or self._running), timeout)
 
+    def close(self) -> None:
+        """Let the queued and running jobs finish, then stop the threads (a later submit starts new ones)."""
+        with self._state:
+            executor, self._executor = self._executor, None
+        if executor is not None:
+            executor.shutdown(wait=True)
+
     def _job(self, match_id: int, loop: asyncio.AbstractEventLoop | None) -> None:
         with self._state:
             self._waiting.discard(match_id)
@@ -107,7 +114,7 @@ def _serving_event_loop() -> asyncio.AbstractEventLoop | None:
     if getattr(local, "main_event_loop_pid", None) != os.getpid():
         return None
     loop = getattr(local, "main_event_loop", None)
-    return loop if loop is not None and not loop.is_closed() else None
+    return loop if loop is not None and loop.is_running() else None
 
 
 @contextmanager
@@ -116,9 +123,10 @@ def _notifying_through(loop: asyncio.AbstractEventLoop | None) -> Iterator[None]
 
     The in-memory channel layer (the embedded default) keeps asyncio queues that the sockets of that loop wait on;
     a notification sent from a private loop on a pool thread would wake them late, or not at all. asgiref falls
-    back to a private loop by itself when this loop has closed meanwhile.
+    back to a private loop by itself when this loop has closed meanwhile; a loop that has stopped without closing
+    (a server shutting down) would never run the call, so then nobody is listening and a private loop does.
     """
-    if loop is None:
+    if loop is None or not loop.is_running():
         yield
         return
     local = SyncToAsync.threadlocal

@@ -70,13 +70,27 @@ def eager(monkeypatch, settings):
 
 
 @pytest.fixture
-def fake_runner(monkeypatch):
+def new_runner():
+    """Runners of the test's own, their threads stopped afterwards."""
+    made: list[TurnRunner] = []
+
+    def make(play, threads: int) -> TurnRunner:
+        made.append(TurnRunner(play, threads))
+        return made[-1]
+
+    yield make
+    for runner in made:
+        assert runner.wait_idle(WAIT)
+        runner.close()
+
+
+@pytest.fixture
+def fake_runner(monkeypatch, new_runner):
     play = BlockingPlay()
-    runner = TurnRunner(play, threads=2)
+    runner = new_runner(play, threads=2)
     monkeypatch.setattr(turn_runner, "_runner", runner)
     yield play, runner
     play.release.set()
-    assert runner.wait_idle(WAIT)
 
 
 @pytest.fixture
@@ -112,9 +126,9 @@ def test_inline_turns_go_through_eager_celery_as_before(monkeypatch, settings, f
     assert delayed == [7] and fake_runner[0].runs == []
 
 
-def test_announcements_while_a_match_is_played_make_one_more_run_never_a_concurrent_one():
+def test_announcements_while_a_match_is_played_make_one_more_run_never_a_concurrent_one(new_runner):
     play = BlockingPlay()
-    runner = TurnRunner(play, threads=4)
+    runner = new_runner(play, threads=4)
     runner.submit(1)
     play.wait_started()
     runner.submit(1)  # e.g. the watchdog, or a simultaneous seat's move, while the job may be on its way out
@@ -127,9 +141,9 @@ def test_announcements_while_a_match_is_played_make_one_more_run_never_a_concurr
     assert play.matches() == [1, 1, 1]
 
 
-def test_an_announcement_for_a_match_whose_job_has_not_started_is_already_covered():
+def test_an_announcement_for_a_match_whose_job_has_not_started_is_already_covered(new_runner):
     play = BlockingPlay()
-    runner = TurnRunner(play, threads=1)
+    runner = new_runner(play, threads=1)
     runner.submit(1)
     play.wait_started()
     runner.submit(2)  # waits for the only thread
@@ -139,9 +153,9 @@ def test_an_announcement_for_a_match_whose_job_has_not_started_is_already_covere
     assert play.matches() == [1, 2]
 
 
-def test_other_matches_are_played_while_one_turn_is_slow():
+def test_other_matches_are_played_while_one_turn_is_slow(new_runner):
     play = BlockingPlay()
-    runner = TurnRunner(play, threads=2)
+    runner = new_runner(play, threads=2)
     runner.submit(1)
     runner.submit(2)
     play.wait_started()
@@ -151,10 +165,10 @@ def test_other_matches_are_played_while_one_turn_is_slow():
     assert runner.wait_idle(WAIT)
 
 
-def test_a_failing_turn_is_logged_and_the_next_announcement_runs(caplog):
+def test_a_failing_turn_is_logged_and_the_next_announcement_runs(caplog, new_runner):
     play = BlockingPlay(fail_first=True)
     play.release.set()
-    runner = TurnRunner(play, threads=1)
+    runner = new_runner(play, threads=1)
     with caplog.at_level(logging.ERROR, logger="agents_app.turn_runner"):
         runner.submit(5)
         assert runner.wait_idle(WAIT)
@@ -164,7 +178,7 @@ def test_a_failing_turn_is_logged_and_the_next_announcement_runs(caplog):
     assert play.matches() == [5, 5]
 
 
-async def test_a_turn_announced_from_a_served_thread_notifies_through_that_threads_event_loop():
+async def test_a_turn_announced_from_a_served_thread_notifies_through_that_threads_event_loop(new_runner):
     """Channel-layer sends of the turn (async_to_sync in the match service) go to the loop whose sockets wait on
     the in-memory layer's queues, as if the turn ran in the consumer's sync_to_async thread."""
     loops = []
@@ -172,7 +186,7 @@ async def test_a_turn_announced_from_a_served_thread_notifies_through_that_threa
     async def record_loop():
         loops.append(asyncio.get_running_loop())
 
-    runner = TurnRunner(lambda match_id: async_to_sync(record_loop)(), threads=1)
+    runner = new_runner(lambda match_id: async_to_sync(record_loop)(), threads=1)
     await sync_to_async(runner.submit)(3)  # as a consumer's or view's synchronous code would
     assert await sync_to_async(runner.wait_idle, thread_sensitive=False)(WAIT)
     assert loops == [asyncio.get_running_loop()]
@@ -199,4 +213,4 @@ def test_a_persons_move_gets_the_agents_answer_from_the_runner(eager, monkeypatc
     match.refresh_from_db()
     assert state_of(match).current_seats() == [0]  # the agent has played its turn and handed it back
     assert threads and threading.current_thread() not in threads
-    turn_runner.runner()._executor.shutdown(wait=True)
+    turn_runner.runner().close()
