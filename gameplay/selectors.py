@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from django.conf import settings
+from django.db.models import Max
 from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
 
@@ -109,13 +110,16 @@ def last_action_text(event: dict | None, names: dict[int, str], seat_index: int 
     return f"{names.get(event['seat'])}: {label}"
 
 
-def seat_view(match: Match, seat: Seat | None, *, with_chat: bool = True) -> SeatView:
+def seat_view(
+    match: Match, seat: Seat | None, *, with_chat: bool = True, seats: list[Seat] | None = None
+) -> SeatView:
     """This seat's view (``seat`` None: the public one). ``with_chat=False`` leaves the chat out, for a socket
-    that keeps its chat log up to date line by line (``chat_page``)."""
+    that keeps its chat log up to date line by line (``chat_page``). ``seats``: the match's seats when the caller
+    has them already (a socket reads them once: they do not change after the match is created)."""
     state = state_of(match)
     index = seat.index if seat is not None else None
     my_turn = index is not None and not state.is_terminal() and index in state.current_seats()
-    seats = list(match.seats.all())
+    seats = list(match.seats.all()) if seats is None else seats
     names = {s.index: s.display_name for s in seats}
     last = (
         Event.objects.filter(match=match, kind=Event.Kind.ACTION).order_by("-seq").values("seat", "payload").first()
@@ -208,10 +212,11 @@ def last_event_seq(match_id: int) -> int:
     return Event.objects.filter(match_id=match_id).order_by("-seq").values_list("seq", flat=True).first() or 0
 
 
-def event_kinds_between(match_id: int, after_seq: int, upto_seq: int) -> set[str]:
-    """The kinds of the events after ``after_seq`` up to ``upto_seq``: what changed between two looks."""
-    events = Event.objects.filter(match_id=match_id, seq__gt=after_seq, seq__lte=upto_seq)
-    return set(events.order_by().values_list("kind", flat=True).distinct())
+def newest_seq_by_kind(match_id: int, *, after_seq: int) -> dict[str, int]:
+    """For each kind of event after ``after_seq``, the newest one's seq: what changed since a socket last looked,
+    in one query however many events there were."""
+    events = Event.objects.filter(match_id=match_id, seq__gt=after_seq).order_by()
+    return dict(events.values("kind").annotate(top=Max("seq")).values_list("kind", "top"))
 
 
 def result_text(match: Match, names: dict[int, str], seat_index: int | None, state: State | None = None) -> str | None:

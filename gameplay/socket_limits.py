@@ -68,12 +68,15 @@ def check_frame(seat_id: int) -> FrameCheck:
     limit = settings.MAX_FRAMES_PER_SECOND
     key = f"ws-frames:{seat_id}:{int(_clock())}"
     try:
-        cache.add(key, 0, timeout=_COUNTER_TTL_SECONDS)
-        try:
-            count = cache.incr(key)
-        except ValueError:  # the counter expired between add and incr
-            cache.add(key, 1, timeout=_COUNTER_TTL_SECONDS)
+        # A seat moving once a second mostly opens a new window: add starts it at 1 in one round trip.
+        if cache.add(key, 1, timeout=_COUNTER_TTL_SECONDS):
             count = 1
+        else:
+            try:
+                count = cache.incr(key)
+            except ValueError:  # the counter expired between add and incr
+                cache.add(key, 1, timeout=_COUNTER_TTL_SECONDS)
+                count = 1
     except Exception:
         logger.warning("frame counter unavailable; allowing the frame of seat %s", seat_id, exc_info=True)
         return FrameCheck.ALLOWED

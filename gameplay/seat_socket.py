@@ -1,0 +1,236 @@
+"""What one open match websocket knows and does, in plain synchronous code (database, services, rendering).
+
+gameplay.consumers.MatchConsumer is the async shell around it: it runs each method of a SeatSocket in a worker
+thread (never on the event loop, and not all on one shared thread) and sends the HTML the method returns. One
+consumer handles one message at a time, so a SeatSocket is never used by two threads at once.
+
+What a socket sends: its seat's whole view when it opens (the chat log bounded to CHAT_HISTORY_SHOWN lines); then,
+when the match changes, the board regions if more than chat changed, and only the chat lines it has not sent yet.
+The mover's own socket renders the committed match itself after a successful action or chat line, never waiting
+for the group message (which may fail, issue 13.5); a group message whose "seq" this socket already rendered is
+skipped.
+
+Work per move (issue 14): the socket keeps its seat and the seats' names from when it opened (they never change),
+learns what changed since it last drew from one grouped query on the event log, and reads the chat only when a
+chat line is new. tests/gameplay/test_query_counts.py pins the number of queries.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from django.conf import settings
+
+from gameplay import selectors, services, socket_limits
+from gameplay.frames import FrameRejected, parse_frame
+from gameplay.models import Event, Seat
+from gameplay.rendering import chat_append_fragment, chat_log_fragment, error_fragment, seat_fragments
+
+logger = logging.getLogger(__name__)
+
+SERVER_ERROR = "Something went wrong on the server. Please try again, or reload the page if it persists."
+
+
+class SeatSocket:
+    def __init__(self, seat: Seat, channel_name: str):
+        self.seat = seat
+        self.channel_name = channel_name
+        self.group = selectors.match_group_name(seat.match_id)
+        self.seats = list(seat.match.seats.all())  # fixed once the match exists: read once per socket
+        self.names = {s.index: s.display_name for s in self.seats}
+        self.selection: tuple[str, ...] = ()
+        self.rendered_seq = 0  # newest event the board regions on this socket account for
+        self.chat_seq = 0  # newest message event the chat log on this socket accounts for
+        self.chat_lines_shown = 0
+        self.chat_enabled = False
+        self.chat_in_state = False
+        self.registered = False  # whether this socket counts among its seat's open sockets (socket_limits)
+
+    @classmethod
+    def for_token(cls, token: str, channel_name: str) -> SeatSocket | None:
+        seat = selectors.seat_by_token(token)
+        return None if seat is None else cls(seat, channel_name)
+
+    # --- lifecycle ------------------------------------------------------------------
+
+    def open(self) -> tuple[list[str], str]:
+        """Register this socket (the handshake is accepted): the channel names of this seat's sockets that must
+        now close (socket_limits), and the first frame, the seat's whole view."""
+        stale = socket_limits.register_socket(self.seat, self.channel_name)
+        self.registered = True
+        services.mark_joined(self.seat)
+        return stale, self.view_html()
+
+    def close(self) -> None:
+        if self.registered:
+            self.registered = False
+            socket_limits.unregister_socket(self.channel_name)
+
+    # --- frames from the browser --------------------------------------------------------
+
+    def receive(self, text_data) -> str | None:
+        """The HTML answering one frame (None: say nothing)."""
+        check = socket_limits.check_frame(self.seat.pk)
+        if check is socket_limits.FrameCheck.REFUSED_AGAIN:
+            return None  # already told this second; answering every frame of a flood would be a flood too
+        if check is socket_limits.FrameCheck.REFUSED:
+            return error_fragment(socket_limits.too_many_frames_message())
+        try:
+            frame = parse_frame(text_data)
+        except FrameRejected as err:
+            return error_fragment(str(err))
+        handler = {
+            "action": self.on_action,
+            "chat": self.on_chat,
+            "select": self.on_select,
+            "clear": self.on_clear,
+            "uhp": self.on_uhp,
+        }[frame["kind"]]
+        try:
+            return handler(frame)
+        except Exception:  # keep the socket
+            logger.exception("error handling %s frame for match %s", frame.get("kind"), self.seat.match_id)
+            # Not "nothing was changed": a handler may fail after its service committed (e.g. while rendering).
+            return error_fragment(SERVER_ERROR)
+
+    def on_action(self, frame) -> str | None:
+        return self._submit(
+            frame,
+            lambda version: services.submit_action(
+                self.seat.match_id,
+                self.seat.index,
+                frame["action_id"],
+                text=frame["text"] or None,
+                expected_version=version,
+            ),
+        )
+
+    def on_uhp(self, frame) -> str | None:
+        """A move typed in the game's notation (e.g. UHP for Hive); the engine maps it to an action id."""
+        return self._submit(
+            frame,
+            lambda version: services.submit_move_text(
+                self.seat.match_id, self.seat.index, frame["text"] or "", expected_version=version
+            ),
+        )
+
+    def _submit(self, frame, submit) -> str | None:
+        """Submit, then show the mover the match as committed: read back from the database, whatever the
+        notification to the other sockets did (issue 13.5)."""
+        self.selection = ()
+        try:
+            submit(frame["version"])  # a checked int (parse_frame)
+        except services.ServiceError as err:
+            return self.refresh(board=True, error=f"{err}. Nothing was changed.")
+        except Exception:
+            # Whether the move got in before the failure is for the database to say, not for this message:
+            # the board below is read back from it.
+            logger.exception("error submitting a move for match %s", self.seat.match_id)
+            return self.refresh(
+                board=True,
+                error="Something went wrong on the server. The board shows the match as it is now; "
+                "if your move is not on it, please try again.",
+            )
+        return self.refresh(board=True)
+
+    def on_chat(self, frame) -> str | None:
+        # The service refuses chat in a match without it ("chat is off in this match") before touching anything,
+        # and a seat sending more than MAX_CHAT_PER_MINUTE lines.
+        try:
+            services.post_message(self.seat.match_id, self.seat.index, frame["text"])
+        except services.ServiceError as err:
+            return error_fragment(f"{err}. Nothing was sent.")
+        return self.refresh()  # the sender sees its line at once, from the log
+
+    def on_select(self, frame) -> str:
+        location = frame["location"]  # clean single-line text of at most MAX_LOCATION_LENGTH (parse_frame)
+        if not location:
+            return error_fragment("Malformed selection.")
+        # Clicking the last selected location again steps back; "restart" begins a new selection there.
+        if self.selection and self.selection[-1] == location:
+            self.selection = self.selection[:-1]
+        elif frame.get("restart") in (True, "true", "1"):
+            self.selection = (location,)
+        elif len(self.selection) >= settings.MAX_SELECTION:
+            return error_fragment(
+                f"A selection holds at most {settings.MAX_SELECTION} clicks; this one was ignored. "
+                "Clear the selection to start again."
+            )
+        else:
+            self.selection = self.selection + (location,)
+        return self.view_html(chat=False)
+
+    def on_clear(self, frame) -> str:
+        self.selection = ()
+        return self.view_html(chat=False)
+
+    # --- the match changed ------------------------------------------------------------
+
+    def shows(self, seq) -> bool:
+        """Whether this socket already shows event ``seq`` (e.g. its own move, rendered right after submitting)."""
+        return type(seq) is int and seq <= self.rendered_seq
+
+    def match_changed(self, event: dict) -> str | None:
+        if self.shows(event.get("seq")):
+            return None
+        return self.refresh()
+
+    # --- rendering --------------------------------------------------------------------
+
+    def refresh(self, *, board: bool = False, error: str | None = None) -> str | None:
+        """Bring this socket up to date: the board regions when anything but chat changed since it last drew
+        them (or ``board``), and the chat lines it has not sent yet. None when nothing changed."""
+        since = min(self.rendered_seq, self.chat_seq) if self.chat_enabled else self.rendered_seq
+        newest = selectors.newest_seq_by_kind(self.seat.match_id, after_seq=since)
+        seq = max([self.rendered_seq, *newest.values()])
+        kinds = {kind for kind, top in newest.items() if top > self.rendered_seq}
+        # No new event at all (e.g. a next round was linked) still asks for a fresh look; games whose
+        # observations hold the chat (spec.chat_in_state) draw it on the board too.
+        chat_only = kinds == {Event.Kind.MESSAGE} and not self.chat_in_state
+        html = ""
+        if board or not chat_only:
+            self.selection = self.selection if chat_only else ()
+            html += self._board_html(seq)
+        else:
+            self.rendered_seq = seq
+        if newest.get(Event.Kind.MESSAGE, 0) > self.chat_seq:
+            html += self._chat_update_html()
+        if error:
+            html += error_fragment(error)
+        return html or None
+
+    def view_html(self, *, chat: bool = True) -> str:
+        """This seat's regions; with ``chat`` the whole (bounded) chat log too, as when the socket opens."""
+        return self._board_html(selectors.last_event_seq(self.seat.match_id), chat=chat)
+
+    def _board_html(self, seq: int, *, chat: bool = False) -> str:
+        """The board regions of the committed match. ``seq`` was read before the match, so the socket never
+        believes it shows an event that came after what it drew (at worst it draws one state twice)."""
+        match = selectors.match_by_id(self.seat.match_id)
+        self.seat.match = match  # the seat's view reads its match through it
+        view = selectors.seat_view(match, self.seat, with_chat=chat, seats=self.seats)
+        self.rendered_seq = max(self.rendered_seq, seq)
+        self.chat_enabled = view.chat_enabled
+        self.chat_in_state = view.game.spec.chat_in_state  # its observations (so its board) may show the chat
+        if chat:
+            # The chat was read after ``seq``: it accounts for every message event up to there.
+            self.chat_seq = max(view.chat_seq, seq)
+            self.chat_lines_shown = len(view.chat)
+        return seat_fragments(view, self.selection, chat_full=chat)
+
+    def _chat_update_html(self) -> str:
+        """The chat lines this socket has not sent yet: appended one by one, or the whole (bounded) log again
+        when the page shows none so far ("No messages yet.") or more than CHAT_HISTORY_SHOWN were missed."""
+        if not self.chat_enabled:
+            return ""
+        page = selectors.chat_page(self.seat.match_id, self.seat.index, self.names, after_seq=self.chat_seq)
+        self.chat_seq = max(self.chat_seq, page.last_seq)
+        if not page.lines:
+            return ""
+        if page.more or not self.chat_lines_shown:
+            page = selectors.chat_page(self.seat.match_id, self.seat.index, self.names)
+            self.chat_seq = max(self.chat_seq, page.last_seq)
+            self.chat_lines_shown = len(page.lines)
+            return chat_log_fragment(page)
+        self.chat_lines_shown += len(page.lines)
+        return chat_append_fragment(page.lines)

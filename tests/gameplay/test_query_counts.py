@@ -1,0 +1,96 @@
+"""Database work per move, pinned (issue 14): applying a move through the service, and delivering it to both
+seats' sockets (gameplay.seat_socket.SeatSocket, the work the async consumer runs off the event loop).
+
+Counted without transaction control statements (BEGIN/COMMIT/SAVEPOINT), which SQLite's and PostgreSQL's
+backends record differently. A change that adds a query per move makes these fail: raise a number only on purpose.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from gameplay import services
+from gameplay.models import Event, Match
+from gameplay.seat_socket import SeatSocket
+from gameplay.selectors import state_of
+
+pytestmark = pytest.mark.django_db
+
+HUMAN = services.SeatController("human")
+# Lock the match, find the next event seq, insert the event, save the match; then (after commit) whether an
+# agent's seat must act now.
+SUBMIT_QUERIES = 5
+# The mover's socket: the service's queries, then what changed (1), the match (1), the last action (1).
+MOVER_EXTRA_QUERIES = 3
+# The partner's socket on the group message: what changed, the match, the last action, and whether an agent
+# keeps this seat waiting (the status region).
+PARTNER_QUERIES = 4
+
+
+def counted(queries) -> list[str]:
+    control = ("BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE SAVEPOINT")
+    return [q["sql"] for q in queries if not q["sql"].upper().startswith(control)]
+
+
+@pytest.fixture
+def match():
+    return services.create_match("santorini", [HUMAN, HUMAN], seed=7, schedule_agents=False)
+
+
+def open_sockets(match: Match) -> list[SeatSocket]:
+    sockets = []
+    for seat in match.seats.order_by("index"):
+        socket = SeatSocket.for_token(seat.token, f"test-channel-{seat.index}")
+        socket.open()
+        sockets.append(socket)
+    return sockets
+
+
+def first_legal(match_id: int, seat: int) -> str:
+    return state_of(Match.objects.get(pk=match_id)).legal_actions(seat)[0].id
+
+
+def test_applying_a_move_through_the_service(match):
+    action = first_legal(match.pk, 0)
+    with CaptureQueriesContext(connection) as queries:
+        services.submit_action(match.pk, 0, action, expected_version=0)
+    assert len(counted(queries)) == SUBMIT_QUERIES, counted(queries)
+    assert Match.objects.get(pk=match.pk).version == 1
+
+
+def test_delivering_a_move_to_both_seats(match):
+    mover, partner = open_sockets(match)
+    action = first_legal(match.pk, 0)
+    frame = json.dumps({"kind": "action", "action_id": action, "version": 0})
+    with CaptureQueriesContext(connection) as queries:
+        mover_html = mover.receive(frame)
+    assert len(counted(queries)) == SUBMIT_QUERIES + MOVER_EXTRA_QUERIES, counted(queries)
+    assert 'data-version="1"' in mover_html
+    seq = Event.objects.filter(match_id=match.pk).order_by("-seq").values_list("seq", flat=True).first()
+    assert mover.shows(seq)  # the group message's echo to the mover costs nothing (the consumer skips it)
+    with CaptureQueriesContext(connection) as queries:
+        partner_html = partner.match_changed({"type": "match.changed", "version": 1, "seq": seq})
+    assert len(counted(queries)) == PARTNER_QUERIES, counted(queries)
+    assert 'data-version="1"' in partner_html
+
+
+def test_a_move_frame_sends_no_chat_and_a_chat_line_only_itself(match):
+    """Only the regions that changed: a move brings the board regions without the chat log; a chat line on a
+    board that did not change brings that line alone, read with one more query."""
+    mover, partner = open_sockets(match)
+    mover_html = mover.receive(json.dumps({"kind": "action", "action_id": first_legal(match.pk, 0), "version": 0}))
+    assert 'id="chat-log"' not in mover_html
+    seq = Event.objects.filter(match_id=match.pk).order_by("-seq").values_list("seq", flat=True).first()
+    partner.match_changed({"type": "match.changed", "version": 1, "seq": seq})
+    first = services.post_message(match.pk, 0, "hello there")
+    html = partner.match_changed({"type": "match.changed", "version": 1, "seq": first.seq})
+    assert "hello there" in html and 'id="board"' not in html  # the log replaces "No messages yet."
+    second = services.post_message(match.pk, 0, "second line")
+    with CaptureQueriesContext(connection) as queries:
+        html = partner.match_changed({"type": "match.changed", "version": 1, "seq": second.seq})
+    assert len(counted(queries)) == 2, counted(queries)  # what changed, the new chat line
+    assert "second line" in html and "hello there" not in html and 'id="board"' not in html
