@@ -29,6 +29,14 @@ def wait_for_board_change(page, before_html: str, timeout: int = 30_000) -> None
     )
 
 
+def wait_until_playable(page, timeout: int = 30_000) -> None:
+    """Wait until the page may click (its turn) or the match is over. A person's move shows at once; an agent's
+    answer arrives a moment later on the socket (agent turns never run on the consumer's thread, issue 14)."""
+    page.wait_for_selector(
+        "#board button.cell.target, #board button.cell.pick:not(.selected), #result", timeout=timeout
+    )
+
+
 def result_text(page) -> str | None:
     result = page.locator("#result")
     return result.inner_text() if result.count() else None

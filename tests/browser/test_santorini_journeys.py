@@ -5,7 +5,13 @@ import re
 import time
 
 from tests.browser.conftest import ARTIFACTS
-from tests.browser.santorini_player import board_version, click_something, result_text, wait_for_board_change
+from tests.browser.santorini_player import (
+    board_version,
+    click_something,
+    result_text,
+    wait_for_board_change,
+    wait_until_playable,
+)
 
 
 def start_match(page, server_url: str, seat_1: str) -> None:
@@ -27,6 +33,9 @@ def test_person_beats_or_loses_to_random_agent_on_a_phone(phone_page, server_url
     deadline = time.monotonic() + 120
     while result_text(page) is None:
         assert time.monotonic() < deadline, "match did not finish in time"
+        wait_until_playable(page)
+        if result_text(page) is not None:
+            break
         before = page.locator("#board").inner_html()
         assert click_something(page), "my turn, but nothing on the board is clickable"
         clicks += 1
