@@ -50,11 +50,11 @@ class TurnRunner:
             if match_id in self._running:
                 self._again.add(match_id)
                 return
-            self._waiting.add(match_id)
             if self._executor is None:
                 self._executor = ThreadPoolExecutor(self._threads, thread_name_prefix="agent-turn")
-            executor = self._executor
-        executor.submit(self._job, match_id, loop)
+            # Raises only while the interpreter shuts down; then the match is not marked as having a job.
+            self._executor.submit(self._job, match_id, loop)
+            self._waiting.add(match_id)
 
     def busy(self) -> bool:
         with self._state:
