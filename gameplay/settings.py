@@ -80,14 +80,13 @@ if os.environ.get("SECURE_PROXY_SSL_HEADER"):
         raise ImproperlyConfigured("SECURE_PROXY_SSL_HEADER must be HEADER,value, e.g. HTTP_X_FORWARDED_PROTO,https")
     SECURE_PROXY_SSL_HEADER = (_header.strip(), _value.strip())
 # Sent on every response by gameplay.security.ContentSecurityPolicyMiddleware; empty turns it off. Scripts come
-# from static/ only. 'unsafe-eval' is there because htmx runs hx-on:: attributes with Function(); the two hashes
-# allow the templates' only inline handlers (the invite link's onclick and the Hive board's onkeydown, checked by
-# tests/gameplay/test_production_settings.py); styles allow inline style attributes (sizes computed per board).
+# from static/ only: no inline handlers, no hx-on or trigger filters (htmx's allowEval is off, static/js/live.js
+# does their work; tests/gameplay/test_production_settings.py checks every template); styles allow inline style
+# attributes (sizes computed per board).
 CONTENT_SECURITY_POLICY = os.environ.get(
     "CONTENT_SECURITY_POLICY",
     "default-src 'self'; "
-    "script-src 'self' 'unsafe-eval' 'unsafe-hashes' "
-    "'sha256-biFQTroSCI3Z5BmsMGyEE2jFZdwjjG1Oe7JLytgH6jM=' 'sha256-NiTOJmJkT5igZOedUb7cAl4ZhBIW02EQm+X3/wcuOsE='; "
+    "script-src 'self'; "
     "style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; "
     "object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'",
 )

@@ -6,9 +6,6 @@ and the websocket origin check are tested in-process with overridden settings.
 
 from __future__ import annotations
 
-import base64
-import hashlib
-import html
 import json
 import os
 import re
@@ -108,19 +105,21 @@ def test_every_page_carries_the_content_security_policy(client, settings):
     assert "script-src 'self'" in policy and "'unsafe-inline'" not in policy.split("script-src")[1].split(";")[0]
 
 
-def test_the_policy_allows_exactly_the_templates_inline_handlers(settings):
-    """An inline event handler added to a template needs its hash in the policy, or the browser ignores it."""
-    script_src = settings.CONTENT_SECURITY_POLICY.split("script-src")[1].split(";")[0]
-    handlers = set()
+def test_scripts_come_from_static_files_only_and_no_template_needs_eval(settings):
+    """No 'unsafe-eval', 'unsafe-inline' or hashes for scripts, so nothing in a template may run code inline: no
+    on* handler, no inline <script>, no hx-on, no hx-trigger filter ``[...]``, no ``js:`` values (htmx would need
+    eval for those; its allowEval is off in both base templates)."""
+    script_src = settings.CONTENT_SECURITY_POLICY.split("script-src")[1].split(";")[0].split()
+    assert script_src == ["'self'"]
     for path in TEMPLATES.rglob("*.html"):
         text = path.read_text()
-        handlers.update(html.unescape(v) for v in re.findall(r'\son[a-z]+="([^"]*)"', text))
-        # Inline <script> blocks would need a nonce: there must be none.
+        assert not re.search(r"\son[a-z]+=", text), f"inline event handler in {path}"
         assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", text), f"inline <script> in {path}"
-    assert handlers, "expected the invite link's and the Hive board's handlers"
-    for handler in handlers:
-        digest = base64.b64encode(hashlib.sha256(handler.encode()).digest()).decode()
-        assert f"'sha256-{digest}'" in script_src, f"handler {handler!r} is not allowed by the policy"
+        assert "hx-on" not in text, f"hx-on in {path}"
+        assert not re.search(r'hx-trigger="[^"]*\[', text), f"hx-trigger filter in {path}"
+        assert not re.search(r"hx-(vals|vars)=['\"]\s*(js|javascript):", text), f"js: values in {path}"
+    for base in ("base.html", "studies/base.html"):
+        assert """<meta name="htmx-config" content='{"allowEval": false}'>""" in (TEMPLATES / base).read_text()
 
 
 # --- websocket origin check ----------------------------------------------------------------------------------
