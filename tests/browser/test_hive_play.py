@@ -157,10 +157,11 @@ def test_finished_match_page_and_replay_show_the_picture(laptop_page, server_url
     page.get_by_label("Max turns").fill("40")  # random play is long; a draw at 40 turns keeps this quick
     page.get_by_role("button", name="Start match").click()
     page.wait_for_url(re.compile(r"/matches/\d+/$"))
+    # The agents play in the background; the spectator page follows them until the result is there.
+    page.locator("#result").wait_for(timeout=90_000)
     image_loaded(page)
     assert page.locator(".hive-board polygon").count() == 0  # spectators have nothing to click
     page.screenshot(path=str(ARTIFACTS / "hive-finished.png"), full_page=True)
-    assert page.locator("#result").count()
     page.get_by_role("link", name="Replay").click()
     image_loaded(page)
     last = page.locator(".hive-board img").get_attribute("src")
