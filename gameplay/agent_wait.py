@@ -18,14 +18,18 @@ from gameplay.models import Match, Seat
 from gameplay.selectors import state_of
 
 
-def agent_seats_to_move(match: Match, state: State | None = None) -> set[int]:
-    """The seats played by an agent that must act now (empty once the match is over)."""
+def agent_seats_to_move(match: Match, state: State | None = None, seats: list[Seat] | None = None) -> set[int]:
+    """The seats played by an agent that must act now (empty once the match is over). ``seats``: the match's
+    seats when the caller has them (a page or socket rendering a view), saving a query."""
     if match.status != Match.Status.ACTIVE:
         return set()
     state = state or state_of(match)
     if state.is_terminal():
         return set()
-    agents = set(match.seats.filter(controller=Seat.Controller.AGENT).values_list("index", flat=True))
+    if seats is None:
+        agents = set(match.seats.filter(controller=Seat.Controller.AGENT).values_list("index", flat=True))
+    else:
+        agents = {s.index for s in seats if s.controller == Seat.Controller.AGENT}
     return agents & set(state.current_seats())
 
 
@@ -46,7 +50,9 @@ class AgentWait:
         return self.seconds_left == 0
 
 
-def agent_wait(match: Match, seat_index: int | None, now: datetime | None = None) -> AgentWait | None:
+def agent_wait(
+    match: Match, seat_index: int | None, now: datetime | None = None, seats: list[Seat] | None = None
+) -> AgentWait | None:
     """How long ``seat_index`` (a person's seat) has waited for an agent, or None when nobody keeps it waiting:
     the match is over, the seat may act itself, or no agent must act."""
     if seat_index is None or match.status != Match.Status.ACTIVE:
@@ -54,7 +60,7 @@ def agent_wait(match: Match, seat_index: int | None, now: datetime | None = None
     state = state_of(match)
     if state.is_terminal() or seat_index in state.current_seats():
         return None
-    if not agent_seats_to_move(match, state):
+    if not agent_seats_to_move(match, state, seats):
         return None
     waited = max(0.0, ((now or timezone.now()) - turn_started(match)).total_seconds())
     left = max(0.0, settings.AGENT_WAY_OUT_SECONDS - waited)

@@ -22,21 +22,22 @@ a selection of at most MAX_SELECTION clicks.
 
 Why async (issue 14): a synchronous consumer runs every connection's work on one thread shared by the whole
 process, so one socket's database round trips hold up all the others. Here the event loop only moves messages;
-each piece of database and rendering work runs in a worker thread of its own (``off_loop``), with Django's
-connection housekeeping around it as for a request.
+each piece of database and rendering work runs in one of a few worker threads (``off_loop``,
+gameplay.socket_threads), which keep their database connections between frames.
 """
 
 from __future__ import annotations
 
 import logging
 
-from channels.db import DatabaseSyncToAsync
+from asgiref.sync import SyncToAsync
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from gameplay import socket_limits
 from gameplay.frames import KINDS, FrameRejected, parse_frame
 from gameplay.rendering import error_fragment
 from gameplay.seat_socket import SeatSocket
+from gameplay.socket_threads import socket_threads
 
 logger = logging.getLogger(__name__)
 
@@ -44,9 +45,9 @@ __all__ = ["KINDS", "FrameRejected", "MatchConsumer", "parse_frame"]
 
 
 def off_loop(func):
-    """``func`` as a coroutine run in a worker thread; not thread-sensitive, so sockets do not queue behind each
-    other. Old or broken database connections are closed before and after, as around a request."""
-    return DatabaseSyncToAsync(func, thread_sensitive=False)
+    """``func`` as a coroutine run in one of the socket threads: not on the event loop, and not all on the one
+    thread Channels shares between every synchronous consumer, so sockets do not queue behind each other."""
+    return SyncToAsync(func, thread_sensitive=False, executor=socket_threads)
 
 
 class MatchConsumer(AsyncWebsocketConsumer):

@@ -16,7 +16,7 @@ register = template.Library()
 def agent_wait_panel(view) -> dict:
     """Read-only, for the page and the websocket fragments alike; no way out for spectators and agents' seats."""
     seat, match = view.seat, view.match
-    wait = agent_wait(match, seat.index) if seat is not None and not seat.is_agent else None
+    wait = agent_wait(match, seat.index, seats=view.seats) if seat is not None and not seat.is_agent else None
     aborted = None
     if match.status == Match.Status.ABORTED:
         end = match.events.filter(kind=Event.Kind.END).order_by("-seq").values_list("payload", flat=True).first()

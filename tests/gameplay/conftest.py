@@ -7,6 +7,7 @@ import pytest
 from channels.layers import channel_layers
 
 from gameplay.celery import app as celery_app
+from gameplay.socket_threads import socket_threads
 from tests.gameplay.ws_support import services_required
 
 
@@ -44,3 +45,11 @@ def eager_celery():
     celery_app.conf.task_always_eager = True
     yield
     celery_app.conf.task_always_eager = previous
+
+
+@pytest.fixture(autouse=True)
+def socket_threads_let_go():
+    """The consumers' worker threads keep database connections between frames: close them after each test, so
+    that flushing or dropping the test database never waits for them."""
+    yield
+    socket_threads.close_connections()

@@ -26,9 +26,9 @@ HUMAN = services.SeatController("human")
 SUBMIT_QUERIES = 5
 # The mover's socket: the service's queries, then what changed (1), the match (1), the last action (1).
 MOVER_EXTRA_QUERIES = 3
-# The partner's socket on the group message: what changed, the match, the last action, and whether an agent
-# keeps this seat waiting (the status region).
-PARTNER_QUERIES = 4
+# The partner's socket on the group message: what changed, the match, the last action (whether an agent keeps
+# this seat waiting is read from the seats the socket already has).
+PARTNER_QUERIES = 3
 
 
 def counted(queries) -> list[str]:
