@@ -23,7 +23,11 @@ from django.db import connection, connections
 
 logger = logging.getLogger(__name__)
 
-THREADS = 8  # per server process, hence at most this many database connections held by sockets
+# Per server process, hence at most this many database connections held by sockets. Few on purpose: the work is
+# mostly Python (rendering), so more threads only contend for the interpreter lock with the event loop, which then
+# delivers late (bench_realtime, 100 matches on 2 cores: 8 threads gave a partner p95 of 2.1 s, 2-3 threads 0.4 s).
+# One more than two cores, so a thread waiting on the database or Redis leaves the others working.
+THREADS = 3
 IDLE_CLOSE_SECONDS = 2.0
 KEEP_SECONDS = 300.0
 
