@@ -84,6 +84,24 @@ class Seat(models.Model):
         return f"agent: {self.agent_name}" if self.is_agent else (self.display_name or "human")
 
 
+class SeatClaim(models.Model):
+    """A human seat of a match started from the new-match form, held by one browser (issue 13, Why 9).
+
+    The host's seat is claimed by the browser that created the match; every other human seat by the first
+    browser that accepts its invite link (``token``, single use, expiring). A claimed seat's pages answer only
+    the browser holding the signed cookie set at the claim, so a seat link passed on is not a seat passed on.
+    Seats of matches made otherwise (studies, agents, the command line) have no claim and keep bearer links.
+    """
+
+    seat = models.OneToOneField(Seat, on_delete=models.CASCADE, related_name="claim")
+    token = models.CharField(max_length=64, unique=True, default=new_seat_token, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    claimed_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"claim of {self.seat}"
+
+
 class Event(models.Model):
     """Append-only log: every applied action and every chat message, with server time."""
 

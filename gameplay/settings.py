@@ -250,6 +250,8 @@ MAX_FRAMES_PER_SECOND = int(os.environ.get("MAX_FRAMES_PER_SECOND", "20"))
 MAX_CHAT_PER_MINUTE = int(os.environ.get("MAX_CHAT_PER_MINUTE", "30"))
 CHAT_HISTORY_SHOWN = int(os.environ.get("CHAT_HISTORY_SHOWN", "200"))
 MAX_SELECTION = int(os.environ.get("MAX_SELECTION", "12"))
+# Hours an invite link to a match's other seat stays open before someone accepts it (gameplay/seat_claims.py).
+INVITE_TTL_HOURS = float(os.environ.get("INVITE_TTL_HOURS", "24"))
 
 # Leaderboard ratings (rating_app): bootstrap resamples, their seed and the tie rule ("skip" or "half").
 RATING_BOOTSTRAP = int(os.environ.get("RATING_BOOTSTRAP", "10000"))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import secrets
 
 from django.core.cache import cache
+from django.core.exceptions import PermissionDenied
 from django.http import (
     Http404,
     HttpResponse,
@@ -17,7 +18,7 @@ from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from gameplay import selectors, services
+from gameplay import seat_claims, selectors, services
 from gameplay.access import can_view_match, is_staff
 from gameplay.engines.registry import UnknownGameError, all_specs, game_class
 from gameplay.forms import INVITE, YOU, NewMatchForm
@@ -61,24 +62,55 @@ def new_match(request, game_id: str):
         except services.ServiceError as err:
             form.add_error(None, str(err))
         else:
+            claims = seat_claims.create_claims(match, host)
             if host is not None:
-                return redirect("play", token=match.seats.get(index=host).token)
+                host_claim = next(c for c in claims if c.seat.index == host)
+                return seat_claims.hand_over(redirect("play", token=host_claim.seat.token), host_claim)
             return redirect("match_detail", match_id=match.pk)
     return render(request, "gameplay/new_match.html", {"form": form, "spec": spec, "invite": INVITE})
 
 
-def play(request, token: str):
+def _held_seat(request, token: str) -> Seat:
+    """The seat of a link, if this browser may use it: 404 for unknown links, 403 for a seat another browser holds
+    (an accepted invite, or the host's seat of a match made in another browser)."""
     seat = selectors.seat_by_token(token)
     if seat is None:
         raise Http404("This link is not valid.")
+    if not seat_claims.browser_may_use(request, seat):
+        raise PermissionDenied("This seat is taken: it is held by the browser that joined with its invite link.")
+    return seat
+
+
+@require_http_methods(["GET", "POST"])
+def invite(request, token: str):
+    """An invite link: GET shows what it offers (and writes nothing); POST takes the seat for this browser."""
+    found = seat_claims.invite_by_token(token)
+    if found is None:
+        raise Http404("This invite link is not valid.")
+    seat = found.seat
+    if seat_claims.browser_may_use(request, seat) and found.claimed_at is not None:
+        return redirect("play", token=seat.token)  # this browser accepted it before
+    if request.method == "POST":
+        taken = seat_claims.claim(token)
+        if taken is not None:
+            return seat_claims.hand_over(redirect("play", token=seat.token), taken)
+        found.refresh_from_db()
+    status = seat_claims.invite_status(found)
+    context = {"seat": seat, "match": seat.match, "status": status,
+               "game_name": game_class(seat.match.game_id).spec.name}
+    return render(request, "gameplay/invite.html", context, status=200 if status == "open" else 410 if
+                  status in ("expired", "over") else 403)
+
+
+def play(request, token: str):
+    seat = _held_seat(request, token)
     view = selectors.seat_view(seat.match, seat)
     invites = []
-    # Later rounds of a sequence reach every player through the previous round's page, not by invite.
-    if seat.is_host and seat.match.previous_round_id is None:
+    if seat.is_host:
+        # Single-use links to the other human seats, until someone accepts each (seat_claims).
         invites = [
-            (s, request.build_absolute_uri(reverse("play", kwargs={"token": s.token})))
-            for s in view.seats
-            if s.controller == Seat.Controller.HUMAN and s.index != seat.index and s.joined_at is None
+            (invite.seat, request.build_absolute_uri(reverse("invite", kwargs={"token": invite.token})))
+            for invite in seat_claims.open_invites(seat.match)
         ]
     return render(
         request,
@@ -91,9 +123,7 @@ def play(request, token: str):
 @require_POST
 def next_round(request, token: str):
     """Start (or join) the next round of a finished round and go to this seat's page in it."""
-    seat = selectors.seat_by_token(token)
-    if seat is None:
-        raise Http404("This link is not valid.")
+    seat = _held_seat(request, token)
     try:
         following = services.start_next_round(seat.match_id)
     except services.ServiceError as err:
@@ -106,9 +136,7 @@ def next_round(request, token: str):
 def agent_way_out(request, token: str):
     """End a match an agent has kept this seat waiting for too long (the panel offers it only then; the
     service checks the time again and refuses, changing nothing, when it is too early or the agent answered)."""
-    seat = selectors.seat_by_token(token)
-    if seat is None:
-        raise Http404("This link is not valid.")
+    seat = _held_seat(request, token)
     try:
         services.end_match_for_silent_agent(seat.match_id, seat.index)
     except services.ServiceError as err:
@@ -120,9 +148,7 @@ def agent_way_out(request, token: str):
 @require_GET
 def observation_json(request, token: str):
     """This seat's view for programmatic players: built only from its own observation, like the page."""
-    seat = selectors.seat_by_token(token)
-    if seat is None:
-        raise Http404("This link is not valid.")
+    seat = _held_seat(request, token)
     view = selectors.seat_view(seat.match, seat)
     response = JsonResponse(
         {
@@ -194,9 +220,7 @@ def replay(request, match_id: int):
 
 def board_png(request, token: str):
     """The picture of this seat's own observation (Game.observation_image); 404 for unknown links."""
-    seat = selectors.seat_by_token(token)
-    if seat is None:
-        raise Http404("This link is not valid.")
+    seat = _held_seat(request, token)
     return _board_image(request, seat.match, seat.index)
 
 

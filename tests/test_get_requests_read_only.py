@@ -19,7 +19,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, resolve
 
 from agents_app.models import Tournament
-from gameplay import services
+from gameplay import seat_claims, services
 from gameplay.models import Match
 from gameplay.selectors import state_of
 from gameplay.services import SeatController
@@ -107,8 +107,11 @@ def world(client):
     )
     leaderboard("platform", {})  # a stored run, so the rating pages link to its scopes, plots and downloads
     token = Participant.objects.get(prolific_pid="pid0001").token
+    invited = services.create_match("santorini", [HUMAN, HUMAN], seed=2, host_seat=0)
+    invite_token = seat_claims.create_claims(invited, host_seat=0)[1].token
     return {
         "public": public, "hive": live_hive, "tournament": tournament, "participant_token": token,
+        "invite_token": invite_token,
         "anonymous": client, "participant": participant, "staff": staff,
     }
 
@@ -145,6 +148,7 @@ def test_no_get_request_writes_and_every_route_is_requested(world):
         "/games/santorini/new/", "/ratings/", "/tournaments/", "/studies/", "/s/gnomes-seeds003/",
         "/s/gnomes-seeds003/consent/", "/s/gnomes-seeds003/declined/",
         f"/tournaments/{world['tournament'].pk}/progress/", f"/matches/{public.pk}/events/2/transcript/",
+        f"/invite/{world['invite_token']}/",
     ]
     # Every participant page, whatever step the participant is at (a wrong step redirects to the right one).
     mine = f"/s/gnomes-seeds003/p/{world['participant_token']}/"

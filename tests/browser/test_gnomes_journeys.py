@@ -148,6 +148,7 @@ def test_two_people_chat_both_ways_and_finish_a_round(chromium, server_url):
         new_gnomes_match(host, server_url, "invite")
         invite = host.get_by_label("Invite link for Gnome B").input_value()
         guest.goto(invite)
+        guest.get_by_role("button", name="Join as Gnome B").click()
         guest.wait_for_selector("#board svg.maze")
         assert guest.locator("#board .treasure").count() == 0  # side 1 cannot see the round-1 treasure
 

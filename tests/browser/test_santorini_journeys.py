@@ -61,10 +61,23 @@ def test_two_people_play_through_an_invite_link(chromium, server_url):
     try:
         start_match(host, server_url, "invite")
         invite = host.get_by_label("Invite link for Player 2").input_value()
-        assert "/play/" in invite and invite not in host.url
+        assert "/invite/" in invite
         guest.goto(invite)
+        guest.get_by_role("button", name="Join as Player 2").click()
         guest.wait_for_selector("#board .santorini")
         assert "Waiting for Player 1" in guest.locator("#status").inner_text()
+        # The link was single-use: a third browser finds the seat taken, even with the guest's own seat URL.
+        third_ctx = chromium.new_context()
+        try:
+            third = third_ctx.new_page()
+            third.goto(invite)
+            assert "This seat is taken" in third.locator("main, body").first.inner_text()
+            assert third.get_by_role("button", name="Join as Player 2").count() == 0
+            third.goto(guest.url)
+            assert "This seat is taken" in third.locator("body").inner_text()
+            assert third.locator("#board").count() == 0
+        finally:
+            third_ctx.close()
         # Chat reaches the other person live.
         host.get_by_label("Message").fill("good luck!")
         host.get_by_label("Message").press("Enter")

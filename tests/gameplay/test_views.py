@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from gameplay import services
@@ -110,10 +111,15 @@ def test_post_you_vs_invite_shows_invite_link_to_host_only(client):
     assert guest.controller == Seat.Controller.HUMAN and not guest.is_host
 
     host_html = client.get(f"/play/{host_token}/").content.decode()
-    assert f"http://testserver/play/{guest.token}/" in host_html
-    assert "Invite link" in host_html
+    invite_url = f"http://testserver/invite/{guest.claim.token}/"
+    assert invite_url in host_html and "Invite link" in host_html
+    assert guest.token not in host_html  # the seat itself is only handed to whoever accepts the invite
 
-    guest_page = client.get(f"/play/{guest.token}/")
+    guest_browser = Client()
+    assert guest_browser.get(f"/play/{guest.token}/").status_code == 403  # not before the invite is accepted
+    joined = guest_browser.post(f"/invite/{guest.claim.token}/")
+    assert joined["Location"] == f"/play/{guest.token}/"
+    guest_page = guest_browser.get(f"/play/{guest.token}/")
     assert guest_page.status_code == 200
     guest_html = guest_page.content.decode()
     assert f'ws-connect="/ws/play/{guest.token}/"' in guest_html
@@ -130,8 +136,8 @@ def test_invite_link_disappears_once_the_guest_joined(client):
     response = client.post(NEW_SANTORINI, {"seat_0": "you", "seat_1": "invite"})
     host_token = token_from_redirect(response)
     guest = Match.objects.get().seats.get(index=1)
-    services.mark_joined(guest)
-    assert guest.token not in client.get(f"/play/{host_token}/").content.decode()
+    Client().post(f"/invite/{guest.claim.token}/")
+    assert guest.claim.token not in client.get(f"/play/{host_token}/").content.decode()
 
 
 @pytest.mark.django_db(transaction=True)  # real commits: agents answer once a move commits

@@ -92,7 +92,18 @@ def create_match_over_http(base: str) -> tuple[str, str, str]:
     assert own, f"expected a redirect to the play page, got {final_url}"
     links = [unescape(u) for u in re.findall(r'<input readonly value="([^"]+)" aria-label="Invite link', page)]
     assert len(links) == 1, "the host's page should show one invite link"
-    other = re.fullmatch(r"https?://[^/]+/play/([^/]+)/", links[0])
+    assert re.fullmatch(r"https?://[^/]+/invite/[^/]+/", links[0]), links[0]
+    # The guest accepts the single-use invite in a browser of its own and lands on its seat's page.
+    guest = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(CookieJar()))
+    with guest.open(links[0], timeout=TIMEOUT) as response:
+        invite_page = response.read().decode()
+    csrf = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', invite_page).group(1)
+    accept = urllib.request.Request(
+        links[0], data=urllib.parse.urlencode({"csrfmiddlewaretoken": csrf}).encode(),
+        headers={"Referer": links[0], "Origin": base},
+    )
+    with guest.open(accept, timeout=TIMEOUT) as response:
+        other = re.fullmatch(rf"{re.escape(base)}/play/([^/]+)/", response.geturl())
     assert other and other.group(1) != own.group(1)
     return own.group(1), other.group(1), page
 

@@ -1,0 +1,119 @@
+"""Single-use invites and seats held by one browser (issue 13, Why 9: "invite links are permanent bearer links").
+
+A match started from the new-match form gets a ``SeatClaim`` per human seat. The host's is claimed at once by the
+browser that made the match; each other one is an invite link (``/invite/<claim token>/``) that the first browser
+to accept it (a POST) claims, before ``INVITE_TTL_HOURS`` run out. Claiming sets a signed cookie scoped to that
+seat's pages (``/play/<seat token>/``), and those pages answer only a browser that holds it: a second claimant
+sees "this seat is taken", and a seat link copied to another browser opens nothing.
+
+Writes: ``create_claims``, ``claim``, ``hand_over``. Reads: ``invite_by_token``, ``invite_status``,
+``browser_may_use``, ``open_invites``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse
+from django.utils import timezone
+
+from gameplay.models import Match, Seat, SeatClaim
+from gameplay.text_input import clean_token
+
+COOKIE_SALT = "gameplay.seat-claim"
+COOKIE_MAX_AGE = 30 * 24 * 3600  # a match left open for weeks stays playable in its browser
+
+
+# --- writes --------------------------------------------------------------------------------------------------
+
+
+def create_claims(match: Match, host_seat: int | None) -> list[SeatClaim]:
+    """A claim for every human seat of a new match; the host's is claimed now (by the caller's browser)."""
+    now = timezone.now()
+    return [
+        SeatClaim.objects.create(seat=seat, claimed_at=now if seat.index == host_seat else None)
+        for seat in match.seats.filter(controller=Seat.Controller.HUMAN).order_by("index")
+    ]
+
+
+def claim(token: str) -> SeatClaim | None:
+    """Claim an open invite for the calling browser; None when it is unknown, taken, expired or its match over.
+
+    One conditional UPDATE decides between two browsers claiming at once: exactly one of them gets the seat.
+    """
+    with transaction.atomic():
+        found = invite_by_token(token)
+        if found is None or invite_status(found) != "open":
+            return None
+        taken = SeatClaim.objects.filter(pk=found.pk, claimed_at__isnull=True).update(claimed_at=timezone.now())
+    if not taken:
+        return None
+    found.refresh_from_db(fields=["claimed_at"])
+    return found
+
+
+def hand_over(response: HttpResponse, seat_claim: SeatClaim) -> HttpResponse:
+    """Give the browser that receives ``response`` the cookie that holds this seat."""
+    response.set_signed_cookie(
+        _cookie_name(seat_claim.seat),
+        seat_claim.token,
+        salt=COOKIE_SALT,
+        max_age=COOKIE_MAX_AGE,
+        path=f"/play/{seat_claim.seat.token}/",
+        secure=settings.SESSION_COOKIE_SECURE,
+        httponly=True,
+        samesite="Lax",
+    )
+    return response
+
+
+# --- reads ---------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Invite:
+    seat: Seat
+    token: str
+
+
+def invite_status(seat_claim: SeatClaim) -> str:
+    """"open", "taken", "expired" or "over" (the match has ended: nothing left to join)."""
+    if seat_claim.claimed_at is not None:
+        return "taken"
+    if seat_claim.seat.match.status != Match.Status.ACTIVE:
+        return "over"
+    if timezone.now() - seat_claim.created_at > timedelta(hours=settings.INVITE_TTL_HOURS):
+        return "expired"
+    return "open"
+
+
+def browser_may_use(request: HttpRequest, seat: Seat) -> bool:
+    """Whether this browser may open the seat's pages: always for seats without a claim, else only the holder."""
+    seat_claim = SeatClaim.objects.filter(seat=seat).first()
+    if seat_claim is None:
+        return True
+    if seat_claim.claimed_at is None:
+        return False  # reached by its seat token before anyone accepted the invite
+    held = request.get_signed_cookie(_cookie_name(seat), default=None, salt=COOKIE_SALT)
+    return held == seat_claim.token
+
+
+def open_invites(match: Match) -> list[Invite]:
+    """The invites of a match that nobody has accepted yet and that still can be."""
+    claims = SeatClaim.objects.filter(seat__match=match, claimed_at__isnull=True).select_related("seat__match")
+    return [Invite(c.seat, c.token) for c in claims.order_by("seat__index") if invite_status(c) == "open"]
+
+
+def invite_by_token(token: str) -> SeatClaim | None:
+    """The claim of an invite link, or None; a malformed token is not found without asking the database."""
+    token = clean_token(token)
+    if token is None:
+        return None
+    return SeatClaim.objects.select_related("seat__match").filter(token=token).first()
+
+
+def _cookie_name(seat: Seat) -> str:
+    return f"seat-{seat.pk}"

@@ -1,0 +1,101 @@
+"""Single-use invites bound to the browser that accepts them (issue 13, Why 9: "Invite links are permanent bearer
+links"; before, a third browser opening the link became Player 2 and read the chat)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+import pytest
+from django.db import connection
+from django.test import Client
+
+from gameplay.models import Event, Match, SeatClaim
+
+pytestmark = pytest.mark.django_db
+
+NEW_SANTORINI = "/games/santorini/new/"
+
+
+def new_invite_match() -> tuple[Client, str, Match]:
+    """A host browser that made a you-vs-invite Santorini match: (host browser, host seat token, match)."""
+    host = Client()
+    response = host.post(NEW_SANTORINI, {"seat_0": "you", "seat_1": "invite", "seed": "3"})
+    token = re.fullmatch(r"/play/([^/]+)/", response["Location"]).group(1)
+    return host, token, Match.objects.get()
+
+
+def invite_path(match: Match) -> str:
+    return f"/invite/{match.seats.get(index=1).claim.token}/"
+
+
+def test_the_invite_page_writes_nothing_and_the_post_takes_the_seat():
+    _host, _token, match = new_invite_match()
+    guest = Client()
+    writes = []
+
+    def record(execute, sql, params, many, context):
+        if re.match(r"^\s*(INSERT|UPDATE|DELETE)\b", sql or "", re.IGNORECASE):
+            writes.append(sql[:60])
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(record):
+        page = guest.get(invite_path(match))
+    assert page.status_code == 200 and writes == []
+    assert "Join as Player 2" in page.content.decode()
+    assert SeatClaim.objects.get(seat__index=1).claimed_at is None
+
+    response = guest.post(invite_path(match))
+    seat = match.seats.get(index=1)
+    assert response["Location"] == f"/play/{seat.token}/"
+    assert guest.get(f"/play/{seat.token}/").status_code == 200
+    assert guest.get(invite_path(match))["Location"] == f"/play/{seat.token}/"  # accepted before: straight in
+
+
+def test_a_second_browser_finds_the_seat_taken_and_cannot_open_it():
+    _host, _token, match = new_invite_match()
+    Client().post(invite_path(match))
+    seat = match.seats.get(index=1)
+    claimed_at = SeatClaim.objects.get(seat=seat).claimed_at
+
+    third = Client()
+    page = third.get(invite_path(match))
+    assert page.status_code == 403 and "This seat is taken" in page.content.decode()
+    again = third.post(invite_path(match))
+    assert again.status_code == 403 and "This seat is taken" in again.content.decode()
+    assert SeatClaim.objects.get(seat=seat).claimed_at == claimed_at
+    # Even with the seat's own link, copied from the guest's address bar: not in this browser.
+    for url in (f"/play/{seat.token}/", f"/play/{seat.token}/observation.json", f"/play/{seat.token}/board.png"):
+        assert third.get(url).status_code == 403, url
+    assert seat.token not in third.get(f"/play/{seat.token}/").content.decode()
+
+
+def test_the_hosts_seat_opens_only_in_the_browser_that_made_the_match():
+    host, token, _match = new_invite_match()
+    assert host.get(f"/play/{token}/").status_code == 200
+    assert Client().get(f"/play/{token}/").status_code == 403
+
+
+def test_an_expired_invite_is_refused_and_claims_nothing(settings):
+    settings.INVITE_TTL_HOURS = 1
+    _host, _token, match = new_invite_match()
+    SeatClaim.objects.filter(seat__index=1).update(created_at=dt.datetime(2020, 1, 1, tzinfo=dt.UTC))
+    guest = Client()
+    page = guest.post(invite_path(match))
+    assert page.status_code == 410 and "expired" in page.content.decode()
+    assert SeatClaim.objects.get(seat__index=1).claimed_at is None
+
+
+def test_an_invite_to_a_match_that_ended_is_refused():
+    _host, _token, match = new_invite_match()
+    Match.objects.filter(pk=match.pk).update(status=Match.Status.ABORTED)
+    page = Client().post(invite_path(match))
+    assert page.status_code == 410 and "ended" in page.content.decode()
+
+
+def test_unknown_invites_are_404_and_change_nothing():
+    _host, _token, match = new_invite_match()
+    events = Event.objects.count()
+    for token in ("nope", "x" * 65, "%00"):
+        assert Client().post(f"/invite/{token}/").status_code == 404, token
+    assert Event.objects.count() == events and SeatClaim.objects.filter(claimed_at__isnull=True).count() == 1
