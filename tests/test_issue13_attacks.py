@@ -7,11 +7,14 @@ points are shown by their own files (see each test's docstring for the point's w
 
 from __future__ import annotations
 
+import html
 import os
+import re
 import secrets
 import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from django.core.exceptions import ValidationError
@@ -70,6 +73,24 @@ def test_point_8_declines_from_one_browser_count_once(study):
         browser.post(f"/s/{study.slug}/consent/", {"decline": "1"})
     study.refresh_from_db()
     assert study.declined_count == 1
+
+
+def test_point_9_an_invite_link_gives_its_seat_to_one_browser_only(db):
+    """ "Invite links are permanent bearer links" (a third browser became Player 2 and read the chat)."""
+    host = Client()
+    page = host.post("/games/santorini/new/", {"seat_0": "you", "seat_1": "invite", "seed": "3"}, follow=True)
+    link = re.search(r'<input readonly value="([^"]+)" aria-label="Invite link', page.content.decode()).group(1)
+    path = urlsplit(html.unescape(link)).path
+
+    def take_seat(browser: Client) -> str:
+        """Open the link as a person would (accepting it where the page asks) and return the page reached."""
+        reached = browser.get(path, follow=True)
+        if reached.status_code == 200 and 'method="post"' in reached.content.decode():
+            reached = browser.post(path, follow=True)
+        return reached.content.decode() if reached.status_code == 200 else ""
+
+    assert "ws-connect" in take_seat(Client())  # the guest plays
+    assert "ws-connect" not in take_seat(Client())  # a third browser does not
 
 
 def test_point_10_check_deploy_is_clean_with_a_real_key():
