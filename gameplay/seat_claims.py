@@ -7,11 +7,12 @@ seat's pages (``/play/<seat token>/``), and those pages answer only a browser th
 sees "this seat is taken", and a seat link copied to another browser opens nothing.
 
 Writes: ``create_claims``, ``claim``, ``hand_over``. Reads: ``invite_by_token``, ``invite_status``,
-``browser_may_use``, ``open_invites``.
+``browser_may_use`` / ``cookies_hold`` (pages / websocket handshakes), ``open_invites``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -56,17 +57,21 @@ def claim(token: str) -> SeatClaim | None:
 
 
 def hand_over(response: HttpResponse, seat_claim: SeatClaim) -> HttpResponse:
-    """Give the browser that receives ``response`` the cookie that holds this seat."""
-    response.set_signed_cookie(
-        _cookie_name(seat_claim.seat),
-        seat_claim.token,
-        salt=COOKIE_SALT,
-        max_age=COOKIE_MAX_AGE,
-        path=f"/play/{seat_claim.seat.token}/",
-        secure=settings.SESSION_COOKIE_SECURE,
-        httponly=True,
-        samesite="Lax",
-    )
+    """Give the browser that receives ``response`` the cookie that holds this seat: one for the seat's pages and
+    one for its websocket, each sent only to those paths (no cookie piles up on the rest of the site)."""
+    token = seat_claim.seat.token
+    # Two names: a response keeps one cookie per name, whatever its path.
+    for name, path in zip(_cookie_names(seat_claim.seat), (f"/play/{token}/", f"/ws/play/{token}/"), strict=True):
+        response.set_signed_cookie(
+            name,
+            seat_claim.token,
+            salt=COOKIE_SALT,
+            max_age=COOKIE_MAX_AGE,
+            path=path,
+            secure=settings.SESSION_COOKIE_SECURE,
+            httponly=True,
+            samesite="Lax",
+        )
     return response
 
 
@@ -92,13 +97,24 @@ def invite_status(seat_claim: SeatClaim) -> str:
 
 def browser_may_use(request: HttpRequest, seat: Seat) -> bool:
     """Whether this browser may open the seat's pages: always for seats without a claim, else only the holder."""
+    return cookies_hold(request.COOKIES, seat)
+
+
+def cookies_hold(cookies: Mapping[str, str], seat: Seat) -> bool:
+    """Whether a browser sending these cookies (a page request's or a websocket handshake's) may use the seat."""
     seat_claim = SeatClaim.objects.filter(seat=seat).first()
     if seat_claim is None:
         return True
     if seat_claim.claimed_at is None:
         return False  # reached by its seat token before anyone accepted the invite
-    held = request.get_signed_cookie(_cookie_name(seat), default=None, salt=COOKIE_SALT)
-    return held == seat_claim.token
+    return any(_unsigned(cookies, name) == seat_claim.token for name in _cookie_names(seat))
+
+
+def _unsigned(cookies: Mapping[str, str], name: str) -> str | None:
+    # Django's own reading of its signed cookies, also for a websocket handshake's cookies.
+    carrier = HttpRequest()
+    carrier.COOKIES = dict(cookies)
+    return carrier.get_signed_cookie(name, default=None, salt=COOKIE_SALT, max_age=COOKIE_MAX_AGE)
 
 
 def open_invites(match: Match) -> list[Invite]:
@@ -115,5 +131,6 @@ def invite_by_token(token: str) -> SeatClaim | None:
     return SeatClaim.objects.select_related("seat__match").filter(token=token).first()
 
 
-def _cookie_name(seat: Seat) -> str:
-    return f"seat-{seat.pk}"
+def _cookie_names(seat: Seat) -> tuple[str, str]:
+    """The cookie sent to the seat's pages, and the one sent to its websocket."""
+    return f"seat-{seat.pk}", f"seat-{seat.pk}-ws"

@@ -99,3 +99,17 @@ def test_unknown_invites_are_404_and_change_nothing():
     for token in ("nope", "x" * 65, "%00"):
         assert Client().post(f"/invite/{token}/").status_code == 404, token
     assert Event.objects.count() == events and SeatClaim.objects.filter(claimed_at__isnull=True).count() == 1
+
+
+def test_a_cookie_cannot_be_forged_or_moved_to_another_seat():
+    host, host_token, match = new_invite_match()
+    Client().post(invite_path(match))
+    guest = match.seats.get(index=1)
+    host_seat = match.seats.get(index=0)
+    thief = Client()
+    # The host's valid cookie, renamed for the guest's seat: the signature covers the name, so it is refused.
+    thief.cookies[f"seat-{guest.pk}"] = host.cookies[f"seat-{host_seat.pk}"].value
+    assert thief.get(f"/play/{guest.token}/").status_code == 403
+    thief.cookies[f"seat-{guest.pk}"] = guest.claim.token  # the right value, unsigned
+    assert thief.get(f"/play/{guest.token}/").status_code == 403
+    assert host.get(f"/play/{host_token}/").status_code == 200
