@@ -32,6 +32,7 @@ import logging
 
 from asgiref.sync import SyncToAsync
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.http.cookie import parse_cookie
 
 from gameplay import socket_limits
 from gameplay.frames import KINDS, FrameRejected, parse_frame
@@ -55,7 +56,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     async def connect(self):
         token = self.scope["url_route"]["kwargs"].get("token", "")
-        self.socket = await off_loop(SeatSocket.for_token)(token, self.channel_name)
+        cookies = parse_cookie(dict(self.scope.get("headers", ())).get(b"cookie", b"").decode("latin-1"))
+        self.socket = await off_loop(SeatSocket.for_token)(token, self.channel_name, cookies)
         if self.socket is None:
             await self.close()  # before accept: the handshake is refused
             return

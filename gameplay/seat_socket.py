@@ -18,10 +18,11 @@ chat line is new. tests/gameplay/test_query_counts.py pins the number of queries
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 
 from django.conf import settings
 
-from gameplay import selectors, services, socket_limits
+from gameplay import seat_claims, selectors, services, socket_limits
 from gameplay.frames import FrameRejected, parse_frame
 from gameplay.models import Event, Seat
 from gameplay.rendering import chat_append_fragment, chat_log_fragment, error_fragment, seat_fragments
@@ -47,9 +48,13 @@ class SeatSocket:
         self.registered = False  # whether this socket counts among its seat's open sockets (socket_limits)
 
     @classmethod
-    def for_token(cls, token: str, channel_name: str) -> SeatSocket | None:
+    def for_token(cls, token: str, channel_name: str, cookies: Mapping[str, str] | None = None) -> SeatSocket | None:
+        """The socket of a seat link, or None (the handshake is refused) for an unknown link or a seat that
+        another browser holds (seat_claims: the handshake must carry the holder's cookie)."""
         seat = selectors.seat_by_token(token)
-        return None if seat is None else cls(seat, channel_name)
+        if seat is None or not seat_claims.cookies_hold(cookies or {}, seat):
+            return None
+        return cls(seat, channel_name)
 
     # --- lifecycle ------------------------------------------------------------------
 

@@ -7,10 +7,12 @@ import datetime as dt
 import re
 
 import pytest
+from asgiref.sync import sync_to_async
 from django.db import connection
 from django.test import Client
 
 from gameplay.models import Event, Match, SeatClaim
+from tests.gameplay.ws_support import ORIGIN, TIMEOUT, open_socket
 
 pytestmark = pytest.mark.django_db
 
@@ -113,3 +115,25 @@ def test_a_cookie_cannot_be_forged_or_moved_to_another_seat():
     thief.cookies[f"seat-{guest.pk}"] = guest.claim.token  # the right value, unsigned
     assert thief.get(f"/play/{guest.token}/").status_code == 403
     assert host.get(f"/play/{host_token}/").status_code == 200
+
+
+def _cookie_header(browser: Client) -> tuple[bytes, bytes]:
+    return b"cookie", "; ".join(f"{k}={m.value}" for k, m in browser.cookies.items()).encode()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_websocket_of_a_held_seat_opens_only_for_its_browser(layer):
+    def setup():
+        _host, _token, match = new_invite_match()
+        guest = Client()
+        guest.post(invite_path(match))
+        return guest, match.seats.get(index=1).token
+
+    guest, seat_token = await sync_to_async(setup)()
+    stranger, refused = await open_socket(seat_token)  # the seat's link, without the holder's cookie
+    assert not refused
+    await stranger.disconnect()
+    mine, accepted = await open_socket(seat_token, headers=[*ORIGIN, _cookie_header(guest)])
+    assert accepted
+    assert 'id="board"' in await mine.receive_from(timeout=TIMEOUT)
+    await mine.disconnect()

@@ -75,9 +75,11 @@ def cells(html: str) -> dict[str, dict[str, str]]:
     return parser.cells
 
 
-def create_match_over_http(base: str) -> tuple[str, str, str]:
-    """POST the new-match form to ``base``; returns (seat 0 token, seat 1 token, seat 0's page)."""
-    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(CookieJar()))
+def create_match_over_http(base: str) -> tuple[str, str, str, dict[str, dict[str, str]]]:
+    """POST the new-match form to ``base`` and accept its invite in a second browser; returns (seat 0 token,
+    seat 1 token, seat 0's page, each seat token's websocket headers: the cookie of the browser holding it)."""
+    jar = CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
     form_url = f"{base}/games/santorini/new/"
     with opener.open(form_url, timeout=TIMEOUT) as response:
         page = response.read().decode()
@@ -94,7 +96,8 @@ def create_match_over_http(base: str) -> tuple[str, str, str]:
     assert len(links) == 1, "the host's page should show one invite link"
     assert re.fullmatch(r"https?://[^/]+/invite/[^/]+/", links[0]), links[0]
     # The guest accepts the single-use invite in a browser of its own and lands on its seat's page.
-    guest = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(CookieJar()))
+    guest_jar = CookieJar()
+    guest = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(guest_jar))
     with guest.open(links[0], timeout=TIMEOUT) as response:
         invite_page = response.read().decode()
     csrf = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', invite_page).group(1)
@@ -105,7 +108,16 @@ def create_match_over_http(base: str) -> tuple[str, str, str]:
     with guest.open(accept, timeout=TIMEOUT) as response:
         other = re.fullmatch(rf"{re.escape(base)}/play/([^/]+)/", response.geturl())
     assert other and other.group(1) != own.group(1)
-    return own.group(1), other.group(1), page
+    headers = {token: socket_cookie(cookie_jar, token) for token, cookie_jar in
+               ((own.group(1), jar), (other.group(1), guest_jar))}
+    return own.group(1), other.group(1), page, headers
+
+
+def socket_cookie(jar: CookieJar, token: str) -> dict[str, str]:
+    """The Cookie header a browser sends on the seat's websocket handshake (the cookie scoped to its path)."""
+    held = [f"{c.name}={c.value}" for c in jar if c.path == f"/ws/play/{token}/"]
+    assert len(held) == 1, f"expected one websocket cookie for the seat, got {len(held)}"
+    return {"Cookie": held[0]}
 
 
 def ws_url(base: str, token: str) -> str:
@@ -122,12 +134,11 @@ def recv_until(ws, predicate, limit: int = 10) -> str:
 
 def test_move_on_server_a_reaches_seat_on_server_b(cluster):
     a, b = cluster
-    token0, token1, page = create_match_over_http(a)
+    token0, token1, page, held = create_match_over_http(a)
     assert 'ws-connect="/ws/play/' in page
 
-    with ws_connect(ws_url(a, token0), origin=a, open_timeout=TIMEOUT) as ws0, ws_connect(
-        ws_url(b, token1), origin=b, open_timeout=TIMEOUT
-    ) as ws1:
+    with ws_connect(ws_url(a, token0), origin=a, open_timeout=TIMEOUT, additional_headers=held[token0]) as ws0, \
+            ws_connect(ws_url(b, token1), origin=b, open_timeout=TIMEOUT, additional_headers=held[token1]) as ws1:
         view0 = ws0.recv(timeout=TIMEOUT)
         view1 = ws1.recv(timeout=TIMEOUT)
         assert 'id="board"' in view0 and 'id="board"' in view1
@@ -153,9 +164,12 @@ def test_move_on_server_a_reaches_seat_on_server_b(cluster):
 
 def test_bad_origin_and_missing_token_are_refused_by_daphne(cluster):
     a, _ = cluster
-    token0, _, _ = create_match_over_http(a)
+    token0, _, _, held = create_match_over_http(a)
     with pytest.raises(InvalidStatus):
-        ws_connect(ws_url(a, token0), origin="http://evil.example.com", open_timeout=TIMEOUT)
+        ws_connect(ws_url(a, token0), origin="http://evil.example.com", open_timeout=TIMEOUT,
+                   additional_headers=held[token0])
+    with pytest.raises(InvalidStatus):  # the seat's link without the cookie of the browser holding the seat
+        ws_connect(ws_url(a, token0), origin=a, open_timeout=TIMEOUT)
     with pytest.raises(InvalidStatus):
         ws_connect(ws_url(a, "no-such-token"), origin=a, open_timeout=TIMEOUT)
     with pytest.raises(InvalidStatus):
