@@ -25,26 +25,11 @@ from gameplay.selectors import state_of
 from gameplay.services import SeatController
 from gameplay.studies.models import Participant, Study
 from rating_app.services import leaderboard
+from tests.support.db_writes import WriteRecorder
 
 pytestmark = pytest.mark.django_db
 
 HUMAN = SeatController("human")
-WRITE = re.compile(r"^\s*(INSERT|UPDATE|DELETE|REPLACE|MERGE)\b", re.IGNORECASE)
-
-
-class WriteRecorder:
-    """A connection.execute_wrapper that records writing statements and lets every statement run."""
-
-    def __init__(self):
-        self.writes: list[str] = []
-        self.url = ""
-
-    def __call__(self, execute, sql, params, many, context):
-        if WRITE.match(sql or ""):
-            self.writes.append(f"GET {self.url}: {sql[:90]}")
-        return execute(sql, params, many, context)
-
-
 def route_names(resolver=None, prefix="") -> set[str]:
     """Every named route outside the admin, as "namespace:name"."""
     names = set()
@@ -124,7 +109,7 @@ def crawl(browser: Client, start: list[str], recorder: WriteRecorder, seen: set[
         if url in seen or url.startswith("/admin/"):
             continue
         seen.add(url)
-        recorder.url = url
+        recorder.label = f"GET {url}"
         with connection.execute_wrapper(recorder):
             response = browser.get(url)
         assert response.status_code < 500, (url, response.status_code)

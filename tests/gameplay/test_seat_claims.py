@@ -8,11 +8,11 @@ import re
 
 import pytest
 from asgiref.sync import sync_to_async
-from django.db import connection
 from django.test import Client
 
 from gameplay.models import Event, Match, SeatClaim
 from tests.gameplay.ws_support import ORIGIN, TIMEOUT, open_socket
+from tests.support.db_writes import writes_during
 
 pytestmark = pytest.mark.django_db
 
@@ -34,15 +34,9 @@ def invite_path(match: Match) -> str:
 def test_the_invite_page_writes_nothing_and_the_post_takes_the_seat():
     _host, _token, match = new_invite_match()
     guest = Client()
-    writes = []
-
-    def record(execute, sql, params, many, context):
-        if re.match(r"^\s*(INSERT|UPDATE|DELETE)\b", sql or "", re.IGNORECASE):
-            writes.append(sql[:60])
-        return execute(sql, params, many, context)
-
-    with connection.execute_wrapper(record):
-        page = guest.get(invite_path(match))
+    pages = []
+    writes = writes_during(lambda: pages.append(guest.get(invite_path(match))))
+    page = pages[0]
     assert page.status_code == 200 and writes == []
     assert "Join as Player 2" in page.content.decode()
     assert SeatClaim.objects.get(seat__index=1).claimed_at is None

@@ -18,23 +18,26 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import sys
 import time
-import urllib.parse
 import uuid
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import kombu.pools
 import pytest
-import redis
 
 from agents_app.agents import registry
 from agents_app.agents.random_agent import RandomAgent
 from gameplay import services
 from gameplay.models import Match
-from tests.integration.test_tournament_worker import missing, worker_database_url
-from tests.support.live_server import ROOT, server_env
+from tests.support.celery_worker import (
+    own_redis_database,
+    publishing_to,
+    stop_worker,
+    worker_database_url,
+)
+from tests.support.celery_worker import start_worker as start_worker_process
+from tests.support.live_server import server_env
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -80,20 +83,9 @@ class SlowFirstTurn(RandomAgent):
 
 
 @pytest.fixture
-def redis_url() -> str:
-    url = os.environ.get("REDIS_URL", "")
-    if not url:
-        missing("REDIS_URL not set (the agent turn recovery test needs Redis as the Celery broker)")
-    if not os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://")):
-        missing("DATABASE_URL does not name PostgreSQL (the worker and the test must share a database)")
-    parts = urllib.parse.urlsplit(url)
-    url = urllib.parse.urlunsplit(parts._replace(path=f"/{REDIS_DB}"))
-    client = redis.Redis.from_url(url)
-    client.ping()
-    client.flushdb()
-    yield url
-    client.flushdb()  # the killed worker's unacknowledged message and the expired sweeps
-    client.close()
+def redis_url() -> Iterator[str]:
+    with own_redis_database(REDIS_DB, "the agent turn recovery test") as url:
+        yield url
 
 
 @pytest.fixture
@@ -118,58 +110,20 @@ def start_worker(transactional_db, redis_url, queue, tmp_path):
         argv = ["worker", "--pool", "prefork", "--concurrency", "1", "-Q", queue, "--loglevel", "INFO"]
         argv += ["--hostname", f"{queue}-{n}@%h", "--without-gossip", "--without-mingle", "--without-heartbeat"]
         argv += ["-B", "--schedule", str(tmp_path / f"beat-schedule-{n}")]
-        with open(log_path, "wb") as log:
-            # A session of its own: killing the whole worker kills its pool process too (an orphan would go on).
-            proc = subprocess.Popen(
-                [sys.executable, "-c", WORKER_MAIN, *argv],
-                cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-            )  # fmt: skip
-        started.append((proc, log_path))
-        deadline = time.monotonic() + 60
-        while b" ready." not in log_path.read_bytes():
-            if proc.poll() is not None:
-                raise RuntimeError(f"the worker exited early with code {proc.returncode}")
-            if time.monotonic() > deadline:
-                raise RuntimeError("the worker did not become ready within 60 s")
-            time.sleep(0.2)
-        return proc, log_path
+        started.append((start_worker_process(WORKER_MAIN, argv, env, log_path), log_path))
+        return started[-1]
 
     try:
         yield start
     finally:
         for proc, log_path in started:
-            if proc.poll() is None:
-                os.killpg(proc.pid, signal.SIGTERM)
-                try:
-                    proc.wait(timeout=15)
-                except subprocess.TimeoutExpired:
-                    os.killpg(proc.pid, signal.SIGKILL)
-                    proc.wait()
-            print(f"--- {log_path.name}\n{log_path.read_text(errors='replace')[-5000:]}")  # shown on failure
+            stop_worker(proc, log_path)
 
 
 @pytest.fixture
 def publish_to_redis(redis_url, queue, monkeypatch):
-    """This process's Celery app publishes to the worker's broker and queue instead of running tasks."""
-    from gameplay.celery import app as celery_app
-
-    conf = celery_app.conf
-    monkeypatch.setattr(conf, "task_always_eager", False)
-    monkeypatch.setattr(conf, "broker_url", redis_url)
-    monkeypatch.setattr(conf, "task_default_queue", queue)
-    _drop_connection_pools(celery_app)
-    yield
-    _drop_connection_pools(celery_app)
-
-
-def _drop_connection_pools(celery_app) -> None:
-    """Pools built earlier point at another broker, or were closed by the previous test; kombu also keeps a
-    process-wide producer pool per broker URL, which would hand the next test a closed pool."""
-    if celery_app._pool is not None:
-        celery_app._pool.force_close_all()
-    celery_app._pool = None
-    celery_app.amqp._producer_pool = None
-    kombu.pools.reset()
+    with publishing_to(redis_url, queue, monkeypatch):
+        yield
 
 
 @contextmanager

@@ -9,23 +9,24 @@ from __future__ import annotations
 
 import os
 import socket
-import subprocess
-import sys
-import time
-import urllib.parse
 import uuid
+from collections.abc import Iterator
 
 import pytest
-import redis
-from django.conf import settings
 from django.core.management import call_command
 
 from agents_app.agents import registry
 from agents_app.agents.random_agent import RandomAgent
 from agents_app.models import Tournament, TournamentMatch
-from gameplay.celery import app as celery_app
 from gameplay.models import Match
-from tests.support.live_server import ROOT, server_env
+from tests.support.celery_worker import (
+    own_redis_database,
+    publishing_to,
+    start_worker,
+    stop_worker,
+    worker_database_url,
+)
+from tests.support.live_server import server_env
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -52,40 +53,10 @@ class OtherRandom(RandomAgent):
     name = SECOND_AGENT
 
 
-def services_required() -> bool:
-    return os.environ.get("CI") == "true" or os.environ.get("REQUIRE_SERVICES") == "1"
-
-
-def missing(message: str):
-    if services_required():
-        pytest.fail(message)
-    pytest.skip(message)
-
-
 @pytest.fixture
-def redis_url() -> str:
-    url = os.environ.get("REDIS_URL", "")
-    if not url:
-        missing("REDIS_URL not set (the tournament worker test needs Redis as the Celery broker)")
-    if not os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://")):
-        missing("DATABASE_URL does not name PostgreSQL (the worker and the test must share a database)")
-    parts = urllib.parse.urlsplit(url)
-    url = urllib.parse.urlunsplit(parts._replace(path=f"/{REDIS_DB}"))
-    client = redis.Redis.from_url(url)
-    client.ping()  # fail here, clearly, rather than as a command waiting for matches that never come
-    yield url
-    client.flushdb()  # the worker queues leaderboard refreshes nobody will consume here
-    client.close()
-
-
-def worker_database_url() -> str:
-    """The URL of the database this test runs in (pytest-django's test database, not DATABASE_URL's)."""
-    db = settings.DATABASES["default"]
-    auth = urllib.parse.quote(db["USER"] or "", safe="")
-    if db.get("PASSWORD"):
-        auth += ":" + urllib.parse.quote(db["PASSWORD"], safe="")
-    host = f"{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}"
-    return f"postgres://{auth}@{host}/{urllib.parse.quote(db['NAME'], safe='')}"
+def redis_url() -> Iterator[str]:
+    with own_redis_database(REDIS_DB, "the tournament worker test") as url:
+        yield url
 
 
 @pytest.fixture
@@ -101,46 +72,17 @@ def worker(transactional_db, redis_url, queue, tmp_path):
     # One process, one task at a time (--pool solo): the pid it records is the pid we started.
     argv = ["worker", "--pool", "solo", "--concurrency", "1", "-Q", queue, "--loglevel", "INFO"]
     argv += ["--hostname", f"{queue}@%h", "--without-gossip", "--without-mingle", "--without-heartbeat"]
-    with open(log_path, "wb") as log:
-        proc = subprocess.Popen(
-            [sys.executable, "-c", WORKER_MAIN, *argv], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
-        )
+    proc = start_worker(WORKER_MAIN, argv, env, log_path)
     try:
-        deadline = time.monotonic() + 60
-        while b" ready." not in log_path.read_bytes():
-            if proc.poll() is not None:
-                raise RuntimeError(f"the worker exited early with code {proc.returncode}")
-            if time.monotonic() > deadline:
-                raise RuntimeError("the worker did not become ready within 60 s")
-            time.sleep(0.2)
         yield proc, log_path
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        print(f"--- worker log\n{log_path.read_text(errors='replace')[-6000:]}")  # shown when the test fails
+        stop_worker(proc, log_path)
 
 
 @pytest.fixture
 def publish_to_redis(redis_url, queue, monkeypatch):
-    """This process's Celery app publishes to the worker's broker and queue instead of running tasks."""
-    conf = celery_app.conf
-    monkeypatch.setattr(conf, "task_always_eager", False)
-    monkeypatch.setattr(conf, "broker_url", redis_url)
-    monkeypatch.setattr(conf, "task_default_queue", queue)
-    _drop_connection_pools()  # pools built earlier would still point at the old broker
-    yield
-    _drop_connection_pools()
-
-
-def _drop_connection_pools() -> None:
-    if celery_app._pool is not None:
-        celery_app._pool.force_close_all()
-    celery_app._pool = None
-    celery_app.amqp._producer_pool = None
+    with publishing_to(redis_url, queue, monkeypatch):
+        yield
 
 
 def test_run_tournament_matches_are_played_by_the_worker_process(worker, publish_to_redis, monkeypatch, capsys):

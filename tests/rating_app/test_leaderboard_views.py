@@ -13,7 +13,6 @@ import json
 import re
 
 import pytest
-from django.db import connection
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -23,6 +22,7 @@ from rating_app import selectors, services, tasks
 from rating_app.models import RatingRun, RefreshRequest
 from rating_app.ratings import RatingInputError
 from tests.rating_app.factories import finished, small_league
+from tests.support.db_writes import writes_during
 
 pytestmark = pytest.mark.django_db
 
@@ -393,22 +393,15 @@ def test_one_game_only_numbers_land_under_that_game(compute, client, game):
 # --- a GET only reads: computing is the button's POST ------------------------------------------------------
 
 
-WRITE = re.compile(r"^\s*(INSERT|UPDATE|DELETE|REPLACE)\b", re.IGNORECASE)
-
-
 def writes_of(client, urls: list[str]) -> tuple[list[str], dict[str, int]]:
     """GET each URL, recording every writing SQL statement; returns (writes, status per URL)."""
-    writes, statuses = [], {}
+    statuses = {}
 
-    def record(execute, sql, params, many, context):
-        if WRITE.match(sql or ""):
-            writes.append(sql[:80])
-        return execute(sql, params, many, context)
-
-    with connection.execute_wrapper(record):
+    def get_all():
         for url in urls:
             statuses[url] = client.get(url).status_code
-    return writes, statuses
+
+    return writes_during(get_all), statuses
 
 
 def every_leaderboard_url(source: str) -> list[str]:

@@ -16,6 +16,7 @@ from gameplay.services import ServiceError
 from gameplay.studies import services
 from gameplay.studies.forms import EntryParams
 from gameplay.studies.models import Condition, PairingTicket, Participant, ParticipantRound, Study, SurveyAnswer
+from tests.support.db_writes import writes_during
 
 pytestmark = pytest.mark.django_db
 
@@ -374,23 +375,6 @@ class TestResume:
 class TestGetsOnlyRead:
     """Every participant page answers GET without writing; the writes happen in the POSTs that lead there."""
 
-    @staticmethod
-    def writes_during(callback) -> list[str]:
-        import re
-
-        from django.db import connection
-
-        writes = []
-
-        def record(execute, sql, params, many, context):
-            if re.match(r"^\s*(INSERT|UPDATE|DELETE)\b", sql or "", re.IGNORECASE):
-                writes.append(sql[:80])
-            return execute(sql, params, many, context)
-
-        with connection.execute_wrapper(record):
-            callback()
-        return writes
-
     def test_the_round_page_creates_no_match_on_get_and_offers_a_start_form(self):
         study = make_study()
         client = Client()
@@ -399,7 +383,7 @@ class TestGetsOnlyRead:
         Participant.objects.filter(pk=participant.pk).update(step=Participant.Step.ROUNDS)
         url = participant_url("round", participant, n=1)
         pages = []
-        assert self.writes_during(lambda: pages.append(client.get(url))) == []
+        assert writes_during(lambda: pages.append(client.get(url))) == []
         assert pages[0].status_code == 200
         assert participant_url("round_start", participant, n=1) in pages[0].content.decode()
         assert ParticipantRound.objects.count() == 0
@@ -426,13 +410,13 @@ class TestGetsOnlyRead:
     def test_gets_along_the_journey_write_nothing(self):
         study = make_study(conditions=[people_condition("human")])
         client = Client()
-        assert self.writes_during(lambda: client.get(reverse("study:entry", args=[study.slug]), PROLIFIC)) == []
+        assert writes_during(lambda: client.get(reverse("study:entry", args=[study.slug]), PROLIFIC)) == []
         participant = consent(client, study, **PROLIFIC)
         urls = [participant_url("instructions", participant), participant_url("resume", participant),
                 reverse("study:entry", args=[study.slug])]
-        assert self.writes_during(lambda: [client.get(u) for u in urls]) == []
+        assert writes_during(lambda: [client.get(u) for u in urls]) == []
         client.post(participant_url("instructions", participant))
         urls = [participant_url("wait", participant, n=1), participant_url("round", participant, n=1),
                 participant_url("round_status", participant, n=1), participant_url("survey", participant)]
-        assert self.writes_during(lambda: [client.get(u) for u in urls]) == []
+        assert writes_during(lambda: [client.get(u) for u in urls]) == []
         assert PairingTicket.objects.count() == 1  # the POST joined the waiting room; the GETs did not pair
