@@ -8,7 +8,7 @@ from channels.layers import channel_layers
 
 from gameplay.celery import app as celery_app
 from gameplay.socket_threads import socket_threads
-from tests.gameplay.ws_support import services_required
+from tests.support.services import services_required
 
 
 @pytest.fixture(params=["memory", "redis"])

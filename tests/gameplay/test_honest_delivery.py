@@ -30,10 +30,10 @@ from tests.gameplay.ws_support import (
     connect,
     fingerprint,
     new_match,
-    services_required,
     shows_worker,
     version_of,
 )
+from tests.support.services import services_required
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-import os
 import random
 import re
 from html.parser import HTMLParser
@@ -21,10 +20,6 @@ TIMEOUT = 5  # seconds to wait for a frame; generous for Redis on a busy CI mach
 HUMAN = SeatController("human")
 RANDOM = SeatController("agent", agent_name="random")
 FLASH_ERROR = 'class="flash error"'
-
-
-def services_required() -> bool:
-    return os.environ.get("CI") == "true" or os.environ.get("REQUIRE_SERVICES") == "1"
 
 
 # --- helpers --------------------------------------------------------------------

@@ -17,6 +17,7 @@ from gameplay.celery import app as celery_app
 from gameplay.models import Event, Match, Seat, StateSnapshot
 from gameplay.selectors import state_of
 from gameplay.services import ActionRejected, SeatController
+from tests.support.services import missing
 
 HUMAN = SeatController("human")
 RANDOM = SeatController("agent", agent_name="random")
@@ -25,10 +26,7 @@ RANDOM = SeatController("agent", agent_name="random")
 def _require_postgres() -> None:
     if os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://")):
         return
-    message = "DATABASE_URL does not name PostgreSQL (set DATABASE_URL=postgres://... to run these tests)"
-    if os.environ.get("CI") == "true" or os.environ.get("REQUIRE_SERVICES") == "1":
-        pytest.fail(message)
-    pytest.skip(message)
+    missing("DATABASE_URL does not name PostgreSQL (set DATABASE_URL=postgres://... to run these tests)")
 
 
 @pytest.fixture(autouse=True)

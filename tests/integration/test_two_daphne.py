@@ -21,15 +21,12 @@ from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect as ws_connect
 
 from tests.support.live_server import daphne_server, migrate, server_env
+from tests.support.services import services_required
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
 TIMEOUT = 10  # seconds for each websocket frame
 REDIS_DB = 3  # a Redis database of its own, away from the default one other runs use
-
-
-def services_required() -> bool:
-    return os.environ.get("CI") == "true" or os.environ.get("REQUIRE_SERVICES") == "1"
 
 
 @pytest.fixture

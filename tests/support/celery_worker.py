@@ -17,24 +17,13 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import kombu.pools
-import pytest
 import redis
 from django.conf import settings
 
 from tests.support.live_server import ROOT
+from tests.support.services import missing
 
 READY_TIMEOUT_S = 60
-
-
-def services_required() -> bool:
-    return os.environ.get("CI") == "true" or os.environ.get("REQUIRE_SERVICES") == "1"
-
-
-def missing(message: str):
-    """A missing service fails the test where services are required (CI, phase 2), else skips it."""
-    if services_required():
-        pytest.fail(message)
-    pytest.skip(message)
 
 
 @contextmanager
