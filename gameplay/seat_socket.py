@@ -10,9 +10,11 @@ The mover's own socket renders the committed match itself after a successful act
 for the group message (which may fail, issue 13.5); a group message whose "seq" this socket already rendered is
 skipped.
 
-Work per move (issue 14): the socket keeps its seat and the seats' names from when it opened (they never change),
-learns what changed since it last drew from one grouped query on the event log, and reads the chat only when a
-chat line is new. tests/gameplay/test_query_counts.py pins the number of queries.
+Work per move (issue 14): the socket keeps its seat and the seats' names from when it opened (they never change).
+When it is exactly one commit behind an applied action, it draws that action from what the service committed
+(gameplay.committed: the mover from the service's answer, the other sockets from the group message) without a
+query. Otherwise it learns what changed since it last drew from one grouped query on the event log, and reads the
+chat only when a chat line is new. tests/gameplay/test_query_counts.py pins the number of queries.
 """
 
 from __future__ import annotations
@@ -23,8 +25,9 @@ from collections.abc import Mapping
 from django.conf import settings
 
 from gameplay import seat_claims, selectors, services, socket_limits
+from gameplay.committed import CommittedAction
 from gameplay.frames import FrameRejected, parse_frame
-from gameplay.models import Event, Seat
+from gameplay.models import Event, Match, Seat
 from gameplay.rendering import chat_append_fragment, chat_log_fragment, error_fragment, seat_fragments
 
 logger = logging.getLogger(__name__)
@@ -101,7 +104,7 @@ class SeatSocket:
     def on_action(self, frame) -> str | None:
         return self._submit(
             frame,
-            lambda version: services.submit_action(
+            lambda version: services.apply_action(
                 self.seat.match_id,
                 self.seat.index,
                 frame["action_id"],
@@ -114,7 +117,7 @@ class SeatSocket:
         """A move typed in the game's notation (e.g. UHP for Hive); the engine maps it to an action id."""
         return self._submit(
             frame,
-            lambda version: services.submit_move_text(
+            lambda version: services.apply_move_text(
                 self.seat.match_id, self.seat.index, frame["text"] or "", expected_version=version
             ),
         )
@@ -124,7 +127,7 @@ class SeatSocket:
         notification to the other sockets did (issue 13.5)."""
         self.selection = ()
         try:
-            submit(frame["version"])  # a checked int (parse_frame)
+            applied = submit(frame["version"])  # a checked int (parse_frame)
         except services.ServiceError as err:
             return self.refresh(board=True, error=f"{err}. Nothing was changed.")
         except Exception:
@@ -136,7 +139,9 @@ class SeatSocket:
                 error="Something went wrong on the server. The board shows the match as it is now; "
                 "if your move is not on it, please try again.",
             )
-        return self.refresh(board=True)
+        if applied.change.follows(self.rendered_seq):
+            return self._board_html(applied.change.seq, match=applied.match, last_action=applied.change.last_action)
+        return self.refresh(board=True)  # other events came in between: read what changed from the log
 
     def on_chat(self, frame) -> str | None:
         # The service refuses chat in a match without it ("chat is off in this match") before touching anything,
@@ -178,6 +183,12 @@ class SeatSocket:
     def match_changed(self, event: dict) -> str | None:
         if self.shows(event.get("seq")):
             return None
+        change = CommittedAction.from_message(event)
+        if change is not None and change.match_id == self.seat.match_id and change.follows(self.rendered_seq):
+            # One commit behind: that commit alone brings this socket up to date, from the message (no query).
+            match = self.seat.match
+            change.apply_to(match)
+            return self._board_html(change.seq, match=match, last_action=change.last_action)
         return self.refresh()
 
     # --- rendering --------------------------------------------------------------------
@@ -208,12 +219,21 @@ class SeatSocket:
         """This seat's regions; with ``chat`` the whole (bounded) chat log too, as when the socket opens."""
         return self._board_html(selectors.last_event_seq(self.seat.match_id), chat=chat)
 
-    def _board_html(self, seq: int, *, chat: bool = False) -> str:
-        """The board regions of the committed match. ``seq`` was read before the match, so the socket never
-        believes it shows an event that came after what it drew (at worst it draws one state twice)."""
-        match = selectors.match_by_id(self.seat.match_id)
+    def _board_html(
+        self,
+        seq: int,
+        *,
+        chat: bool = False,
+        match: Match | None = None,
+        last_action: dict | None | object = selectors.READ_LAST_ACTION,
+    ) -> str:
+        """The board regions of the committed match: ``match`` as of event ``seq`` with its ``last_action``
+        (gameplay.committed), or else read from the database. ``seq`` was read before the match, so the socket
+        never believes it shows an event that came after what it drew (at worst it draws one state twice)."""
+        if match is None:
+            match = selectors.match_by_id(self.seat.match_id)
         self.seat.match = match  # the seat's view reads its match through it
-        view = selectors.seat_view(match, self.seat, with_chat=chat, seats=self.seats)
+        view = selectors.seat_view(match, self.seat, with_chat=chat, seats=self.seats, last_action=last_action)
         self.rendered_seq = max(self.rendered_seq, seq)
         self.chat_enabled = view.chat_enabled
         self.chat_in_state = view.game.spec.chat_in_state  # its observations (so its board) may show the chat

@@ -110,20 +110,29 @@ def last_action_text(event: dict | None, names: dict[int, str], seat_index: int 
     return f"{names.get(event['seat'])}: {label}"
 
 
+# ``seat_view(last_action=...)`` when the caller does not know the match's last action: read it from the log.
+READ_LAST_ACTION = object()
+
+
 def seat_view(
-    match: Match, seat: Seat | None, *, with_chat: bool = True, seats: list[Seat] | None = None
+    match: Match,
+    seat: Seat | None,
+    *,
+    with_chat: bool = True,
+    seats: list[Seat] | None = None,
+    last_action: dict | None | object = READ_LAST_ACTION,
 ) -> SeatView:
     """This seat's view (``seat`` None: the public one). ``with_chat=False`` leaves the chat out, for a socket
     that keeps its chat log up to date line by line (``chat_page``). ``seats``: the match's seats when the caller
-    has them already (a socket reads them once: they do not change after the match is created)."""
+    has them already (a socket reads them once: they do not change after the match is created). ``last_action``:
+    the match's last action event as {"seat", "payload"} (None: there is none) when the caller has it in hand
+    (gameplay.committed)."""
     state = state_of(match)
     index = seat.index if seat is not None else None
     my_turn = index is not None and not state.is_terminal() and index in state.current_seats()
     seats = list(match.seats.all()) if seats is None else seats
     names = {s.index: s.display_name for s in seats}
-    last = (
-        Event.objects.filter(match=match, kind=Event.Kind.ACTION).order_by("-seq").values("seat", "payload").first()
-    )
+    last = last_action_event(match.pk) if last_action is READ_LAST_ACTION else last_action
     chat = chat_page(match.pk, index, names) if with_chat else ChatPage([], False, 0)
     return SeatView(
         match=match,
@@ -205,6 +214,12 @@ def chat_page(
         lines.append(ChatLine(seat, names.get(seat, f"seat {seat}"), payload.get("text", ""), at, seq))
     lines.reverse()
     return ChatPage(lines, more, last_seq)
+
+
+def last_action_event(match_id: int) -> dict | None:
+    """The match's newest action event as {"seat", "payload"}, None before any."""
+    actions = Event.objects.filter(match_id=match_id, kind=Event.Kind.ACTION).order_by("-seq")
+    return actions.values("seat", "payload").first()
 
 
 def last_event_seq(match_id: int) -> int:

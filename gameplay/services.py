@@ -10,34 +10,35 @@ two), saves the new state and appends an Event. Any rejection raises
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from functools import partial
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
 from gameplay.agent_directory import agent_choices, agent_exists
 from gameplay.agent_wait import agent_wait
+from gameplay.announce import (  # noqa: F401 (NOTIFY_RETRY_DELAYS: part of this module's interface)
+    NOTIFY_RETRY_DELAYS,
+    announce_finished,
+    notify_match_changed,
+    schedule_agent_turns,
+)
+from gameplay.committed import CommittedAction
 from gameplay.engines.api import EngineError, IllegalActionError
 from gameplay.engines.registry import create_game
 from gameplay.models import Event, Match, Seat, StateSnapshot
-from gameplay.selectors import game_of, match_group_name, state_of
-from gameplay.signals import agent_turn_due, match_finished
+from gameplay.selectors import game_of, state_of
 from gameplay.text_input import TextRejected, clean_text
 
 logger = logging.getLogger(__name__)
 
 # Keep a full snapshot every this many actions (and at start and end); replays rebuild the rest from the log.
 SNAPSHOT_EVERY = 20
-# Pauses between attempts to tell a match's sockets that it changed (short: the caller waits for them).
-NOTIFY_RETRY_DELAYS = (0.05, 0.25)
 
 
 class ServiceError(Exception):
@@ -115,7 +116,35 @@ def submit_action(
     extra: Mapping[str, Any] | None = None,
     schedule_agents: bool = True,
 ) -> Match:
-    """Apply one action for one seat, or raise ActionRejected and change nothing."""
+    """Apply one action for one seat, or raise ActionRejected and change nothing; the committed match."""
+    return apply_action(
+        match_id,
+        seat_index,
+        action_id,
+        expected_version=expected_version,
+        text=text,
+        extra=extra,
+        schedule_agents=schedule_agents,
+    ).match
+
+
+@dataclass(frozen=True)
+class Applied:
+    match: Match  # as committed
+    change: CommittedAction  # what the match's sockets were sent to draw it with (gameplay.committed)
+
+
+def apply_action(
+    match_id: int,
+    seat_index: int,
+    action_id: str,
+    *,
+    expected_version: int,
+    text: str | None = None,
+    extra: Mapping[str, Any] | None = None,
+    schedule_agents: bool = True,
+) -> Applied:
+    """``submit_action``, returning the committed change too (a socket draws the mover's view from it)."""
     if not isinstance(action_id, str) or not action_id or len(action_id) > 200:
         raise ActionRejected("missing or malformed action id")
     try:
@@ -150,16 +179,17 @@ def submit_action(
         if record.text is not None:
             payload["text"] = record.text
         payload.update(extra or {})
-        last_event = _append_event(match, Event.Kind.ACTION, seat_index, payload, think_ms)
+        action_event = last_event = _append_event(match, Event.Kind.ACTION, seat_index, payload, think_ms)
         if state.is_terminal():
             last_event = _finish(match, state, now)
         elif match.version % SNAPSHOT_EVERY == 0:
             StateSnapshot.objects.create(match=match, version=match.version, state=match.state)
         match.save()
-    notify_match_changed(match, seq=last_event.seq)
+    change = CommittedAction.of(match, action_event.seq, last_event.seq, seat_index, payload)
+    notify_match_changed(match, seq=last_event.seq, change=change)
     if schedule_agents:
-        schedule_agent_turns(match)
-    return match
+        schedule_agent_turns(match, state)
+    return Applied(match, change)
 
 
 def submit_move_text(match_id: int, seat_index: int, text: Any, *, expected_version: int) -> Match:
@@ -168,6 +198,11 @@ def submit_move_text(match_id: int, seat_index: int, text: Any, *, expected_vers
     Generic: a game whose spec declares ``typed_moves`` maps the text to its canonical action id with
     ``State.parse_move``, which then goes through ``submit_action`` like a click. Raises ActionRejected otherwise.
     """
+    return apply_move_text(match_id, seat_index, text, expected_version=expected_version).match
+
+
+def apply_move_text(match_id: int, seat_index: int, text: Any, *, expected_version: int) -> Applied:
+    """``submit_move_text``, returning the committed change too (see ``apply_action``)."""
     try:
         text = clean_text(text, max_length=200, what="the move")
     except TextRejected as err:
@@ -187,7 +222,7 @@ def submit_move_text(match_id: int, seat_index: int, text: Any, *, expected_vers
         raise ActionRejected(f"{text!r} is not a valid move ({err})") from None
     if not isinstance(action_id, str) or not action_id:
         raise ActionRejected(f"{text!r} is not a valid move")
-    return submit_action(match_id, seat_index, action_id, expected_version=expected_version)
+    return apply_action(match_id, seat_index, action_id, expected_version=expected_version)
 
 
 def post_message(match_id: int, seat_index: int, text: Any) -> Event:
@@ -326,58 +361,6 @@ def mark_joined(seat: Seat) -> None:
         Seat.objects.filter(pk=seat.pk, joined_at__isnull=True).update(joined_at=timezone.now())
 
 
-def notify_match_changed(match: Match, seq: int | None = None) -> bool:
-    """Tell every connected seat of this match to re-render its own view; returns whether the message got out.
-
-    Runs after the change has committed, so a failure here can neither undo nor hide it: the caller's result
-    stands (the mover's own socket renders from the database, not from this message). A failed send (e.g. Redis
-    cut for a moment) is logged and retried after each of NOTIFY_RETRY_DELAYS; sockets that still miss it render
-    the current state when they reconnect. ``seq`` is the match's newest event, so a socket that has already
-    rendered it can skip the echo; None (no new event, e.g. a next round was linked) asks every socket to render.
-    """
-    layer = get_channel_layer()
-    if layer is None:
-        return False
-    message = {"type": "match.changed", "version": match.version}
-    if seq is not None:
-        message["seq"] = seq
-    group = match_group_name(match.pk)
-    for attempt, delay in enumerate((*NOTIFY_RETRY_DELAYS, None), start=1):
-        try:
-            async_to_sync(layer.group_send)(group, message)
-            return True
-        except Exception:
-            if delay is None:
-                logger.exception("could not notify match %s of version %s after %d attempts", match.pk,
-                                 match.version, attempt)
-                return False
-            logger.warning("notifying match %s failed (attempt %d); retrying", match.pk, attempt, exc_info=True)
-            time.sleep(delay)
-    return False
-
-
-def schedule_agent_turns(match: Match) -> None:
-    """If a seat played by an agent must act now, send ``agent_turn_due`` once the current transaction commits.
-
-    Outside a transaction (autocommit) Django runs the on-commit callback at once; inside one (a caller's
-    ``atomic`` block) it waits for the commit and is dropped on rollback, so a worker never reads a match
-    that is not committed yet. agents_app listens and queues its task (eager Celery plays it in-process).
-    """
-    if match.status != Match.Status.ACTIVE:
-        return
-    state = state_of(match)
-    agent_seats = set(match.seats.filter(controller=Seat.Controller.AGENT).values_list("index", flat=True))
-    if agent_seats & set(state.current_seats()):
-        transaction.on_commit(partial(_announce_agent_turn_due, match.pk))
-
-
-def _announce_agent_turn_due(match_id: int) -> None:
-    """Send agent_turn_due; a failing receiver (e.g. a broker that is down) is logged, the move stays applied."""
-    for receiver, result in agent_turn_due.send_robust(sender=Match, match_id=match_id):
-        if isinstance(result, Exception):
-            logger.error("agent_turn_due receiver %r failed for match %s", receiver, match_id, exc_info=result)
-
-
 # --- helpers -------------------------------------------------------------------
 
 
@@ -403,15 +386,8 @@ def _finish(match: Match, state, now) -> Event:
     match.finished_at = now
     end = _append_event(match, Event.Kind.END, None, {"scores": scores, "winner": match.winner}, None)
     StateSnapshot.objects.create(match=match, version=match.version, state=match.state)
-    transaction.on_commit(partial(_announce_finished, match.pk, match.game_id))
+    transaction.on_commit(partial(announce_finished, match.pk, match.game_id))
     return end
-
-
-def _announce_finished(match_id: int, game_id: str) -> None:
-    """Send match_finished; a failing receiver is logged, never turned into a failed action."""
-    for receiver, result in match_finished.send_robust(sender=Match, match_id=match_id, game_id=game_id):
-        if isinstance(result, Exception):
-            logger.error("match_finished receiver %r failed for match %s", receiver, match_id, exc_info=result)
 
 
 def _labels_before(state, seat: int, action_id: str, text: str | None):

@@ -134,7 +134,7 @@ async def test_unexpected_server_error_keeps_the_socket_and_changes_nothing(laye
     def broken_submit(*args, **kwargs):
         raise RuntimeError("database went away")
 
-    monkeypatch.setattr(services, "submit_action", broken_submit)
+    monkeypatch.setattr(services, "apply_action", broken_submit)  # what the socket calls to apply a move
     frame = clickable(html, "action")["c3"]["vals"]
     await assert_rejected(comm0, comm1, match_id, json.dumps(frame), "Something went wrong on the server")
     monkeypatch.undo()

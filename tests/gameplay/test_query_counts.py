@@ -10,13 +10,15 @@ from __future__ import annotations
 import json
 
 import pytest
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from gameplay import services
 from gameplay.models import Event, Match
 from gameplay.seat_socket import SeatSocket
-from gameplay.selectors import state_of
+from gameplay.selectors import match_group_name, state_of
 
 pytestmark = pytest.mark.django_db
 
@@ -24,11 +26,15 @@ HUMAN = services.SeatController("human")
 # Lock the match, find the next event seq, insert the event, save the match; then (after commit) whether an
 # agent's seat must act now.
 SUBMIT_QUERIES = 5
-# The mover's socket: the service's queries, then what changed (1), the match (1), the last action (1).
-MOVER_EXTRA_QUERIES = 3
-# The partner's socket on the group message: what changed, the match, the last action (whether an agent keeps
-# this seat waiting is read from the seats the socket already has).
-PARTNER_QUERIES = 3
+# The mover's socket: the service's queries only; it draws the committed match the service returned
+# (gameplay.committed), the seats and names it read when it opened.
+MOVER_EXTRA_QUERIES = 0
+# The partner's socket on the group message, one commit behind: none, it draws from the message.
+PARTNER_QUERIES = 0
+# A socket that cannot draw from the message (it missed one, or the message carries no committed action): what
+# changed, the match, the last action (whether an agent keeps this seat waiting is read from the seats the socket
+# already has).
+CATCH_UP_QUERIES = 3
 
 
 def counted(queries) -> list[str]:
@@ -50,6 +56,19 @@ def open_sockets(match: Match) -> list[SeatSocket]:
     return sockets
 
 
+@pytest.fixture
+def group_messages(match):
+    """The match group's messages, as a socket's consumer receives them from the channel layer."""
+    layer = get_channel_layer()
+    channel = async_to_sync(layer.new_channel)()
+    async_to_sync(layer.group_add)(match_group_name(match.pk), channel)
+
+    def next_message() -> dict:
+        return async_to_sync(layer.receive)(channel)
+
+    return next_message
+
+
 def first_legal(match_id: int, seat: int) -> str:
     return state_of(Match.objects.get(pk=match_id)).legal_actions(seat)[0].id
 
@@ -62,7 +81,7 @@ def test_applying_a_move_through_the_service(match):
     assert Match.objects.get(pk=match.pk).version == 1
 
 
-def test_delivering_a_move_to_both_seats(match):
+def test_delivering_a_move_to_both_seats(match, group_messages):
     mover, partner = open_sockets(match)
     action = first_legal(match.pk, 0)
     frame = json.dumps({"kind": "action", "action_id": action, "version": 0})
@@ -72,10 +91,39 @@ def test_delivering_a_move_to_both_seats(match):
     assert 'data-version="1"' in mover_html
     seq = Event.objects.filter(match_id=match.pk).order_by("-seq").values_list("seq", flat=True).first()
     assert mover.shows(seq)  # the group message's echo to the mover costs nothing (the consumer skips it)
+    message = group_messages()
+    assert message["seq"] == seq and message["committed"]["first_seq"] == seq
     with CaptureQueriesContext(connection) as queries:
-        partner_html = partner.match_changed({"type": "match.changed", "version": 1, "seq": seq})
+        partner_html = partner.match_changed(message)
     assert len(counted(queries)) == PARTNER_QUERIES, counted(queries)
     assert 'data-version="1"' in partner_html
+    assert partner_html == partner.refresh(board=True)  # the same view as read back from the database
+
+
+def test_a_socket_that_missed_a_message_catches_up_from_the_log(match, group_messages):
+    """Two moves, a socket gets only the second message: it is not one commit behind, so it reads what changed
+    from the database and shows both moves."""
+    _, partner = open_sockets(match)
+    for version in (0, 1):
+        seat = state_of(Match.objects.get(pk=match.pk)).current_seats()[0]
+        services.submit_action(match.pk, seat, first_legal(match.pk, seat), expected_version=version)
+    group_messages()  # the first move's message, lost on its way to this socket
+    message = group_messages()
+    with CaptureQueriesContext(connection) as queries:
+        html = partner.match_changed(message)
+    assert len(counted(queries)) == CATCH_UP_QUERIES, counted(queries)
+    assert 'data-version="2"' in html and partner.shows(message["seq"])
+    assert html == partner.refresh(board=True)
+
+
+def test_a_message_without_a_committed_action_is_read_from_the_log(match):
+    mover, partner = open_sockets(match)
+    mover.receive(json.dumps({"kind": "action", "action_id": first_legal(match.pk, 0), "version": 0}))
+    seq = Event.objects.filter(match_id=match.pk).order_by("-seq").values_list("seq", flat=True).first()
+    with CaptureQueriesContext(connection) as queries:
+        html = partner.match_changed({"type": "match.changed", "version": 1, "seq": seq})
+    assert len(counted(queries)) == CATCH_UP_QUERIES, counted(queries)
+    assert 'data-version="1"' in html
 
 
 def test_a_move_frame_sends_no_chat_and_a_chat_line_only_itself(match):
