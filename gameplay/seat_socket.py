@@ -42,6 +42,8 @@ class SeatSocket:
         self.group = selectors.match_group_name(seat.match_id)
         self.seats = list(seat.match.seats.all())  # fixed once the match exists: read once per socket
         self.names = {s.index: s.display_name for s in self.seats}
+        # Whether a move here can hand the turn to an agent: if no seat is one, the service need not look.
+        self.agents_play = any(s.is_agent for s in self.seats)
         self.selection: tuple[str, ...] = ()
         self.rendered_seq = 0  # newest event the board regions on this socket account for
         self.chat_seq = 0  # newest message event the chat log on this socket accounts for
@@ -110,6 +112,7 @@ class SeatSocket:
                 frame["action_id"],
                 text=frame["text"] or None,
                 expected_version=version,
+                schedule_agents=self.agents_play,
             ),
         )
 
@@ -118,7 +121,11 @@ class SeatSocket:
         return self._submit(
             frame,
             lambda version: services.apply_move_text(
-                self.seat.match_id, self.seat.index, frame["text"] or "", expected_version=version
+                self.seat.match_id,
+                self.seat.index,
+                frame["text"] or "",
+                expected_version=version,
+                schedule_agents=self.agents_play,
             ),
         )
 

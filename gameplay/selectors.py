@@ -203,15 +203,21 @@ def chat_page(
     lines: list[ChatLine] = []
     last_seq = after_seq
     more = False
-    for seq, seat, payload, at in messages.iterator(chunk_size=limit + 1):
-        last_seq = max(last_seq, seq)
-        audience = payload.get("audience")  # None = everyone; team chats name their seats
-        if audience is not None and seat_index not in audience:
-            continue
-        if len(lines) == limit:
-            more = True
-            break
-        lines.append(ChatLine(seat, names.get(seat, f"seat {seat}"), payload.get("text", ""), at, seq))
+    rows = messages.iterator(chunk_size=limit + 1)
+    try:
+        for seq, seat, payload, at in rows:
+            last_seq = max(last_seq, seq)
+            audience = payload.get("audience")  # None = everyone; team chats name their seats
+            if audience is not None and seat_index not in audience:
+                continue
+            if len(lines) == limit:
+                more = True
+                break
+            lines.append(ChatLine(seat, names.get(seat, f"seat {seat}"), payload.get("text", ""), at, seq))
+    finally:
+        # Close the cursor now, not when the generator is collected: a cursor left open mid-table holds SQLite's
+        # lock on the event table, and another thread's insert then fails with "database table is locked".
+        rows.close()
     lines.reverse()
     return ChatPage(lines, more, last_seq)
 

@@ -201,7 +201,9 @@ def submit_move_text(match_id: int, seat_index: int, text: Any, *, expected_vers
     return apply_move_text(match_id, seat_index, text, expected_version=expected_version).match
 
 
-def apply_move_text(match_id: int, seat_index: int, text: Any, *, expected_version: int) -> Applied:
+def apply_move_text(
+    match_id: int, seat_index: int, text: Any, *, expected_version: int, schedule_agents: bool = True
+) -> Applied:
     """``submit_move_text``, returning the committed change too (see ``apply_action``)."""
     try:
         text = clean_text(text, max_length=200, what="the move")
@@ -222,7 +224,9 @@ def apply_move_text(match_id: int, seat_index: int, text: Any, *, expected_versi
         raise ActionRejected(f"{text!r} is not a valid move ({err})") from None
     if not isinstance(action_id, str) or not action_id:
         raise ActionRejected(f"{text!r} is not a valid move")
-    return apply_action(match_id, seat_index, action_id, expected_version=expected_version)
+    return apply_action(
+        match_id, seat_index, action_id, expected_version=expected_version, schedule_agents=schedule_agents
+    )
 
 
 def post_message(match_id: int, seat_index: int, text: Any) -> Event:

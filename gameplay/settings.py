@@ -160,8 +160,15 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
+    # channels_redis counts its capacity (default 100) per Redis key, and every socket of a server process shares
+    # one key: with a hundred sockets a process, a second of backlog under load filled it and group messages were
+    # dropped (logged at INFO only), so sockets waited for a move that never came (bench_realtime, issue 14).
+    # Messages still expire after a minute.
     CHANNEL_LAYERS = {
-        "default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [REDIS_URL]}}
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [REDIS_URL], "capacity": int(os.environ.get("CHANNEL_LAYER_CAPACITY", "2000"))},
+        }
     }
     CELERY_BROKER_URL = REDIS_URL
     CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
