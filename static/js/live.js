@@ -9,11 +9,28 @@
     if (status) status.textContent = text;
   }
 
+  // data-socket on the element holding the socket: "live" once its first frame has drawn the page, "closed"
+  // while it is down. Browser tests wait for "live" before acting (a click that races the first frame can land
+  // on a cell that frame then replaces).
+  function markSocket(event, value) {
+    if (event.target instanceof Element) event.target.setAttribute("data-socket", value);
+  }
+
   document.addEventListener("htmx:wsOpen", function () {
     showConnection("");
   });
 
+  // The board cell that had the keyboard when a frame arrived, to give it back once the frame replaced it.
+  let focusedCell = null;
+
+  document.addEventListener("htmx:wsBeforeMessage", function () {
+    const active = document.activeElement;
+    const cell = active instanceof Element ? active.closest("#board [data-cell]") : null;
+    focusedCell = cell ? cell.getAttribute("data-cell") : null;
+  });
+
   document.addEventListener("htmx:wsClose", function (event) {
+    markSocket(event, "closed");
     const closed = event.detail && event.detail.event;
     // 4001: the server closed this socket because the same seat opened the game in another tab or window
     // (gameplay/socket_limits.py); the websocket extension does not reconnect after it.
@@ -22,13 +39,18 @@
       : "Connection lost; reconnecting…");
   });
 
-  document.addEventListener("htmx:wsAfterMessage", function () {
-    // Keep the keyboard on the board after an update, unless the reader is in a field (the chat box).
+  document.addEventListener("htmx:wsAfterMessage", function (event) {
+    markSocket(event, "live");
+    // Keep the keyboard on the board after an update, unless the reader is in a field (the chat box): on the
+    // same cell if it is still one to press, else where the board asks for it.
     const active = document.activeElement;
     if (!active || active === document.body) {
-      const target = document.querySelector("#board [data-autofocus]");
+      const same = focusedCell === null ? null
+        : document.querySelector('#board button[data-cell="' + CSS.escape(focusedCell) + '"]');
+      const target = same || document.querySelector("#board [data-autofocus]");
       if (target) target.focus({ preventScroll: true });
     }
+    focusedCell = null;
     // A study round's Continue area listens for this (hx-trigger="round-changed from:body") until its
     // Continue form is there.
     if (document.getElementById("study-continue") && !document.getElementById("study-continue-form")) {

@@ -23,6 +23,12 @@ def click_something(page) -> bool:
     return False
 
 
+def wait_until_live(page, timeout: int = 30_000) -> None:
+    """Wait until the match socket's first frame has drawn the page (static/js/live.js marks it): a click before
+    then can land on a cell that frame replaces."""
+    page.wait_for_selector("[ws-connect][data-socket=live]", timeout=timeout)
+
+
 def wait_for_board_change(page, before_html: str, timeout: int = 30_000) -> None:
     page.wait_for_function(
         "html => document.querySelector('#board').innerHTML !== html", arg=before_html, timeout=timeout

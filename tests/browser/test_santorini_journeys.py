@@ -10,6 +10,7 @@ from tests.browser.santorini_player import (
     click_something,
     result_text,
     wait_for_board_change,
+    wait_until_live,
     wait_until_playable,
 )
 
@@ -20,7 +21,8 @@ def start_match(page, server_url: str, seat_1: str) -> None:
     page.get_by_label("Player 2").select_option(seat_1)
     page.get_by_role("button", name="Start match").click()
     page.wait_for_url(re.compile(r"/play/[\w-]+/$"))
-    page.wait_for_selector("#board .santorini button.cell")  # the websocket delivered a live board
+    page.wait_for_selector("#board .santorini button.cell")
+    wait_until_live(page)  # the websocket delivered a live board
 
 
 def test_person_beats_or_loses_to_random_agent_on_a_phone(phone_page, server_url):
@@ -117,6 +119,16 @@ def test_board_is_playable_from_the_keyboard(laptop_page, server_url):
         page.wait_for_function("v => Number(document.querySelector('#board').dataset.version) >= v",
                                arg=int(expected_version))
     assert page.locator("#board .santorini .worker.seat0").count() == 2
+    # Selecting a worker by keyboard redraws the board: the keyboard stays on that worker's square.
+    wait_until_playable(page)
+    worker = page.locator("#board button.cell.pick:not(.selected)").first
+    cell = worker.get_attribute("data-cell")
+    before = page.locator("#board").inner_html()
+    worker.focus()
+    page.keyboard.press("Enter")
+    wait_for_board_change(page, before)
+    assert page.locator(f'#board button.cell.selected[data-cell="{cell}"]').count() == 1
+    assert page.evaluate("document.activeElement.getAttribute('data-cell')") == cell
     # The list of all legal actions is reachable by keyboard too.
     page.get_by_text(re.compile(r"All legal actions")).focus()
     page.keyboard.press("Enter")
