@@ -31,7 +31,8 @@ def notify_match_changed(match: Match, seq: int | None = None, change: Committed
     Runs after the change has committed, so a failure here can neither undo nor hide it: the caller's result
     stands (the mover's own socket renders from the database, not from this message). A failed send (e.g. Redis
     cut for a moment) is logged and retried after each of NOTIFY_RETRY_DELAYS; sockets that still miss it render
-    the current state when they reconnect. ``seq`` is the match's newest event, so a socket that has already
+    the current state once they have been quiet for SOCKET_CATCH_UP_SECONDS (gameplay.consumers), or when
+    they reconnect. ``seq`` is the match's newest event, so a socket that has already
     rendered it can skip the echo; None (no new event, e.g. a next round was linked) asks every socket to render.
     ``change``, for an applied action: the committed result, which lets a socket one commit behind draw it without
     reading the database (gameplay.committed).

@@ -24,14 +24,19 @@ Why async (issue 14): a synchronous consumer runs every connection's work on one
 process, so one socket's database round trips hold up all the others. Here the event loop only moves messages;
 each piece of database and rendering work runs in one of a few worker threads (``off_loop``,
 gameplay.socket_threads), which keep their database connections between frames.
+
+A group message can be lost (channels_redis drops messages over its capacity; a send can fail after its retries),
+so a socket quiet for SOCKET_CATCH_UP_SECONDS asks the event log whether it missed anything (``keep_up``).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 from asgiref.sync import SyncToAsync
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 from django.http.cookie import parse_cookie
 
 from gameplay import socket_limits
@@ -53,8 +58,12 @@ def off_loop(func):
 
 class MatchConsumer(AsyncWebsocketConsumer):
     socket: SeatSocket | None = None
+    keeper: asyncio.Task | None = None  # the catch-up loop (keep_up), while the socket is open
+    busy: asyncio.Lock  # one piece of the socket's work at a time: Channels serialises messages, not keep_up
+    quiet_since = 0.0  # event-loop time of the last frame sent to or received from the browser
 
     async def connect(self):
+        self.busy = asyncio.Lock()
         token = self.scope["url_route"]["kwargs"].get("token", "")
         cookies = parse_cookie(dict(self.scope.get("headers", ())).get(b"cookie", b"").decode("latin-1"))
         self.socket = await off_loop(SeatSocket.for_token)(token, self.channel_name, cookies)
@@ -67,6 +76,26 @@ class MatchConsumer(AsyncWebsocketConsumer):
         for channel_name in stale:
             await self._evict(channel_name)
         await self.send(text_data=html)
+        self.quiet_since = asyncio.get_running_loop().time()
+        self.keeper = asyncio.create_task(self.keep_up())
+
+    async def keep_up(self) -> None:
+        """Every SOCKET_CATCH_UP_SECONDS without a frame either way, ask the event log whether this socket missed
+        a change (SeatSocket.catch_up): the safety net under the group messages, which can be lost."""
+        loop = asyncio.get_running_loop()
+        every = settings.SOCKET_CATCH_UP_SECONDS
+        while True:
+            await asyncio.sleep(max(0.0, self.quiet_since + every - loop.time()))
+            if loop.time() - self.quiet_since < every:
+                continue  # a frame went by while it slept
+            try:
+                async with self.busy:
+                    html = await off_loop(self.socket.catch_up)()
+            except Exception:  # e.g. the database away for a moment: try again after the next quiet spell
+                logger.exception("catching up the socket of match %s failed", self.socket.seat.match_id)
+                html = None
+            self.quiet_since = loop.time()
+            await self._send(html)
 
     async def _evict(self, channel_name: str) -> None:
         try:
@@ -75,6 +104,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
             logger.info("could not tell an old socket of match %s to close", self.socket.seat.match_id, exc_info=True)
 
     async def disconnect(self, code):
+        if self.keeper is not None:
+            self.keeper.cancel()
         if self.socket is None:
             return
         await self.channel_layer.group_discard(self.socket.group, self.channel_name)
@@ -82,12 +113,17 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await off_loop(self.socket.close)()
 
     async def receive(self, text_data=None, bytes_data=None):
-        await self._send(await off_loop(self.socket.receive)(text_data))
+        self.quiet_since = asyncio.get_running_loop().time()
+        async with self.busy:
+            html = await off_loop(self.socket.receive)(text_data)
+        await self._send(html)
 
     async def match_changed(self, event):
         if self.socket.shows(event.get("seq")):
             return  # no thread needed to know it: e.g. the echo of this socket's own move
-        await self._send(await off_loop(self.socket.match_changed)(event))
+        async with self.busy:
+            html = await off_loop(self.socket.match_changed)(event)
+        await self._send(html)
 
     async def socket_evict(self, event):
         """A newer socket of this seat went past MAX_SOCKETS_PER_SEAT: this, the oldest, makes way."""
@@ -97,4 +133,5 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     async def _send(self, html: str | None) -> None:
         if html:
+            self.quiet_since = asyncio.get_running_loop().time()
             await self.send(text_data=html)

@@ -200,11 +200,32 @@ class SeatSocket:
 
     # --- rendering --------------------------------------------------------------------
 
-    def refresh(self, *, board: bool = False, error: str | None = None) -> str | None:
-        """Bring this socket up to date: the board regions when anything but chat changed since it last drew
-        them (or ``board``), and the chat lines it has not sent yet. None when nothing changed."""
+    def catch_up(self) -> str | None:
+        """What this socket missed, or None (one query) when it missed nothing. The consumer asks when the socket
+        has been quiet for SOCKET_CATCH_UP_SECONDS: a group message can be lost (channels_redis drops messages
+        over its capacity, a send can fail after its retries), and the page would otherwise show an old board
+        until it is reloaded."""
+        newest = self._newest_since()
+        missed = any(top > self.rendered_seq for top in newest.values()) or (
+            self.chat_enabled and newest.get(Event.Kind.MESSAGE, 0) > self.chat_seq
+        )
+        if not missed:
+            return None
+        logger.info("socket of match %s seat %s caught up with events it was not sent: %s",
+                    self.seat.match_id, self.seat.index, newest)
+        return self.refresh(newest=newest)
+
+    def _newest_since(self) -> dict[str, int]:
         since = min(self.rendered_seq, self.chat_seq) if self.chat_enabled else self.rendered_seq
-        newest = selectors.newest_seq_by_kind(self.seat.match_id, after_seq=since)
+        return selectors.newest_seq_by_kind(self.seat.match_id, after_seq=since)
+
+    def refresh(
+        self, *, board: bool = False, error: str | None = None, newest: dict[str, int] | None = None
+    ) -> str | None:
+        """Bring this socket up to date: the board regions when anything but chat changed since it last drew
+        them (or ``board``), and the chat lines it has not sent yet. None when nothing changed. ``newest``: what
+        ``_newest_since`` just read, when the caller has it."""
+        newest = self._newest_since() if newest is None else newest
         seq = max([self.rendered_seq, *newest.values()])
         kinds = {kind for kind, top in newest.items() if top > self.rendered_seq}
         # No new event at all (e.g. a next round was linked) still asks for a fresh look; games whose

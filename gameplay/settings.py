@@ -257,6 +257,12 @@ MAX_FRAMES_PER_SECOND = int(os.environ.get("MAX_FRAMES_PER_SECOND", "20"))
 MAX_CHAT_PER_MINUTE = int(os.environ.get("MAX_CHAT_PER_MINUTE", "30"))
 CHAT_HISTORY_SHOWN = int(os.environ.get("CHAT_HISTORY_SHOWN", "200"))
 MAX_SELECTION = int(os.environ.get("MAX_SELECTION", "12"))
+# A socket that has sent nothing for this many seconds asks the event log whether it missed a change (one query):
+# the channel layer can lose a group message (channels_redis drops what is over capacity), and a page that missed
+# a move would otherwise wait until it is reloaded.
+SOCKET_CATCH_UP_SECONDS = float(os.environ.get("SOCKET_CATCH_UP_SECONDS", "5"))
+if not SOCKET_CATCH_UP_SECONDS > 0:
+    raise ImproperlyConfigured("SOCKET_CATCH_UP_SECONDS must be a positive number of seconds")
 # Hours an invite link to a match's other seat stays open before someone accepts it (gameplay/seat_claims.py).
 INVITE_TTL_HOURS = float(os.environ.get("INVITE_TTL_HOURS", "24"))
 

@@ -36,6 +36,9 @@ PARTNER_QUERIES = 0
 # changed, the match, the last action (whether an agent keeps this seat waiting is read from the seats the socket
 # already has).
 CATCH_UP_QUERIES = 3
+# A quiet socket asking whether it missed anything (SeatSocket.catch_up, every SOCKET_CATCH_UP_SECONDS): what
+# changed since it last drew, and nothing more when nothing did.
+QUIET_CHECK_QUERIES = 1
 
 
 def counted(queries) -> list[str]:
@@ -115,6 +118,18 @@ def test_a_socket_that_missed_a_message_catches_up_from_the_log(match, group_mes
     assert len(counted(queries)) == CATCH_UP_QUERIES, counted(queries)
     assert 'data-version="2"' in html and partner.shows(message["seq"])
     assert html == partner.refresh(board=True)
+
+
+def test_a_quiet_socket_looks_with_one_query_and_catches_up_with_the_usual_ones(match):
+    mover, partner = open_sockets(match)
+    with CaptureQueriesContext(connection) as queries:
+        assert partner.catch_up() is None
+    assert len(counted(queries)) == QUIET_CHECK_QUERIES, counted(queries)
+    mover.receive(json.dumps({"kind": "action", "action_id": first_legal(match.pk, 0), "version": 0}))
+    with CaptureQueriesContext(connection) as queries:
+        html = partner.catch_up()  # its group message was lost
+    assert len(counted(queries)) == CATCH_UP_QUERIES, counted(queries)
+    assert 'data-version="1"' in html
 
 
 def test_a_message_without_a_committed_action_is_read_from_the_log(match):
