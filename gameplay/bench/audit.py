@@ -2,13 +2,15 @@
 
 Every send is (match, seat, action id, the version it was sent at). The service applies it as the action event
 whose version is one more, so an acknowledged send missing from the log was lost, a log event that answers no
-send (or a second event at one version) was applied twice, and versions must follow each other without gaps.
+send (or a second event at one version) was applied twice, and versions must follow each other without gaps. An
+agent seat's actions come from the server, not from a send: they only count towards gaps and repeats.
 """
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 
@@ -37,7 +39,11 @@ class LoggedAction:
     version: int  # the match version after it
 
 
-def audit(sends: Iterable[Send], logged: Iterable[LoggedAction]) -> dict[str, int]:
+def audit(
+    sends: Iterable[Send], logged: Iterable[LoggedAction], agent_seats: Mapping[int, AbstractSet[int]] | None = None
+) -> dict[str, int]:
+    """``agent_seats``: by match id, the seats the server's agents played; their actions answer no client send."""
+    agent_seats = agent_seats or {}
     by_version: dict[tuple[int, int], list[LoggedAction]] = defaultdict(list)
     for event in logged:
         by_version[(event.match_id, event.version)].append(event)
@@ -56,8 +62,9 @@ def audit(sends: Iterable[Send], logged: Iterable[LoggedAction]) -> dict[str, in
     unexplained = sum(
         1
         for events in by_version.values()
-        if len(events) == 1 and not sent_keys[(events[0].match_id, events[0].seat, events[0].action_id,
-                                              events[0].version)]
+        if len(events) == 1
+        and events[0].seat not in agent_seats.get(events[0].match_id, ())
+        and not sent_keys[(events[0].match_id, events[0].seat, events[0].action_id, events[0].version)]
     )
     gaps = 0
     versions_by_match: dict[int, set[int]] = defaultdict(set)

@@ -1,11 +1,13 @@
-"""The realtime load client: N human-vs-human matches played over real websockets against a running server.
+"""The realtime load client: N matches played over real websockets against a running server.
 
 Every seat has one socket (``/ws/play/<token>/``, with the Origin of the page it would come from) and plays like
 a person: when a frame shows its turn it waits about ``pace`` seconds, then sends a random legal action with the
 version it saw. The mover's round trip runs from that send to its own socket showing the next version; partner
 delivery from the same send to the other seat's socket showing it. A finished match is replaced by a new one so
 the load stays at N. Seats are spread over the given server URLs round-robin, so with several daphne processes
-a move usually crosses processes (through the Redis channel layer) to reach the partner.
+a move usually crosses processes (through the Redis channel layer) to reach the partner. Seats an agent plays
+(``NewMatch.agent_seats``) have no socket: the server's agent turns (Celery) play them, and the client times each
+agent action from the moment its seat's socket began waiting for it.
 
 The server is a black box: only the frames' data attributes (gameplay.bench.fragments) and, as a fallback when a
 frame shows the turn without action ids, ``observation.json``. Matches are created, and the log is audited
@@ -54,6 +56,7 @@ class BenchConfig:
 class NewMatch:
     match_id: int
     tokens: tuple[str, ...]  # seat tokens in seat order
+    agent_seats: frozenset[int] = frozenset()  # seats an agent plays (the server's agent turns): no client socket
 
 
 # Creates one human-vs-human match (blocking: it writes the shared database); called with a seed.
@@ -82,6 +85,10 @@ class RunState:
     seats_started: int = 0
     flood_frames: int = 0
     server_cpu: dict | None = None  # ServerCpu.stop() over the measurement window, when server pids were given
+    # Matches with agent seats: for each agent action seen by a client's socket in the measured window, the time
+    # from that socket showing the agent's turn (or the agent's previous action) to it showing the action.
+    agent_replies_ms: list[float] = field(default_factory=list)
+    agent_seats: dict[int, frozenset[int]] = field(default_factory=dict)  # by match id
     client_cpu: float = 0.0  # this process's CPU seconds over the measurement window
 
     def error(self, kind: str, detail: str) -> None:
@@ -138,6 +145,8 @@ class SeatClient:
         self.finished = False
         self.fresh = True  # no frame yet on the current socket
         self.turn = asyncio.Event()
+        self.plays_agents = bool(run.agent_seats.get(tracker.match_id))
+        self.agent_since: float | None = None  # when this socket began waiting for an agent's action
 
     async def play(self) -> None:
         url, origin = ws_endpoint(self.base_url, self.token)
@@ -189,10 +198,22 @@ class SeatClient:
                 pending.rejected = "not applied before its socket closed"
                 self.sent_version = None
                 self.run.error("resent", f"a move of match {self.tracker.match_id} was sent again after reconnecting")
+        if self.plays_agents:
+            self._time_agent(frame.version, frame.my_turn or frame.finished, at)
         self.version, self.my_turn, self.action_ids = frame.version, frame.my_turn, frame.action_ids
         self.finished = frame.finished
         if self.my_turn and not self.finished and self.version != self.sent_version:
             self.turn.set()
+
+    def _time_agent(self, version: int, my_turn: bool, at: float) -> None:
+        """In a match against agents, a newer version seen while this seat waits is an agent's action (this seat
+        only sends on its turn): its delay from the moment the wait began is one agent reply."""
+        if self.agent_since is not None and self.version is not None and version > self.version:
+            if self.run.measure_from <= self.agent_since < self.run.measure_until:
+                self.run.agent_replies_ms.append((at - self.agent_since) * 1000)
+            self.agent_since = None
+        if not my_turn and self.agent_since is None:
+            self.agent_since = at
 
     async def _move_loop(self, ws: ClientConnection) -> None:
         while True:
@@ -243,10 +264,12 @@ async def play_slot(run: RunState, slot: int, rng: random.Random) -> None:
             await asyncio.sleep(1)
             continue
         run.match_ids.append(match.match_id)
+        run.agent_seats[match.match_id] = match.agent_seats
         tracker = MatchTracker(run, match.match_id)
         seats = [
             SeatClient(run, tracker, index, token, random.Random(rng.random()))
             for index, token in enumerate(match.tokens)
+            if index not in match.agent_seats
         ]
         await asyncio.gather(*(seat.play() for seat in seats))
         run.finished_matches += 1

@@ -25,6 +25,8 @@ def summarize(run: RunState, seats_per_match: int, audit: dict, server: dict | N
         "moves_per_s": round(len(applied) / config.duration, 1) if config.duration else None,
         "round_trip_ms": percentiles(round_trips),
         "partner_delivery_ms": percentiles(partner),
+        "agent_reply_ms": percentiles(run.agent_replies_ms) if run.agent_replies_ms else None,
+        "agent_moves_per_s": round(len(run.agent_replies_ms) / config.duration, 1) if run.agent_replies_ms else None,
         "errors": errors,
         "error_kinds": dict(run.errors),
         "error_samples": run.error_samples,
@@ -57,6 +59,10 @@ def format_text(result: dict) -> str:
         f"matches created {result['matches_created']}, finished {result['matches_finished']}",
         _line("move round trip (mover)", result["round_trip_ms"]),
         _line("partner delivery", result["partner_delivery_ms"]),
+    ]
+    if result["agent_reply_ms"]:
+        lines.append(_line(f"agent reply ({result['agent_moves_per_s']} agent moves/s seen)", result["agent_reply_ms"]))
+    lines += [
         f"errors {result['errors']} {result['error_kinds'] or ''}".rstrip()
         + f"; rejected moves {result['rejected_moves']}, unacknowledged {result['unacknowledged']}",
         f"event log: lost {result['lost']}, duplicated {result['duplicated']}, version gaps {result['version_gaps']}, "

@@ -67,6 +67,17 @@ def test_audit_finds_lost_duplicated_and_missing_versions():
     assert (result["version_gaps"], result["lost"], result["duplicated"]) == (1, 0, 0)
 
 
+def test_an_agent_seats_actions_answer_no_send_and_are_no_duplicates():
+    sends = [_send(0, 0, "x"), _send(2, 0, "z")]
+    logged = [LoggedAction(1, 0, "x", 1), LoggedAction(1, 1, "agent-move", 2), LoggedAction(1, 0, "z", 3)]
+    assert audit(sends, logged, {1: frozenset({1})}) == {
+        "lost": 0, "duplicated": 0, "version_gaps": 0, "applied_unacknowledged": 0
+    }
+    assert audit(sends, logged)["duplicated"] == 1  # the same log without agents: an action nobody sent
+    twice = [*logged, LoggedAction(1, 1, "agent-move", 2)]
+    assert audit(sends, twice, {1: frozenset({1})})["duplicated"] == 1  # an agent's action applied twice still is
+
+
 def test_percentiles_are_measured_values_in_order():
     stats = percentiles([float(v) for v in range(1, 101)])
     assert (stats["count"], stats["p50"], stats["p95"], stats["p99"], stats["max"]) == (100, 50.0, 95.0, 99.0, 100.0)
@@ -118,3 +129,35 @@ def test_benchmark_plays_two_matches_against_a_real_server(tmp_path):
         assert stats["count"] > 0
         assert 0 < stats["p50"] <= stats["p95"] <= stats["p99"] <= stats["max"] < 10_000
     assert result["server"]["cpu_seconds"] > 0
+
+
+@pytest.mark.slow
+def test_benchmark_plays_against_an_agent_on_the_server(tmp_path):
+    """--agent: the last seat is the server's agent (here on the embedded default's agent-turn threads); only the
+    person's seat has a socket, and each agent action is timed on it."""
+    env = server_env(f"sqlite:///{tmp_path / 'bench.sqlite3'}")
+    migrate(env)
+    with daphne_server(env, log_path=tmp_path / "daphne.log") as base:
+        command = [
+            sys.executable, "manage.py", "bench_realtime", "--matches", "2", "--duration", "4", "--warmup", "1",
+            "--pace", "0.3", "--url", base, "--agent", "random", "--json",
+        ]
+        done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr + (tmp_path / "daphne.log").read_text(errors="replace")[-3000:]
+    result = json.loads(done.stdout)
+    assert result["seats"] == 2 and result["moves_applied"] > 0
+    assert (result["errors"], result["lost"], result["duplicated"], result["version_gaps"]) == (0, 0, 0, 0), result
+    assert result["partner_delivery_ms"]["count"] == 0  # nobody else has a socket
+    agent = result["agent_reply_ms"]
+    assert agent["count"] > 0 and 0 < agent["p50"] <= agent["p95"] <= agent["max"] < 10_000
+    assert result["agent_moves_per_s"] > 0
+
+
+def test_an_unknown_agent_is_refused_before_anything_runs(tmp_path):
+    env = server_env(f"sqlite:///{tmp_path / 'bench.sqlite3'}")
+    migrate(env)
+    done = subprocess.run(
+        [sys.executable, "manage.py", "bench_realtime", "--agent", "no-such-agent"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=60,
+    )
+    assert done.returncode != 0 and "unknown agent 'no-such-agent'" in done.stderr

@@ -1,9 +1,11 @@
-"""python manage.py bench_realtime [--matches 50] [--duration 60] [--url http://127.0.0.1:8000 ...] [--json]
+"""python manage.py bench_realtime [--matches 50] [--duration 60] [--url http://127.0.0.1:8000 ...] [--agent random]
+[--json]
 
-Plays N human-vs-human matches over real websockets against a running server (issue 14) and prints moves/s,
-the mover's round trip and the partner's delivery (p50/p95/p99/max), errors, and lost or duplicated moves as
-checked against the event log. Run it with the server's DATABASE_URL: it creates the matches and reads the log
-there. See the README's "Realtime benchmark" for the topologies measured.
+Plays N human-vs-human (with --agent, human-vs-agent) matches over real websockets against a running server
+(issue 14) and prints moves/s, the mover's round trip and the partner's delivery (p50/p95/p99/max; with --agent,
+the agent's reply), errors, and lost or duplicated moves as checked against the event log. Run it with the
+server's DATABASE_URL: it creates the matches and reads the log there. See the README's "Realtime benchmark"
+for the topologies measured.
 """
 
 from __future__ import annotations
@@ -17,21 +19,26 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connections
 
 from gameplay import services
+from gameplay.agent_directory import agent_choices, agent_exists
 from gameplay.bench.audit import audit, logged_actions
 from gameplay.bench.realtime import BenchConfig, NewMatch, run_bench
 from gameplay.bench.report import format_text, summarize
 from gameplay.engines.registry import GAMES, game_class
 
 
-def human_match(game_id: str, seats: int, seed: int) -> NewMatch:
-    match = services.create_match(
-        game_id, [services.SeatController("human")] * seats, seed=seed, host_seat=0, schedule_agents=False
-    )
-    return NewMatch(match.pk, tuple(match.seats.order_by("index").values_list("token", flat=True)))
+def new_match(game_id: str, seats: int, agent: str | None, seed: int) -> NewMatch:
+    """A match of ``seats`` people, or with ``agent`` playing the last seat (its turns go to the server's agent
+    workers, as in a study's human-vs-agent condition)."""
+    controllers = [services.SeatController("human")] * seats
+    agent_seats = frozenset({seats - 1}) if agent else frozenset()
+    for index in agent_seats:
+        controllers[index] = services.SeatController("agent", agent_name=agent)
+    match = services.create_match(game_id, controllers, seed=seed, host_seat=0)
+    return NewMatch(match.pk, tuple(match.seats.order_by("index").values_list("token", flat=True)), agent_seats)
 
 
 class Command(BaseCommand):
-    help = "Load-test a running server over websockets: N matches of seats moving at a human pace."
+    help = "Load-test a running server over websockets: N matches of seats moving at a human pace (or with an agent)."
 
     def add_arguments(self, parser):
         parser.add_argument("--matches", type=int, default=50)
@@ -42,6 +49,8 @@ class Command(BaseCommand):
         parser.add_argument("--game", default="santorini")
         parser.add_argument("--pace", type=float, default=1.0, help="mean seconds between a seat's moves")
         parser.add_argument("--seed", type=int, default=0)
+        parser.add_argument("--agent", help="a registered agent (e.g. random) to play each match's last seat; its "
+                            "turns run on the server's Celery workers (give their pids to --server-pid too)")
         parser.add_argument("--flood", type=int, default=0, help="extra sockets sending clear frames")
         parser.add_argument("--flood-rate", type=float, default=100.0, help="frames/s per flood socket")
         parser.add_argument("--server-pid", type=int, action="append", dest="server_pids", default=[],
@@ -53,6 +62,8 @@ class Command(BaseCommand):
             raise CommandError(f"unknown game {opts['game']!r}; known: {', '.join(sorted(GAMES))}")
         if opts["matches"] < 1 or opts["duration"] <= 0 or opts["pace"] < 0 or opts["warmup"] < 0:
             raise CommandError("--matches must be at least 1, --duration positive, --pace and --warmup not negative")
+        if opts["agent"] is not None and not agent_exists(opts["agent"]):
+            raise CommandError(f"unknown agent {opts['agent']!r}; known: {', '.join(n for n, _ in agent_choices())}")
         if opts["flood"] < 0 or opts["flood_rate"] <= 0:
             raise CommandError("--flood must not be negative and --flood-rate must be positive")
         config = BenchConfig(
@@ -71,7 +82,9 @@ class Command(BaseCommand):
         db = ThreadPoolExecutor(max_workers=1)
 
         async def create(seed: int) -> NewMatch:
-            return await asyncio.get_running_loop().run_in_executor(db, human_match, opts["game"], seats, seed)
+            return await asyncio.get_running_loop().run_in_executor(
+                db, new_match, opts["game"], seats, opts["agent"], seed
+            )
 
         try:
             run = asyncio.run(run_bench(config, create, tuple(opts["server_pids"])))
@@ -80,6 +93,6 @@ class Command(BaseCommand):
         finally:
             db.submit(connections.close_all).result()
             db.shutdown()
-        checked = audit(run.sends, logged_actions(run.match_ids))
-        result = summarize(run, seats, checked, run.server_cpu, run.client_cpu)
+        checked = audit(run.sends, logged_actions(run.match_ids), run.agent_seats)
+        result = summarize(run, seats - (1 if opts["agent"] else 0), checked, run.server_cpu, run.client_cpu)
         self.stdout.write(json.dumps(result) if opts["json"] else format_text(result))
