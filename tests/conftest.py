@@ -1,6 +1,9 @@
 """Shared test configuration."""
 
 import os
+import shutil
+import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -37,3 +40,22 @@ def redis_names_of_this_worker():
         if "KEY_PREFIX" in cache:
             cache["KEY_PREFIX"] = f"{cache['KEY_PREFIX']}-test-{worker}"
     yield
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, tmp_path_factory):
+    """The SQLite test database in a file (on tmpfs when there is one), as the embedded default keeps it, not in
+    memory: in an in-memory database shared between threads, a read that meets another thread's write lock fails
+    at once ("database table is locked") where a file database waits its busy timeout. The match sockets read from
+    their own threads while tests write, so the in-memory behaviour would fail tests the real one passes."""
+    from django.conf import settings
+
+    shm = Path("/dev/shm")
+    folders = []
+    for db in settings.DATABASES.values():
+        if db["ENGINE"] == "django.db.backends.sqlite3":
+            folders.append(Path(tempfile.mkdtemp(prefix="test-db-", dir=shm if shm.is_dir() else None)))
+            db.setdefault("TEST", {})["NAME"] = str(folders[-1] / "test.sqlite3")
+    yield
+    for folder in folders:
+        shutil.rmtree(folder, ignore_errors=True)
