@@ -80,6 +80,7 @@ class RunState:
     error_samples: list[str] = field(default_factory=list)
     finished_matches: int = 0
     sending: bool = True
+    stopped: bool = False  # the run is over: every loop ends, even one whose cancellation was swallowed
     measure_from: float = 0.0
     measure_until: float = float("inf")
     seats_started: int = 0
@@ -150,7 +151,7 @@ class SeatClient:
 
     async def play(self) -> None:
         url, origin = ws_endpoint(self.base_url, self.token)
-        while not self.finished:
+        while not self.finished and not self.run.stopped:
             try:
                 async with connect(url, origin=Origin(origin), open_timeout=self.run.config.ack_timeout,
                                    close_timeout=2, max_size=None) as ws:
@@ -165,7 +166,9 @@ class SeatClient:
         self.fresh = True
         mover = asyncio.create_task(self._move_loop(ws))
         try:
-            while not self.finished:
+            # Also ends on run.stopped: asyncio.wait_for (Python 3.11) returns a frame that arrived as the task
+            # was cancelled and drops the cancellation, and the run would then wait on this loop for ever.
+            while not self.finished and not self.run.stopped:
                 try:
                     raw = await asyncio.wait_for(ws.recv(), self.run.config.ack_timeout)
                 except TimeoutError:
@@ -325,9 +328,12 @@ async def run_bench(
     deadline = time.monotonic() + config.grace
     while run.in_flight() and time.monotonic() < deadline:
         await asyncio.sleep(0.1)
-    for task in tasks:
-        task.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)
+    run.stopped = True
+    pending = set(tasks)
+    while pending:  # cancelled again until done: a cancellation can be swallowed (see SeatClient._session)
+        for task in pending:
+            task.cancel()
+        _, pending = await asyncio.wait(pending, timeout=1)
     return run
 
 
