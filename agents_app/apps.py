@@ -12,4 +12,6 @@ class AgentsAppConfig(AppConfig):
         )
         from gameplay.agent_directory import AgentProvider, register
 
-        register(AgentProvider(exists=selectors.agent_exists, choices=selectors.agent_choices))
+        register(
+            AgentProvider(exists=selectors.agent_exists, choices=selectors.agent_choices, plays=selectors.agent_plays)
+        )

@@ -47,11 +47,26 @@ def agent_exists(name: str) -> bool:
     return name in registry.AGENTS or agent_config(name) is not None
 
 
-def agent_choices() -> list[tuple[str, str]]:
-    """(name, description) of every agent: built-ins first, then configurations (described by their model)."""
-    builtins = [(name, cls.description) for name, cls in sorted(registry.AGENTS.items())]
+def agent_choices(game_id: str | None = None) -> list[tuple[str, str]]:
+    """(name, description) of every agent (that plays ``game_id``, when given): built-ins first, then
+    configurations (described by their model; a language model plays any game)."""
+    builtins = [
+        (name, cls.description) for name, cls in sorted(registry.AGENTS.items()) if _plays(cls, game_id)
+    ]
     configs = [(c.name, c.description or c.model) for c in AgentConfig.objects.order_by("name")]
     return builtins + configs
+
+
+def agent_plays(name: str, game_id: str) -> bool:
+    """Whether the agent ``name`` exists and knows how to play ``game_id`` (``Agent.games``)."""
+    cls = registry.AGENTS.get(name)
+    if cls is not None:
+        return _plays(cls, game_id)
+    return agent_config(name) is not None
+
+
+def _plays(cls, game_id: str | None) -> bool:
+    return game_id is None or cls.games is None or game_id in cls.games
 
 
 def build_agent(name: str, *, text_validator: TextValidator | None = None) -> Agent:

@@ -196,6 +196,9 @@ def _validated(game_id: str, agents: list[str], matches_per_pair: int, seed: int
         if not agent_selectors.agent_exists(name):
             known = ", ".join(n for n, _ in agent_selectors.agent_choices())
             raise TournamentError(f"unknown agent {name!r}; known: {known}")
+        if not agent_selectors.agent_plays(name, game_id):
+            known = ", ".join(n for n, _ in agent_selectors.agent_choices(game_id))
+            raise TournamentError(f"agent {name!r} does not play {spec.name}; agents for it: {known}")
         _preflight(name)
     if not isinstance(matches_per_pair, int) or matches_per_pair < 1:
         raise TournamentError("matches per pair must be at least 1")

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class AgentProvider:
     exists: Callable[[str], bool]
-    choices: Callable[[], list[tuple[str, str]]]  # (name, description)
+    choices: Callable[..., list[tuple[str, str]]]  # (name, description), of the agents playing game_id if given
+    plays: Callable[[str, str], bool]  # (name, game_id): the agent exists and knows how to play that game
 
 
 _providers: list[AgentProvider] = []
@@ -29,10 +30,17 @@ def agent_exists(name: str) -> bool:
     return isinstance(name, str) and bool(name) and any(p.exists(name) for p in _providers)
 
 
-def agent_choices() -> list[tuple[str, str]]:
+def agent_plays(name: str, game_id: str) -> bool:
+    """Whether agent ``name`` knows how to play ``game_id``: a match never starts with an agent that would only
+    fall back to random moves (the random agent itself plays every game)."""
+    return isinstance(name, str) and bool(name) and any(p.plays(name, game_id) for p in _providers)
+
+
+def agent_choices(game_id: str | None = None) -> list[tuple[str, str]]:
+    """(name, description) of every agent, or of those that play ``game_id``."""
     seen, result = set(), []
     for provider in _providers:
-        for name, description in provider.choices():
+        for name, description in provider.choices(game_id):
             if name not in seen:
                 seen.add(name)
                 result.append((name, description))

@@ -11,11 +11,13 @@ YOU = "you"
 INVITE = "invite"
 
 
-def controller_choices() -> list[tuple[str, str]]:
+def controller_choices(game_id: str | None = None) -> list[tuple[str, str]]:
     choices = [(YOU, "Me (this browser)"), (INVITE, "Another person (invite link)")]
     # Built-in agents and stored LLM configurations alike, through the directory agents_app registers with
-    # (read at form time, so new configs show at once).
-    choices += [(f"agent:{name}", f"Agent: {name} — {description}") for name, description in agent_choices()]
+    # (read at form time, so new configs show at once); only those that play this game.
+    choices += [
+        (f"agent:{name}", f"Agent: {name} — {description}") for name, description in agent_choices(game_id)
+    ]
     return choices
 
 
@@ -49,7 +51,7 @@ class NewMatchForm(forms.Form):
         for seat in range(spec.max_seats):
             name = spec.seat_names[seat] if seat < len(spec.seat_names) else f"Player {seat + 1}"
             self.fields[f"seat_{seat}"] = forms.ChoiceField(
-                choices=controller_choices(),
+                choices=controller_choices(spec.id),
                 initial=YOU if seat == 0 else "agent:random",
                 label=name,
                 required=seat < spec.min_seats,

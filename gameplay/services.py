@@ -20,7 +20,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from gameplay.agent_directory import agent_choices, agent_exists
+from gameplay.agent_directory import agent_choices, agent_exists, agent_plays
 from gameplay.agent_wait import agent_wait
 from gameplay.announce import (  # noqa: F401 (NOTIFY_RETRY_DELAYS: part of this module's interface)
     NOTIFY_RETRY_DELAYS,
@@ -77,6 +77,9 @@ def create_match(
         if c.kind == Seat.Controller.AGENT and not agent_exists(c.agent_name):
             known = ", ".join(name for name, _ in agent_choices())
             raise ServiceError(f"unknown agent {c.agent_name!r}; known: {known}")
+        if c.kind == Seat.Controller.AGENT and not agent_plays(c.agent_name, game_id):
+            known = ", ".join(name for name, _ in agent_choices(game_id))
+            raise ServiceError(f"agent {c.agent_name!r} does not play {game.spec.name}; agents for it: {known}")
         if c.kind not in Seat.Controller.values:
             raise ServiceError(f"unknown seat controller {c.kind!r}")
     state = game.new_initial_state(seed)

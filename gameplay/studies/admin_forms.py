@@ -16,7 +16,7 @@ from django import forms
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
-from gameplay.agent_directory import agent_exists
+from gameplay.agent_directory import agent_exists, agent_plays
 from gameplay.engines.api import GameSpec, OptionSpec
 from gameplay.engines.registry import all_specs
 from gameplay.forms import option_form_field
@@ -251,6 +251,9 @@ class StudyAdminForm(forms.ModelForm):
         fallback = data.get("pairing_fallback_agent")
         if fallback and not agent_exists(fallback):
             self.add_error("pairing_fallback_agent", f"Unknown agent {fallback!r}.")
+        elif fallback and validation.game_spec(game_id) is not None and not agent_plays(fallback, game_id):
+            name = validation.game_spec(game_id).name
+            self.add_error("pairing_fallback_agent", f"Agent {fallback!r} does not play {name}.")
         # The enrolment rules beside their fields (the cap against the conditions' seats: the conditions' check).
         enrolment = {f: data[f] for f in ("read_url_ids", "require_pid", "max_participants") if f in data}
         for field, messages in validation.enrolment_errors(enrolment, []).items():

@@ -15,7 +15,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from gameplay.agent_directory import agent_exists
+from gameplay.agent_directory import agent_exists, agent_plays
 from gameplay.engines.api import EngineError, GameSpec
 from gameplay.engines.registry import UnknownGameError, create_game, game_class
 from gameplay.studies.models import AGENT, PARTICIPANT, Study
@@ -77,7 +77,8 @@ def likert_errors(items: Any, scale: Any) -> Errors:
 
 
 def seats_errors(spec: GameSpec | None, seats: Any) -> Errors:
-    """Who plays each seat: the list's shape, its length for the game, and that every agent exists."""
+    """Who plays each seat: the list's shape, its length for the game, and that every agent exists and plays
+    the game."""
     errors: Errors = {}
     if not isinstance(seats, list) or not seats:
         _add(errors, "seats", 'Seats must be a list with one entry per seat, e.g. [{"kind": "participant"}, …].')
@@ -97,6 +98,8 @@ def seats_errors(spec: GameSpec | None, seats: Any) -> Errors:
                 _add(errors, "seats", f"Seat {number}: name the agent (\"agent\": \"<name>\").")
             elif not agent_exists(name):
                 _add(errors, "seats", f"Seat {number}: unknown agent {name!r}.")
+            elif spec is not None and not agent_plays(name, spec.id):
+                _add(errors, "seats", f"Seat {number}: agent {name!r} does not play {spec.name}.")
         else:
             _add(errors, "seats", f'Seat {number}: kind must be "{PARTICIPANT}" or "{AGENT}".')
     if not participants:
@@ -165,6 +168,8 @@ def study_errors(data: Mapping[str, Any], conditions: Sequence[Mapping[str, Any]
         _add(errors, "pairing_fallback_agent", "Name the agent that plays when pairing times out.")
     elif action == Study.PairingTimeout.AGENT and fallback and not agent_exists(fallback):
         _add(errors, "pairing_fallback_agent", f"Unknown agent {fallback!r}.")
+    elif action == Study.PairingTimeout.AGENT and fallback and spec is not None and not agent_plays(fallback, spec.id):
+        _add(errors, "pairing_fallback_agent", f"Agent {fallback!r} does not play {spec.name}.")
     errors.update(enrolment_errors(data, conditions))
     if not conditions:
         _add(errors, "conditions", "Give at least one condition.")

@@ -55,6 +55,7 @@ def _cached(kind: str, parse: Callable[[str], Flag], keep: Callable[[], bool] = 
 
 class GnomesCommAgent(Agent):
     name = "gnomes-comm"
+    games = frozenset({"gnomes"})  # reads the Gnomes at Night observation and its maze
     description = (
         "Gnomes at Night: AISMCTS-F planner with flag exchange; reads the partner's chat, answers questions, "
         "reports its own walls and asks the partner for moves."

@@ -17,6 +17,7 @@ from .flags import Flag
 
 class GnomesMuteAgent(Agent):
     name = "gnomes-mute"
+    games = frozenset({"gnomes"})  # reads the Gnomes at Night observation and its maze
     description = "Gnomes at Night: AISMCTS-F planner over sampled partner walls; never chats (the mute control)."
 
     def __init__(

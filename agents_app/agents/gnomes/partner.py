@@ -49,6 +49,7 @@ _ACCEPT_CHANCE = 0.4
 
 class SimulatedPartner(Agent):
     name = "gnomes-partner"
+    games = frozenset({"gnomes"})  # reads the Gnomes at Night observation and its maze
     description = "Gnomes at Night: a scripted cooperative partner that follows requests and gives directions."
 
     def __init__(self):
