@@ -23,10 +23,45 @@
   // The board cell that had the keyboard when a frame arrived, to give it back once the frame replaced it.
   let focusedCell = null;
 
+  // The chat log keeps its newest line in view, unless the reader scrolled up to read older ones: then the
+  // "New messages" button below it says that lines came, and takes the reader down to them.
+  let chatAtEnd = true;
+  let chatNewest = null;
+  let chatSent = false;
+
+  function chatLog() {
+    return document.getElementById("chat-log");
+  }
+
+  function newestLine(log) {
+    const last = log.querySelector("li[data-seq]:last-of-type");
+    return last ? last.getAttribute("data-seq") : null;
+  }
+
+  function isAtEnd(log) {
+    return log.scrollHeight - log.scrollTop - log.clientHeight < 24;
+  }
+
+  function setUnread(shown) {
+    const button = document.getElementById("chat-unread");
+    if (button) button.hidden = !shown;
+  }
+
+  function showNewestLine() {
+    const log = chatLog();
+    if (log) log.scrollTop = log.scrollHeight;
+    setUnread(false);
+  }
+
+  document.addEventListener("DOMContentLoaded", showNewestLine);
+
   document.addEventListener("htmx:wsBeforeMessage", function () {
     const active = document.activeElement;
     const cell = active instanceof Element ? active.closest("#board [data-cell]") : null;
     focusedCell = cell ? cell.getAttribute("data-cell") : null;
+    const log = chatLog();
+    chatAtEnd = !log || isAtEnd(log);
+    chatNewest = log ? newestLine(log) : null;
   });
 
   document.addEventListener("htmx:wsClose", function (event) {
@@ -41,6 +76,12 @@
 
   document.addEventListener("htmx:wsAfterMessage", function (event) {
     markSocket(event, "live");
+    const log = chatLog();
+    if (log && newestLine(log) !== chatNewest) {
+      if (chatAtEnd || chatSent) showNewestLine();
+      else setUnread(true);
+      chatSent = false;
+    }
     // Keep the keyboard on the board after an update, unless the reader is in a field (the chat box): on the
     // same cell if it is still one to press, else where the board asks for it.
     const active = document.activeElement;
@@ -61,6 +102,26 @@
   document.addEventListener("htmx:wsAfterSend", function (event) {
     const form = event.target;
     if (form instanceof HTMLFormElement && form.hasAttribute("data-reset-after-send")) form.reset();
+    if (form instanceof HTMLFormElement && form.classList.contains("chat-form")) chatSent = true;
+  });
+
+  document.addEventListener("click", function (event) {
+    if (event.target instanceof Element && event.target.closest("#chat-unread")) showNewestLine();
+  });
+
+  // Scrolling the log down to its end by hand clears the "New messages" button (scroll events do not bubble).
+  document.addEventListener("scroll", function (event) {
+    if (event.target === chatLog() && isAtEnd(event.target)) setUnread(false);
+  }, true);
+
+  // Escape in the chat box gives the keyboard back to the board, where keys play (e.g. Gnomes' arrow keys).
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== "Escape" || !(event.target instanceof Element) || !event.target.closest(".chat-form")) return;
+    const target = document.querySelector("#board [data-autofocus], #board button, #board [tabindex]");
+    if (target) {
+      event.preventDefault();
+      target.focus();
+    }
   });
 
   document.addEventListener("click", function (event) {
