@@ -1,18 +1,19 @@
 """Researcher pages: the study list, a live dashboard and the downloads. Staff only.
 
 Everyone else gets 403, never a login redirect: participants reach the site from a study link, and a
-redirect to a login page would tell them nothing useful. Views stay thin: numbers come from
-``measures`` and files from ``exports``. Responses are never cached because they hold personal data
-(Prolific ids) and change as people take part.
+redirect to a login page would tell them nothing useful (the 403 page offers a researcher a link to sign in).
+Views stay thin: numbers come from ``measures`` and files from ``exports``. Responses are never cached because
+they hold personal data (Prolific ids) and change as people take part.
 """
 
 from __future__ import annotations
 
 from functools import wraps
+from urllib.parse import urlencode
 
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
@@ -29,10 +30,17 @@ def staff_only(view):
     def wrapped(request, *args, **kwargs):
         user = request.user
         if not (user.is_authenticated and user.is_staff):
-            raise PermissionDenied("Researchers only.")
+            return researchers_only(request)
         return view(request, *args, **kwargs)
 
     return never_cache(wrapped)
+
+
+def researchers_only(request) -> HttpResponse:
+    """403 with a way in for a researcher who is not signed in (a link to sign in and come back here, not a
+    redirect), and a plain word for a signed-in account that is not a researcher's. Says nothing about studies."""
+    login = f"{reverse('admin:login')}?{urlencode({'next': request.path})}"
+    return render(request, "studies/research/researchers_only.html", {"login_url": login}, status=403)
 
 
 def _study(slug: str):

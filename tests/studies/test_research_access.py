@@ -120,3 +120,20 @@ def test_dashboard_lists_the_measures_the_game_declares(study):
     html = client.get(reverse("study_research:live", kwargs={"slug": study.slug})).content.decode()
     assert "(agent gnomes-mute)" in html  # the condition's partner summary
     assert "<code>gnomes</code>" in client.get(reverse("study_research:list")).content.decode()
+
+
+def test_the_403_offers_a_researcher_a_way_to_sign_in_and_says_nothing_about_studies(study):
+    response = Client().get(f"/studies/{study.slug}/")
+    html = response.content.decode()
+    assert response.status_code == 403 and "Researchers only" in html
+    assert f'href="/admin/login/?next=%2Fstudies%2F{study.slug}%2F"' in html  # a link back here, not a redirect
+    assert study.slug not in html.replace(f"%2Fstudies%2F{study.slug}%2F", "")  # only in the way back
+    signed_in = user_client().get("/studies/").content.decode()
+    assert "which is not a researcher's account" in signed_in and "Sign in with another account" in signed_in
+
+
+def test_the_menu_shows_studies_to_staff_only(study):
+    menu_link = 'href="/studies/">Studies</a>'
+    assert menu_link in user_client("researcher", is_staff=True).get("/").content.decode()
+    assert menu_link not in user_client().get("/").content.decode()
+    assert menu_link not in Client().get("/").content.decode()
