@@ -255,6 +255,15 @@ def result_text(match: Match, names: dict[int, str], seat_index: int | None, sta
     return f"{names.get(match.winner)} won."
 
 
+def public_result(match: Match) -> str | None:
+    """How a finished match ended, in words anyone may read ("Player 2 won.", a cooperative game's own words,
+    "The match ended in a draw."); None before the end."""
+    if match.status != Match.Status.FINISHED:
+        return None
+    names = {s.index: s.display_name for s in match.seats.all()}
+    return result_text(match, names, None, state_of(match))
+
+
 def recent_matches(limit: int = 50, *, include_private: bool = False):
     """The newest matches; private ones (study rounds) only when asked for (staff views)."""
     matches = Match.objects.prefetch_related("seats").order_by("-created_at")

@@ -206,6 +206,9 @@ def replay(request, match_id: int):
         "clicks": {},
         "board_template": f"games/{match.game_id}/board.html",
         "seats": {s.index: s for s in match.seats.all()},
+        "result": selectors.public_result(match),
+        # Every action as a step to jump to: (step, event).
+        "moves": [(n, f.event) for n, f in enumerate(frames) if f.event is not None and f.event.kind == "action"],
         # Agent moves that asked a model record how many calls they made; the transcripts themselves are
         # agents_app's pages (the template links and loads them by URL name only).
         "has_transcripts": any(f.event is not None and f.event.payload.get("model_calls") for f in frames),

@@ -2,9 +2,17 @@ from django import template
 from django.utils.html import conditional_escape, escape, escapejs, format_html
 from django.utils.safestring import mark_safe
 
+from gameplay import selectors
+
 register = template.Library()
 
 END_BUTTON, END_DIV = mark_safe("</button>"), mark_safe("</div>")
+
+
+@register.filter
+def result_words(match) -> str:
+    """A finished match's result as anyone may read it (selectors.public_result); empty while it runs."""
+    return selectors.public_result(match) or ""
 
 
 @register.filter

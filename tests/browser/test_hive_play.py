@@ -169,3 +169,12 @@ def test_finished_match_page_and_replay_show_the_picture(laptop_page, server_url
     page.wait_for_function("src => document.querySelector('.hive-board img').getAttribute('src') !== src", arg=last)
     image_loaded(page)
     assert re.search(r"board\.png\?step=\d+$", page.locator(".hive-board img").get_attribute("src"))
+    # The result in words, the list of moves, and stepping by keyboard (issue 16, point 6).
+    assert "scores [" not in page.content()
+    assert page.locator(".move-list li").count() > 0
+    page.keyboard.press("Home")
+    page.wait_for_selector(".replay-nav >> text=Step 0 of")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_selector(".replay-nav >> text=Step 1 of")
+    page.locator(".move-list a").nth(2).click()
+    page.wait_for_selector('.move-list a[aria-current="step"]')
