@@ -81,7 +81,8 @@ class Seat(models.Model):
 
     @property
     def controller_label(self) -> str:
-        return f"agent: {self.agent_name}" if self.is_agent else (self.display_name or "human")
+        # Shown after the seat's name ("Player 1 (a person)"), so never the name again.
+        return f"agent: {self.agent_name}" if self.is_agent else "a person"
 
 
 class SeatClaim(models.Model):

@@ -51,3 +51,8 @@ def test_the_match_list_gives_the_result_in_words(finished):
     html = Client().get(reverse("match_list")).content.decode()
     assert public_result(finished) in html
     assert public_result(running) is None
+
+
+def test_the_match_list_names_each_seat_once(finished):
+    html = Client().get(reverse("match_list")).content.decode()
+    assert "Player 1 (a person) vs Player 2 (a person)" in html and "Player 1 (Player 1)" not in html
