@@ -261,7 +261,10 @@ def public_result(match: Match) -> str | None:
     if match.status != Match.Status.FINISHED:
         return None
     names = {s.index: s.display_name for s in match.seats.all()}
-    return result_text(match, names, None, state_of(match))
+    game = game_of(match)
+    # Only a cooperative game's words come from its state: a list of matches need not parse every other state.
+    state = game.state_from_json(match.state) if len(set(game.teams())) == 1 else None
+    return result_text(match, names, None, state)
 
 
 def recent_matches(limit: int = 50, *, include_private: bool = False):
