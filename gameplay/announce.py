@@ -67,7 +67,7 @@ def schedule_agent_turns(match: Match, state: State | None = None) -> None:
     ``atomic`` block) it waits for the commit and is dropped on rollback, so a worker never reads a match
     that is not committed yet. agents_app listens and queues its task (eager Celery plays it in-process).
     """
-    if match.status != Match.Status.ACTIVE:
+    if match.status != Match.Status.ACTIVE or match.wait_for_players:
         return
     state = state_of(match) if state is None else state  # the caller's, when it has the committed state in hand
     agent_seats = set(match.seats.filter(controller=Seat.Controller.AGENT).values_list("index", flat=True))

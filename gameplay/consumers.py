@@ -60,6 +60,7 @@ def off_loop(func):
 class MatchConsumer(AsyncWebsocketConsumer):
     socket: SeatSocket | None = None
     keeper: asyncio.Task | None = None  # the catch-up loop (keep_up), while the socket is open
+    beater: asyncio.Task | None = None  # the presence heartbeat (beat), while the socket is open
     busy: asyncio.Lock  # one piece of the socket's work at a time: Channels serialises messages, not keep_up
     quiet_since = 0.0  # event-loop time of the last frame sent to or received from the browser
 
@@ -90,6 +91,28 @@ class MatchConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=html)
         self.quiet_since = asyncio.get_running_loop().time()
         self.keeper = asyncio.create_task(self.keep_up())
+        self.beater = asyncio.create_task(self.beat())
+        await self._presence_changed()
+
+    async def beat(self) -> None:
+        """Every PRESENCE_BEAT_SECONDS: this seat is here (gameplay.presence), and the page's list of who else is
+        gets redrawn if someone's state changed without a word (a socket that died stops beating)."""
+        while True:
+            await asyncio.sleep(settings.PRESENCE_BEAT_SECONDS)
+            try:
+                async with self.busy:
+                    html = await off_loop(self.socket.beat)()
+            except Exception:  # the cache away for a moment: beat again next time
+                logger.exception("presence beat of match %s failed", self.socket.seat.match_id)
+                html = None
+            await self._send(html)
+
+    async def _presence_changed(self) -> None:
+        """Tell the match's other sockets that this seat came or went, so their pages say so at once."""
+        try:
+            await self.channel_layer.group_send(self.socket.group, {"type": "presence.changed"})
+        except Exception:  # their beats will notice
+            logger.info("could not announce presence in match %s", self.socket.seat.match_id, exc_info=True)
 
     async def keep_up(self) -> None:
         """Every SOCKET_CATCH_UP_SECONDS without a frame either way, ask the event log whether this socket missed
@@ -116,13 +139,15 @@ class MatchConsumer(AsyncWebsocketConsumer):
             logger.info("could not tell an old socket of match %s to close", self.socket.seat.match_id, exc_info=True)
 
     async def disconnect(self, code):
-        if self.keeper is not None:
-            self.keeper.cancel()
+        for task in (self.keeper, self.beater):
+            if task is not None:
+                task.cancel()
         if self.socket is None:
             return
         await self.channel_layer.group_discard(self.socket.group, self.channel_name)
         if self.socket.registered:
             await off_loop(self.socket.close)()
+            await self._presence_changed()
 
     async def receive(self, text_data=None, bytes_data=None):
         self.quiet_since = asyncio.get_running_loop().time()
@@ -135,6 +160,11 @@ class MatchConsumer(AsyncWebsocketConsumer):
             return  # no thread needed to know it: e.g. the echo of this socket's own move
         async with self.busy:
             html = await off_loop(self.socket.match_changed)(event)
+        await self._send(html)
+
+    async def presence_changed(self, event):
+        async with self.busy:
+            html = await off_loop(self.socket.presence_html)()
         await self._send(html)
 
     async def socket_evict(self, event):

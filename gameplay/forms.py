@@ -56,6 +56,11 @@ class NewMatchForm(forms.Form):
                 label=name,
                 required=seat < spec.min_seats,
             )
+        self.fields["start_at_once"] = forms.BooleanField(
+            required=False,
+            label="Start before the others join",
+            help_text="Normally nobody moves until everyone you invite has opened their link.",
+        )
 
     def seat_count(self) -> int:
         return self.cleaned_data.get("num_seats") or self.spec.min_seats

@@ -40,6 +40,9 @@ class Match(models.Model):
     # Private matches (study rounds) are never listed or replayable publicly: only their own players
     # (through their seat links or their study session) and staff see them.
     private = models.BooleanField(default=False, db_index=True)
+    # A match started with invite links waits for everyone: nobody moves (people or agents) until every person's
+    # seat has been taken (gameplay.seat_claims.claim clears it), unless its host chose to start at once.
+    wait_for_players = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["-created_at"]
@@ -111,6 +114,7 @@ class Event(models.Model):
         ACTION = "action", "Action"
         MESSAGE = "message", "Message"
         END = "end", "End"
+        SEAT = "seat", "Seat taken over"  # an agent took over a person's seat (services.hand_seat_to_agent)
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="events")
     seq = models.PositiveIntegerField(help_text="Position in this match's log, from 1.")

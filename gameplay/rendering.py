@@ -10,6 +10,7 @@ from django.urls import reverse
 from gameplay.board_clicks import clicks_for, valid_selection
 from gameplay.engines.api import Game, Observation
 from gameplay.models import Match, Seat
+from gameplay.presence import AGENT, SeatPresence
 from gameplay.selectors import ChatLine, ChatPage, SeatView
 
 
@@ -67,3 +68,9 @@ def chat_append_fragment(lines: Sequence[ChatLine]) -> str:
 
 def error_fragment(message: str) -> str:
     return render_to_string("gameplay/partials/flash.html", {"message": message, "oob": True})
+
+
+def presence_fragment(presence: Sequence[SeatPresence], own_seat: int | None) -> str:
+    """Who else is at the table (the people; agents always are), replacing the list on the page."""
+    people = [p for p in presence if p.index != own_seat and p.state != AGENT]
+    return render_to_string("gameplay/partials/presence.html", {"people": people})

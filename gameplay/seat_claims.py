@@ -6,6 +6,8 @@ to accept it (a POST) claims, before ``INVITE_TTL_HOURS`` run out. Claiming sets
 seat's pages (``/play/<seat token>/``), and those pages answer only a browser that holds it: a second claimant
 sees "this seat is taken", and a seat link copied to another browser opens nothing.
 
+A match made with ``wait_for_players`` starts when its last invite is taken (``claim``): until then nobody moves.
+
 Writes: ``create_claims``, ``claim``, ``hand_over``. Reads: ``invite_by_token``, ``invite_status``,
 ``browser_may_use`` / ``cookies_hold`` (pages / websocket handshakes), ``open_invites``.
 """
@@ -21,6 +23,7 @@ from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 
+from gameplay.announce import notify_match_changed, schedule_agent_turns
 from gameplay.models import Match, Seat, SeatClaim
 from gameplay.text_input import clean_token
 
@@ -50,10 +53,26 @@ def claim(token: str) -> SeatClaim | None:
         if found is None or invite_status(found) != "open":
             return None
         taken = SeatClaim.objects.filter(pk=found.pk, claimed_at__isnull=True).update(claimed_at=timezone.now())
+        everyone_here = taken and _start_when_everyone_joined(found.seat.match_id)
     if not taken:
         return None
     found.refresh_from_db(fields=["claimed_at"])
+    if everyone_here:
+        match = Match.objects.get(pk=found.seat.match_id)
+        notify_match_changed(match)  # every page redraws: "Your turn" instead of "waiting for ..."
+        schedule_agent_turns(match)
     return found
+
+
+def _start_when_everyone_joined(match_id: int) -> bool:
+    """The last open invite of a match waiting for its players was just taken: the match starts now (its first
+    think time counts from here). Whether this call started it."""
+    if SeatClaim.objects.filter(seat__match_id=match_id, claimed_at__isnull=True).exists():
+        return False
+    started = Match.objects.filter(pk=match_id, wait_for_players=True).update(
+        wait_for_players=False, turn_started_at=timezone.now()
+    )
+    return bool(started)
 
 
 def hand_over(response: HttpResponse, seat_claim: SeatClaim) -> HttpResponse:

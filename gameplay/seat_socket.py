@@ -24,11 +24,17 @@ from collections.abc import Mapping
 
 from django.conf import settings
 
-from gameplay import seat_claims, selectors, services, socket_limits
+from gameplay import presence, seat_claims, selectors, services, socket_limits
 from gameplay.committed import CommittedAction
 from gameplay.frames import FrameRejected, parse_frame
 from gameplay.models import Event, Match, Seat
-from gameplay.rendering import chat_append_fragment, chat_log_fragment, error_fragment, seat_fragments
+from gameplay.rendering import (
+    chat_append_fragment,
+    chat_log_fragment,
+    error_fragment,
+    presence_fragment,
+    seat_fragments,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -40,10 +46,7 @@ class SeatSocket:
         self.seat = seat
         self.channel_name = channel_name
         self.group = selectors.match_group_name(seat.match_id)
-        self.seats = list(seat.match.seats.all())  # fixed once the match exists: read once per socket
-        self.names = {s.index: s.display_name for s in self.seats}
-        # Whether a move here can hand the turn to an agent: if no seat is one, the service need not look.
-        self.agents_play = any(s.is_agent for s in self.seats)
+        self._read_seats()
         self.selection: tuple[str, ...] = ()
         self.rendered_seq = 0  # newest event the board regions on this socket account for
         self.chat_seq = 0  # newest message event the chat log on this socket accounts for
@@ -51,6 +54,18 @@ class SeatSocket:
         self.chat_enabled = False
         self.chat_in_state = False
         self.registered = False  # whether this socket counts among its seat's open sockets (socket_limits)
+        self.presence_shown: tuple | None = None  # what the presence list on the page says (gameplay.presence)
+
+    def _read_seats(self) -> None:
+        # Read once per socket: seats change only when an agent takes over a seat whose person left (an event of
+        # kind SEAT, after which ``refresh`` reads them again).
+        self.seats = list(self.seat.match.seats.all())
+        self.names = {s.index: s.display_name for s in self.seats}
+        # Whether a move here can hand the turn to an agent: if no seat is one, the service need not look.
+        self.agents_play = any(s.is_agent for s in self.seats)
+        fresh = next((s for s in self.seats if s.pk == self.seat.pk), self.seat)
+        fresh.match = self.seat.match  # already read; the views read the match through the seat
+        self.seat = fresh
 
     @classmethod
     def for_token(cls, token: str, channel_name: str, cookies: Mapping[str, str] | None = None) -> SeatSocket | None:
@@ -68,13 +83,32 @@ class SeatSocket:
         now close (socket_limits), and the first frame, the seat's whole view."""
         stale = socket_limits.register_socket(self.seat, self.channel_name)
         self.registered = True
+        presence.beat(self.seat)
         services.mark_joined(self.seat)
-        return stale, self.view_html()
+        return stale, self.view_html() + (self.presence_html(force=True) or "")
 
     def close(self) -> None:
         if self.registered:
             self.registered = False
-            socket_limits.unregister_socket(self.channel_name)
+            if not socket_limits.unregister_socket(self.seat, self.channel_name):
+                presence.mark_gone(self.seat)  # its last socket: gone now, not when its beats time out
+
+    # --- presence (gameplay.presence) -----------------------------------------------------------
+
+    def beat(self) -> str | None:
+        """This seat is here; and the presence list again if someone else came or went since it was drawn."""
+        presence.beat(self.seat)
+        return self.presence_html()
+
+    def presence_html(self, *, force: bool = False) -> str | None:
+        """The presence list when it differs from what the page shows (or ``force``), else None."""
+        started = self.seat.match.created_at.timestamp()
+        seen = presence.of_match(self.seats, started)
+        shown = tuple((p.index, p.state, p.left) for p in seen if p.index != self.seat.index)
+        if shown == self.presence_shown and not force:
+            return None
+        self.presence_shown = shown
+        return presence_fragment(seen, self.seat.index)
 
     # --- frames from the browser --------------------------------------------------------
 
@@ -133,6 +167,9 @@ class SeatSocket:
         """Submit, then show the mover the match as committed: read back from the database, whatever the
         notification to the other sockets did (issue 13.5)."""
         self.selection = ()
+        if self.seat.is_agent:
+            return self.refresh(board=True, error="An agent plays this seat now: you were away from the game. "
+                                "Nothing was changed.")
         try:
             applied = submit(frame["version"])  # a checked int (parse_frame)
         except services.ServiceError as err:
@@ -228,6 +265,8 @@ class SeatSocket:
         newest = self._newest_since() if newest is None else newest
         seq = max([self.rendered_seq, *newest.values()])
         kinds = {kind for kind, top in newest.items() if top > self.rendered_seq}
+        if Event.Kind.SEAT in kinds:
+            self._read_seats()  # an agent took over a seat: names, who may move here, and the presence list change
         # No new event at all (e.g. a next round was linked) still asks for a fresh look; games whose
         # observations hold the chat (spec.chat_in_state) draw it on the board too.
         chat_only = kinds == {Event.Kind.MESSAGE} and not self.chat_in_state

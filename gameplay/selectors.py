@@ -12,7 +12,7 @@ from django.template.loader import get_template
 
 from gameplay.engines.api import Action, Game, Observation, State, TextAction
 from gameplay.engines.registry import create_game, game_class
-from gameplay.models import Event, Match, Seat
+from gameplay.models import Event, Match, Seat, SeatClaim
 from gameplay.text_input import clean_token
 
 
@@ -72,6 +72,7 @@ class SeatView:
     game: Game | None = None
     rounds: RoundSequence | None = None
     chat_enabled: bool = False  # Game.chat_enabled(): the page shows the chat box only then
+    waiting_for: list[str] = field(default_factory=list)  # seats not joined yet, while nobody may move
 
     @cached_property
     def board_template(self) -> str:
@@ -129,9 +130,12 @@ def seat_view(
     (gameplay.committed)."""
     state = state_of(match)
     index = seat.index if seat is not None else None
-    my_turn = index is not None and not state.is_terminal() and index in state.current_seats()
     seats = list(match.seats.all()) if seats is None else seats
     names = {s.index: s.display_name for s in seats}
+    waiting_for = not_joined(match, names) if match.wait_for_players else []
+    # An aborted match's state is not terminal, but nobody moves in it any more.
+    playing = match.status == Match.Status.ACTIVE and not waiting_for
+    my_turn = playing and index is not None and not state.is_terminal() and index in state.current_seats()
     last = last_action_event(match.pk) if last_action is READ_LAST_ACTION else last_action
     chat = chat_page(match.pk, index, names) if with_chat else ChatPage([], False, 0)
     return SeatView(
@@ -152,7 +156,15 @@ def seat_view(
         game=state.game,
         rounds=round_sequence(match, seat, state.game),
         chat_enabled=state.game.chat_enabled(),
+        waiting_for=waiting_for,
     )
+
+
+def not_joined(match: Match, names: dict[int, str]) -> list[str]:
+    """The names of the seats whose invite nobody has accepted yet (a match waiting for its players)."""
+    open_claims = SeatClaim.objects.filter(seat__match=match, claimed_at__isnull=True)
+    open_seats = open_claims.values_list("seat__index", flat=True)
+    return [names.get(i, f"seat {i}") for i in sorted(open_seats)]
 
 
 @dataclass(frozen=True)

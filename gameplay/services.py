@@ -67,8 +67,10 @@ def create_match(
     host_seat: int | None = 0,
     schedule_agents: bool = True,
     private: bool = False,
+    wait_for_players: bool = False,
 ) -> Match:
-    """Create a match with its seats, the start event and the initial snapshot."""
+    """Create a match with its seats, the start event and the initial snapshot. ``wait_for_players``: nobody
+    moves until every person's seat is taken (gameplay.seat_claims), so agents are not scheduled yet either."""
     try:
         game = create_game(game_id, options, num_seats=len(controllers))
     except EngineError as err:
@@ -88,7 +90,7 @@ def create_match(
     with transaction.atomic():
         match = Match.objects.create(
             game_id=game_id, options=game.options, seed=seed, state=state.to_json(), turn_started_at=now,
-            private=private,
+            private=private, wait_for_players=wait_for_players,
         )
         for index, c in enumerate(controllers):
             Seat.objects.create(
@@ -104,7 +106,7 @@ def create_match(
             match=match, seq=1, kind=Event.Kind.START, payload={"options": game.options, "seed": seed}, version=0
         )
         StateSnapshot.objects.create(match=match, version=0, state=match.state)
-    if schedule_agents:
+    if schedule_agents and not wait_for_players:
         schedule_agent_turns(match)
     return match
 
@@ -161,6 +163,8 @@ def apply_action(
         match = _locked_match(match_id)
         if match.status != Match.Status.ACTIVE:
             raise ActionRejected("the match is over")
+        if match.wait_for_players:
+            raise ActionRejected("the other players have not joined yet: nobody moves until everyone is here")
         if expected_version != match.version:
             raise ActionRejected(
                 f"your view is out of date (version {expected_version}, match is at {match.version}); refreshed"
@@ -329,6 +333,34 @@ def abort_match(match_id: int, reason: str) -> Match:
         end = _append_event(match, Event.Kind.END, None, {"aborted": reason[:200]}, None)
         match.save(update_fields=["status", "finished_at", "updated_at"])
     notify_match_changed(match, seq=end.seq)
+    return match
+
+
+def hand_seat_to_agent(match_id: int, seat_index: int, agent_name: str, reason: str) -> Match:
+    """An agent takes over a person's seat from now on (e.g. the person left a study round and the study goes on
+    with its fallback agent). Logged as a SEAT event (who had it, who has it, why), so the log still says which
+    actions the person made and which the agent; the match goes on, and the agent moves if it is its turn.
+    A match that is over, or a seat an agent already plays, is left as it is."""
+    with transaction.atomic():
+        match = _locked_match(match_id)
+        if match.status != Match.Status.ACTIVE:
+            return match
+        seat = match.seats.select_for_update().filter(index=seat_index).first()
+        if seat is None:
+            raise ServiceError("no such seat")
+        if seat.is_agent:
+            return match
+        if not agent_exists(agent_name) or not agent_plays(agent_name, match.game_id):
+            raise ServiceError(f"agent {agent_name!r} cannot play this game")
+        seat.controller = Seat.Controller.AGENT
+        seat.agent_name = agent_name
+        seat.save(update_fields=["controller", "agent_name"])
+        payload = {"from": Seat.Controller.HUMAN, "agent": agent_name, "reason": reason[:200]}
+        event = _append_event(match, Event.Kind.SEAT, seat_index, payload, None)
+        match.save(update_fields=["updated_at"])
+    logger.info("match %s: agent %s took over seat %s (%s)", match_id, agent_name, seat_index, reason)
+    notify_match_changed(match, seq=event.seq)
+    schedule_agent_turns(match)
     return match
 
 

@@ -263,6 +263,17 @@ MAX_SELECTION = int(os.environ.get("MAX_SELECTION", "12"))
 SOCKET_CATCH_UP_SECONDS = float(os.environ.get("SOCKET_CATCH_UP_SECONDS", "5"))
 if not SOCKET_CATCH_UP_SECONDS > 0:
     raise ImproperlyConfigured("SOCKET_CATCH_UP_SECONDS must be a positive number of seconds")
+# Presence (gameplay/presence.py, issue 16.1): every open match socket beats this often; a seat whose newest beat is
+# older than the timeout is shown as not connected (a closed page is shown at once), and a person away for longer
+# than PRESENCE_LEFT_AFTER_SECONDS has left (a reload or a moment offline is not leaving): a study round then
+# applies its rule for a partner who left. Beat + timeout stay under 15 s, left-after + beat under 30 s.
+PRESENCE_BEAT_SECONDS = float(os.environ.get("PRESENCE_BEAT_SECONDS", "4"))
+PRESENCE_TIMEOUT_SECONDS = float(os.environ.get("PRESENCE_TIMEOUT_SECONDS", "10"))
+PRESENCE_LEFT_AFTER_SECONDS = float(os.environ.get("PRESENCE_LEFT_AFTER_SECONDS", "20"))
+if not 0 < PRESENCE_BEAT_SECONDS < PRESENCE_TIMEOUT_SECONDS <= PRESENCE_LEFT_AFTER_SECONDS:
+    raise ImproperlyConfigured(
+        "presence needs 0 < PRESENCE_BEAT_SECONDS < PRESENCE_TIMEOUT_SECONDS <= PRESENCE_LEFT_AFTER_SECONDS"
+    )
 # Hours an invite link to a match's other seat stays open before someone accepts it (gameplay/seat_claims.py).
 INVITE_TTL_HOURS = float(os.environ.get("INVITE_TTL_HOURS", "24"))
 

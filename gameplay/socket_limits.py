@@ -51,8 +51,11 @@ def register_socket(seat: Seat, channel_name: str) -> list[str]:
     return [name for _, name in evicted]
 
 
-def unregister_socket(channel_name: str) -> None:
+def unregister_socket(seat: Seat, channel_name: str) -> bool:
+    """Forget a closed socket; whether its seat still has other sockets open (rows a dead process left count as
+    open: such a seat's presence then times out instead of ending at once)."""
     SeatConnection.objects.filter(channel_name=channel_name).delete()
+    return SeatConnection.objects.filter(seat=seat).exists()
 
 
 class FrameCheck(enum.Enum):

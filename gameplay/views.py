@@ -51,6 +51,7 @@ def new_match(request, game_id: str):
         ]
         host = choices.index(YOU) if YOU in choices else None
         seed = form.cleaned_data["seed"]
+        invited = sum(1 for i, c in enumerate(controllers) if c.kind == "human" and i != host)
         try:
             match = services.create_match(
                 game_id,
@@ -58,6 +59,7 @@ def new_match(request, game_id: str):
                 seed=seed if seed is not None else secrets.randbelow(2**31),
                 options=form.options(),
                 host_seat=host,
+                wait_for_players=invited > 0 and not form.cleaned_data["start_at_once"],
             )
         except services.ServiceError as err:
             form.add_error(None, str(err))

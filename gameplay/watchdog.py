@@ -38,7 +38,9 @@ def stalled_agent_matches(now: datetime | None = None, deadline_s: float | None 
     deadline_s = settings.AGENT_TURN_DEADLINE_SECONDS if deadline_s is None else deadline_s
     cutoff = now - timedelta(seconds=deadline_s)
     candidates = (
-        Match.objects.filter(status=Match.Status.ACTIVE, seats__controller=Seat.Controller.AGENT)
+        Match.objects.filter(
+            status=Match.Status.ACTIVE, wait_for_players=False, seats__controller=Seat.Controller.AGENT
+        )
         .filter(Q(turn_started_at__lt=cutoff) | Q(turn_started_at__isnull=True, updated_at__lt=cutoff))
         .distinct()
         .order_by(F("turn_started_at").desc(nulls_last=True), "-pk")

@@ -68,6 +68,7 @@ class StudyAdmin(admin.ModelAdmin):
                     "pairing_timeout_s",
                     "pairing_timeout_action",
                     "pairing_fallback_agent",
+                    "partner_left_action",
                     "dropout_after_s",
                 )
             },

@@ -349,9 +349,9 @@ class ConditionFormSet(forms.BaseInlineFormSet):
         conditions = [
             {"key": f.cleaned_data.get("key"), "seats": f.instance.seats, "options": f.instance.options} for f in live
         ]
-        data = {field: getattr(study, field) for field in ("game_id", "rounds", "likert_items", "likert_scale",
-                                                           "pairing_timeout_action", "pairing_fallback_agent",
-                                                           "read_url_ids", "require_pid", "max_participants")}
+        fields = ("game_id", "rounds", "likert_items", "likert_scale", "pairing_timeout_action",
+                  "pairing_fallback_agent", "partner_left_action", "read_url_ids", "require_pid", "max_participants")
+        data = {field: getattr(study, field) for field in fields}
         errors = validation.study_errors(data, conditions)
         study_level = []
         for field, messages in errors.items():

@@ -46,6 +46,9 @@ ROUND_COLUMNS: dict[str, str] = {
     "partner_kind": "human, agent, mixed (people and agents) or blank (played alone)",
     "as_assigned": "1 if every seat was played as the condition prescribes (0 e.g. after a pairing timeout)",
     "status": "the match's status at export: finished, aborted (e.g. a partner left) or active",
+    "departure": "left: this participant left the round mid-game (page closed or offline for 20 s); "
+    "partner-left-agent / partner-left-end: a partner left and the study's rule applied (the fallback agent took "
+    "their seat / the round ended); blank: nobody left",
     "completed": "1 if the match finished (the game reached its end)",
     "score": "the participant's seat's score from the game (0..1, all seats sum to 1); blank until finished",
     "won": "1 if the participant's team won, 0 if it lost or drew; blank in cooperative games and until finished",

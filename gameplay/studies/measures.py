@@ -213,6 +213,7 @@ def _round_row(study: Study, r: _Round, declared: tuple[MeasureSpec, ...]) -> di
         "partner_kind": kind,
         "as_assigned": _as_assigned(condition, r.seats),
         "status": match.status,
+        "departure": rec.departure,
         "completed": completed,
         # Scores mean something only once the game is over; engines return an even split before that.
         "score": float(state.scores()[rec.seat_index]) if completed and state.is_terminal() else None,

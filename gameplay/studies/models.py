@@ -39,6 +39,10 @@ class Study(models.Model):
         AGENT = "agent", "Play the round with the fallback agent instead"
         END = "end", "End the participant's session (counted as not paired)"
 
+    class PartnerLeft(models.TextChoices):
+        AGENT = "agent", "The fallback agent takes over their seat and the round goes on"
+        END = "end", "The round ends without a result and the others go on to the next"
+
     slug = models.SlugField(max_length=80, unique=True, help_text="The study link is /s/<slug>/.")
     title = models.CharField(max_length=200)
     game_id = models.CharField(max_length=64, help_text="A registered game id, e.g. gnomes or santorini.")
@@ -68,6 +72,11 @@ class Study(models.Model):
     )
     pairing_fallback_agent = models.CharField(
         max_length=100, blank=True, help_text="Agent that takes the missing participant seats when pairing times out."
+    )
+    partner_left_action = models.CharField(
+        max_length=8, choices=PartnerLeft.choices, default=PartnerLeft.END,
+        help_text="What happens to a round when a participant in it leaves (their page closed or offline for "
+        "PRESENCE_LEFT_AFTER_SECONDS, 20 s by default); the one who stays sees it within 30 s.",
     )
     dropout_after_s = models.PositiveIntegerField(
         default=1800, help_text="A participant silent this long before completing counts as dropped out."
@@ -217,6 +226,14 @@ class ParticipantRound(models.Model):
         max_length=100, blank=True, help_text="The first agent seat's agent name, if any."
     )
     started_at = models.DateTimeField(auto_now_add=True)
+
+    class Departure(models.TextChoices):
+        NONE = "", "Nobody left"
+        LEFT = "left", "This participant left the round"
+        PARTNER_LEFT_AGENT = "partner-left-agent", "A partner left; the fallback agent took their seat"
+        PARTNER_LEFT_END = "partner-left-end", "A partner left; the round ended"
+
+    departure = models.CharField(max_length=24, choices=Departure.choices, default=Departure.NONE, blank=True)
 
     class Meta:
         ordering = ["participant", "round_index"]

@@ -7,6 +7,7 @@ from datetime import datetime, timedelta
 from django.db.models import Count
 from django.utils import timezone
 
+from gameplay import presence
 from gameplay.models import Match, Seat
 from gameplay.studies.models import Condition, PairingTicket, Participant, ParticipantRound, Study
 from gameplay.text_input import clean_token
@@ -77,28 +78,31 @@ def seat_of(participant_round: ParticipantRound) -> Seat:
 
 
 def round_is_over(participant_round: ParticipantRound) -> bool:
-    return participant_round.match.status != Match.Status.ACTIVE
+    """Over for this participant: the match ended, or they left it and it went on without them (an agent took
+    their seat, ``Study.partner_left_action``)."""
+    return (
+        participant_round.match.status != Match.Status.ACTIVE
+        or participant_round.departure == ParticipantRound.Departure.LEFT
+    )
 
 
-# A human partner whose round page has not been heard from for this long has left: the page's heartbeat posts
-# every 25 s while it is open, so three missed minutes are not a slow reader.
-PARTNER_GONE_AFTER_S = 180
-
-
-def partner_gone(participant_round: ParticipantRound, now: datetime | None = None) -> bool:
-    """Another participant of this running round has stopped visiting (closed the page): their pages' heartbeat
-    POSTs keep last_seen_at fresh while they are open."""
+def partners_left(participant_round: ParticipantRound) -> list[int]:
+    """The seats of the other participants of this running round who have left it: their pages closed or offline
+    for longer than PRESENCE_LEFT_AFTER_SECONDS (gameplay.presence; a reload is not leaving)."""
     if participant_round.partner_participant_id is None or round_is_over(participant_round):
-        return False
-    now = now or timezone.now()
-    others = Participant.objects.filter(
-        rounds__match_id=participant_round.match_id
-    ).exclude(pk=participant_round.participant_id)
-    for partner in others.only("last_seen_at", "consented_at", "created_at"):
-        seen = partner.last_seen_at or partner.consented_at or partner.created_at
-        if seen is not None and (now - seen).total_seconds() > PARTNER_GONE_AFTER_S:
-            return True
-    return False
+        return []
+    match = participant_round.match
+    others = set(
+        ParticipantRound.objects.filter(match_id=match.pk)
+        .exclude(participant_id=participant_round.participant_id)
+        .values_list("seat_index", flat=True)
+    )
+    seen = presence.of_match(list(match.seats.all()), match.created_at.timestamp())
+    return [index for index in presence.seats_left(seen) if index in others]
+
+
+def partner_gone(participant_round: ParticipantRound) -> bool:
+    return bool(partners_left(participant_round))
 
 
 def seconds_waiting(ticket: PairingTicket, now: datetime | None = None) -> int:

@@ -328,14 +328,43 @@ def finish_round(participant: Participant, round_index: int) -> Participant:
     return _begin_round(p)
 
 
-def end_round_without_partner(participant: Participant, round_index: int) -> Participant:
-    """Let a participant go on when their human partner left mid-round: the match is aborted (recorded as not
-    finished) and the participant moves on as after any other round. Refused while the partner is still there."""
+# The reasons recorded in the match's log when a participant left a round.
+PARTNER_LEFT_REASON = "partner left the round"
+LEFT_REASON = "participant left the round"
+
+
+def apply_partner_left(participant: Participant, round_index: int) -> ParticipantRound:
+    """A partner of this participant left the running round (``selectors.partners_left``): apply the study's
+    rule. With ``partner_left_action`` "agent" (and a fallback agent) the agent takes over every seat whose person
+    left and the round goes on; otherwise the round ends without a result (aborted), and everyone still in it gets
+    the Continue button. Each round of the match records its ``departure``.
+
+    Asked by the page of the one who stays (its Continue area posts as soon as the partner has left); refused with
+    ServiceError, changing nothing, while every partner is still there. A round already handled is returned as
+    it is."""
     current = selectors.participant_round(participant, round_index)
-    if current is None or not selectors.partner_gone(current):
+    if current is None:
+        raise ServiceError("There is no such round.")
+    if current.departure:
+        return current
+    gone = selectors.partners_left(current)
+    if not gone:
         raise ServiceError("Your partner is still in this round.")
-    match_services.abort_match(current.match_id, "partner left the round")
-    return finish_round(participant, round_index)
+    study = participant.study
+    agent = study.pairing_fallback_agent
+    if study.partner_left_action == Study.PartnerLeft.AGENT and agent:
+        for seat_index in gone:
+            match_services.hand_seat_to_agent(current.match_id, seat_index, agent, LEFT_REASON)
+        outcome = ParticipantRound.Departure.PARTNER_LEFT_AGENT
+    else:
+        match_services.abort_match(current.match_id, PARTNER_LEFT_REASON)
+        outcome = ParticipantRound.Departure.PARTNER_LEFT_END
+    rounds = ParticipantRound.objects.filter(match_id=current.match_id, departure="")
+    rounds.filter(seat_index__in=gone).update(departure=ParticipantRound.Departure.LEFT)
+    rounds.exclude(seat_index__in=gone).update(departure=outcome)
+    logger.info("study %s match %s: seats %s left; %s", study.slug, current.match_id, gone, outcome)
+    current.refresh_from_db()
+    return current
 
 
 def end_round_without_agent(participant: Participant, round_index: int) -> Participant:

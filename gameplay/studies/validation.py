@@ -164,11 +164,16 @@ def study_errors(data: Mapping[str, Any], conditions: Sequence[Mapping[str, Any]
         sum(1 for s in c.get("seats") or [] if isinstance(s, dict) and s.get("kind") == PARTICIPANT) > 1
         for c in conditions
     )
+    # The fallback agent plays when pairing times out and, if the study says so, when a participant leaves a round.
+    takes_over = data.get("partner_left_action", Study.PartnerLeft.END) == Study.PartnerLeft.AGENT
+    uses_agent = action == Study.PairingTimeout.AGENT or takes_over
     if action == Study.PairingTimeout.AGENT and needs_partner and not fallback:
         _add(errors, "pairing_fallback_agent", "Name the agent that plays when pairing times out.")
-    elif action == Study.PairingTimeout.AGENT and fallback and not agent_exists(fallback):
+    elif takes_over and needs_partner and not fallback:
+        _add(errors, "pairing_fallback_agent", "Name the agent that takes over the seat of a participant who leaves.")
+    elif uses_agent and fallback and not agent_exists(fallback):
         _add(errors, "pairing_fallback_agent", f"Unknown agent {fallback!r}.")
-    elif action == Study.PairingTimeout.AGENT and fallback and spec is not None and not agent_plays(fallback, spec.id):
+    elif uses_agent and fallback and spec is not None and not agent_plays(fallback, spec.id):
         _add(errors, "pairing_fallback_agent", f"Agent {fallback!r} does not play {spec.name}.")
     errors.update(enrolment_errors(data, conditions))
     if not conditions:

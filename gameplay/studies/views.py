@@ -216,6 +216,10 @@ def round_start(request, participant: Participant, n: int):
 def round_status(request, participant: Participant, n: int):
     """The Continue area of the round page, refreshed after every websocket message and once a minute (a read:
     presence is the heartbeat POST's job)."""
+    return _continue_area(request, participant, n)
+
+
+def _continue_area(request, participant: Participant, n: int) -> HttpResponse:
     current = selectors.participant_round(participant, n - 1) if _at_round(participant, n) else None
     if current is None:
         return _to_current_step(request, participant)
@@ -232,7 +236,9 @@ def round_status(request, participant: Participant, n: int):
 def round_continue(request, participant: Participant, n: int):
     try:
         if request.POST.get("partner_left"):
-            participant = services.end_round_without_partner(participant, n - 1)
+            services.apply_partner_left(participant, n - 1)
+            if request.headers.get("HX-Request"):  # posted by the Continue area itself: redraw it in place
+                return _continue_area(request, participant, n)
         elif request.POST.get("agent_silent"):
             participant = services.end_round_without_agent(participant, n - 1)
         else:
@@ -357,6 +363,8 @@ def _round_context(participant: Participant, current, n: int, result: str | None
         "is_last": n >= total,
         "over": selectors.round_is_over(current),
         "partner_gone": selectors.partner_gone(current),
+        "departure": current.departure,
+        "fallback_agent": participant.study.pairing_fallback_agent,
         "agent_wait": agent_wait(current.match, current.seat_index),
         "result": result,
         "status_url": _url("study:round_status", participant, n=n),

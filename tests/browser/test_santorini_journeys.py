@@ -21,7 +21,7 @@ def start_match(page, server_url: str, seat_1: str) -> None:
     page.get_by_label("Player 2").select_option(seat_1)
     page.get_by_role("button", name="Start match").click()
     page.wait_for_url(re.compile(r"/play/[\w-]+/$"))
-    page.wait_for_selector("#board .santorini button.cell")
+    page.wait_for_selector("#board .santorini .cell")
     wait_until_live(page)  # the websocket delivered a live board
 
 
@@ -62,11 +62,16 @@ def test_two_people_play_through_an_invite_link(chromium, server_url):
     host, guest = host_ctx.new_page(), guest_ctx.new_page()
     try:
         start_match(host, server_url, "invite")
+        # Nobody moves before everyone is here: the host is told so and has nothing to click yet.
+        assert "Waiting for Player 2 to join." in host.locator("#status").inner_text()
+        assert host.locator("#board .santorini button.cell").count() == 0
         invite = host.get_by_label("Invite link for Player 2").input_value()
         assert "/invite/" in invite
         guest.goto(invite)
         guest.get_by_role("button", name="Join as Player 2").click()
         guest.wait_for_selector("#board .santorini")
+        host.wait_for_selector("#status.your-turn")  # the host's page starts by itself
+        assert host.locator("#board .santorini button.cell").count() > 0
         assert "Waiting for Player 1" in guest.locator("#status").inner_text()
         # The link was single-use: a third browser finds the seat taken, even with the guest's own seat URL.
         third_ctx = chromium.new_context()

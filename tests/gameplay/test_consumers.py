@@ -10,7 +10,6 @@ import json
 import re
 
 import pytest
-from channels.testing import WebsocketCommunicator
 
 from gameplay.asgi import application
 from tests.gameplay.ws_support import (
@@ -19,6 +18,7 @@ from tests.gameplay.ws_support import (
     ORIGIN,
     RANDOM,
     TIMEOUT,
+    SeatCommunicator,
     cells,
     clickable,
     close_all,
@@ -67,7 +67,7 @@ async def test_wrong_token_is_refused(layer):
 
 @pytest.mark.parametrize("path", ["/ws/play//", "/ws/play/"])
 async def test_missing_token_is_refused(layer, path):
-    comm = WebsocketCommunicator(application, path, headers=ORIGIN)
+    comm = SeatCommunicator(application, path, headers=ORIGIN)
     try:
         connected, _ = await comm.connect(timeout=TIMEOUT)
     except ValueError as err:

@@ -18,7 +18,6 @@ import json
 
 import pytest
 from asgiref.sync import sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.conf import settings as django_settings
 from django.test import Client
 
@@ -32,6 +31,7 @@ from tests.gameplay.ws_support import (
     HUMAN,
     ORIGIN,
     TIMEOUT,
+    SeatCommunicator,
     assert_rejected,
     close_all,
     connect,
@@ -219,7 +219,7 @@ def test_nul_and_broken_tokens_in_participant_urls_are_404():
 @pytest.mark.parametrize("path", ["/ws/play/%00/", "/ws/play/a%00b/", "/ws/play/\ud800/", "/ws/play/%ED%A0%80/"])
 async def test_nul_in_the_websocket_handshake_is_refused_cleanly(layer, path):
     await new_match()
-    comm = WebsocketCommunicator(application, path, headers=ORIGIN)
+    comm = SeatCommunicator(application, path, headers=ORIGIN)
     connected, code = await comm.connect(timeout=TIMEOUT)  # raised (a 500 / 1011) before
     assert connected is False and code != 1011
 

@@ -1,6 +1,7 @@
 """Shared helpers for the websocket consumer tests: sockets, matches, and reading the HTML fragments."""
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import re
@@ -62,8 +63,40 @@ def play_to_end(match_id: int, seed: int = 3) -> Match:
     return match
 
 
+PRESENCE_FRAME = '<div id="presence"'
+
+
+def is_presence_only(html: str) -> bool:
+    """A frame that only redraws the presence list (gameplay/partials/presence.html)."""
+    return html.lstrip().startswith(PRESENCE_FRAME) and html.count('hx-swap-oob="true"') == 1
+
+
+class SeatCommunicator(WebsocketCommunicator):
+    """A match socket for tests about something other than presence: frames that only say someone came or went
+    (sent to every socket when another opens or closes) are passed over. tests/gameplay/test_presence.py reads
+    them with ``receive_from(..., presence=True)``."""
+
+    async def receive_from(self, timeout=1, *, presence: bool = False):
+        while True:
+            html = await super().receive_from(timeout)
+            if presence or not is_presence_only(html):
+                return html
+
+    async def receive_nothing(self, timeout=0.1, interval=0.01):
+        """Whether nothing but presence frames arrives within ``timeout`` (those are dropped)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            if await super().receive_nothing(max(0.0, deadline - loop.time()), interval):
+                return True
+            output = await self.receive_output()
+            if not is_presence_only(output.get("text") or ""):
+                self.output_queue.put_nowait(output)  # left for the test to read
+                return False
+
+
 async def open_socket(token: str, headers=ORIGIN) -> tuple[WebsocketCommunicator, bool]:
-    comm = WebsocketCommunicator(application, f"/ws/play/{token}/", headers=headers)
+    comm = SeatCommunicator(application, f"/ws/play/{token}/", headers=headers)
     connected, _ = await comm.connect(timeout=TIMEOUT)
     return comm, connected
 

@@ -173,30 +173,3 @@ class TestTimeout:
         assert client.get(participant_url("round", participant, n=1))["Location"] == participant_url(
             "ended", participant
         )
-
-
-class TestPartnerLeaves:
-    def pair(self):
-        study = make_study(conditions=HUMAN, turn_cap=50)
-        first_client, first = arrive(study, "stays")
-        second_client, second = arrive(study, "leaves")
-        first_client.post(participant_url("wait_status", first, n=1), HTTP_HX_REQUEST="true")
-        # The participant who stays keeps posting heartbeats; the one who leaves stops.
-        return first_client, first, second
-
-    def test_the_one_who_stays_can_end_the_round_once_the_partner_is_gone(self):
-        client, stays, leaves = self.pair()
-        status_url = participant_url("round_status", stays, n=1)
-        assert "partner seems to have left" not in client.get(status_url).content.decode()
-        # Refused while the partner is still around: nothing changes.
-        client.post(participant_url("round_continue", stays, n=1), {"partner_left": "1"})
-        current = ParticipantRound.objects.get(participant=stays)
-        assert current.match.status == Match.Status.ACTIVE
-        Participant.objects.filter(pk=leaves.pk).update(last_seen_at=timezone.now() - timedelta(minutes=5))
-        assert "partner seems to have left" in client.get(status_url).content.decode()
-        response = client.post(participant_url("round_continue", stays, n=1), {"partner_left": "1"})
-        assert response["Location"] == participant_url("wait", stays, n=2) or "round/2" in response["Location"]
-        current.match.refresh_from_db()
-        assert current.match.status == Match.Status.ABORTED  # recorded as not finished
-        stays.refresh_from_db()
-        assert stays.round_index == 1
