@@ -43,6 +43,9 @@ class Match(models.Model):
     # A match started with invite links waits for everyone: nobody moves (people or agents) until every person's
     # seat has been taken (gameplay.seat_claims.claim clears it), unless its host chose to start at once.
     wait_for_players = models.BooleanField(default=False)
+    # The seat whose person resigned (or gave up) and so ended the match; its scores come from the engine
+    # (State.resignation_scores).
+    resigned_seat = models.SmallIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]

@@ -73,6 +73,8 @@ class SeatView:
     rounds: RoundSequence | None = None
     chat_enabled: bool = False  # Game.chat_enabled(): the page shows the chat box only then
     waiting_for: list[str] = field(default_factory=list)  # seats not joined yet, while nobody may move
+    can_resign: bool = False  # a person's seat in a running match that is not a study round
+    cooperative: bool = False  # one team: resigning is giving up together
 
     @cached_property
     def board_template(self) -> str:
@@ -157,6 +159,9 @@ def seat_view(
         rounds=round_sequence(match, seat, state.game),
         chat_enabled=state.game.chat_enabled(),
         waiting_for=waiting_for,
+        can_resign=seat is not None and not seat.is_agent and match.status == Match.Status.ACTIVE
+        and not match.private,
+        cooperative=len(set(state.game.teams())) == 1,
     )
 
 
@@ -256,6 +261,8 @@ def result_text(match: Match, names: dict[int, str], seat_index: int | None, sta
     if match.status != Match.Status.FINISHED:
         return None
     cooperative = state is not None and len(set(state.game.teams())) == 1
+    if match.resigned_seat is not None:
+        return resignation_text(match, names, seat_index, cooperative)
     if cooperative:
         text = state.result_text()  # everyone wins or loses together: the game says how it went
         if text:
@@ -265,6 +272,19 @@ def result_text(match: Match, names: dict[int, str], seat_index: int | None, sta
     if seat_index is not None:
         return "You won!" if match.winner == seat_index else f"You lost. {names.get(match.winner)} won."
     return f"{names.get(match.winner)} won."
+
+
+def resignation_text(match: Match, names: dict[int, str], seat_index: int | None, cooperative: bool) -> str:
+    """"You resigned. Player 2 won.", "Player 1 resigned. You won!", "Gnome A gave up, so the game ended." """
+    resigned = match.resigned_seat
+    who = "You" if seat_index == resigned else names.get(resigned, f"seat {resigned}")
+    if cooperative:
+        return f"{who} gave up, so the game ended."
+    if match.winner is None:
+        return f"{who} resigned; the others share the win."
+    if match.winner == seat_index:
+        return f"{who} resigned. You won!"
+    return f"{who} resigned. {names.get(match.winner)} won."
 
 
 def public_result(match: Match) -> str | None:

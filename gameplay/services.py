@@ -29,7 +29,7 @@ from gameplay.announce import (  # noqa: F401 (NOTIFY_RETRY_DELAYS: part of this
     schedule_agent_turns,
 )
 from gameplay.committed import CommittedAction
-from gameplay.engines.api import EngineError, IllegalActionError
+from gameplay.engines.api import EngineError, IllegalActionError, winner_of
 from gameplay.engines.registry import create_game
 from gameplay.models import Event, Match, Seat, StateSnapshot
 from gameplay.selectors import game_of, state_of
@@ -332,6 +332,33 @@ def abort_match(match_id: int, reason: str) -> Match:
         match.finished_at = timezone.now()
         end = _append_event(match, Event.Kind.END, None, {"aborted": reason[:200]}, None)
         match.save(update_fields=["status", "finished_at", "updated_at"])
+    notify_match_changed(match, seq=end.seq)
+    return match
+
+
+def resign(match_id: int, seat_index: int) -> Match:
+    """A person resigns (in a cooperative game: gives up): the match ends now, scored by the engine
+    (``State.resignation_scores``), and is rated like any finished match. Refused (ServiceError, nothing changed)
+    for a match that is over, a seat an agent plays, and a study round (the study decides how rounds end)."""
+    with transaction.atomic():
+        match = _locked_match(match_id)
+        if match.status != Match.Status.ACTIVE:
+            raise ServiceError("the match is over")
+        if match.private:
+            raise ServiceError("a study round cannot be resigned")
+        if not match.seats.filter(index=seat_index, controller=Seat.Controller.HUMAN).exists():
+            raise ServiceError("only a person's seat can resign")
+        scores = state_of(match).resignation_scores(seat_index)
+        now = timezone.now()
+        match.status = Match.Status.FINISHED
+        match.scores = scores
+        match.winner = winner_of(scores)
+        match.resigned_seat = seat_index
+        match.finished_at = now
+        payload = {"scores": scores, "winner": match.winner, "resigned": seat_index}
+        end = _append_event(match, Event.Kind.END, None, payload, None)  # not a move: the state stays as it was
+        match.save()
+        transaction.on_commit(partial(announce_finished, match.pk, match.game_id))
     notify_match_changed(match, seq=end.seq)
     return match
 

@@ -12,6 +12,7 @@ urlpatterns = [
     path("play/<str:token>/observation.json", views.observation_json, name="observation_json"),
     path("play/<str:token>/next-round/", views.next_round, name="next_round"),
     path("play/<str:token>/agent-way-out/", views.agent_way_out, name="agent_way_out"),
+    path("play/<str:token>/resign/", views.resign, name="resign"),
     path("matches/", views.match_list, name="match_list"),
     path("matches/<int:match_id>/", views.match_detail, name="match_detail"),
     path("matches/<int:match_id>/replay/", views.replay, name="replay"),

@@ -147,6 +147,20 @@ def agent_way_out(request, token: str):
     return redirect("play", token=token)
 
 
+@csrf_exempt  # as next_round: the seat token in the URL (and the seat's cookie, if claimed) is the credential
+@require_POST
+def resign(request, token: str):
+    """Resign (give up, in a cooperative game) from the match page; with ``leave`` go to the lobby afterwards."""
+    seat = _held_seat(request, token)
+    try:
+        services.resign(seat.match_id, seat.index)
+    except services.ServiceError as err:
+        context = {"message": f"{str(err).capitalize()}: nothing was changed.",
+                   "back_url": reverse("play", kwargs={"token": token})}
+        return render(request, "gameplay/agent_way_out_refused.html", context, status=409)
+    return redirect("lobby") if request.POST.get("leave") else redirect("play", token=token)
+
+
 @require_GET
 def observation_json(request, token: str):
     """This seat's view for programmatic players: built only from its own observation, like the page."""

@@ -129,7 +129,7 @@ def test_no_get_request_writes_and_every_route_is_requested(world):
         "/", "/matches/", f"/matches/{public.pk}/", f"/matches/{public.pk}/replay/?step=2",
         f"/matches/{public.pk}/transcripts.jsonl", f"/matches/{hive.pk}/board.png", f"/play/{seat.token}/",
         f"/play/{seat.token}/board.png", f"/play/{seat.token}/observation.json", f"/play/{seat.token}/next-round/",
-        f"/play/{seat.token}/agent-way-out/",
+        f"/play/{seat.token}/agent-way-out/", f"/play/{seat.token}/resign/",
         "/games/santorini/new/", "/ratings/", "/tournaments/", "/studies/", "/s/gnomes-seeds003/",
         "/s/gnomes-seeds003/consent/", "/s/gnomes-seeds003/declined/",
         f"/tournaments/{world['tournament'].pk}/progress/", f"/matches/{public.pk}/events/2/transcript/",

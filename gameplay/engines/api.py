@@ -367,6 +367,17 @@ class State(ABC):
         """Values of the declared ``spec.measures`` for ``seat`` (name -> number, bool or None). Default: none."""
         return {}
 
+    def resignation_scores(self, seat: int) -> list[float]:
+        """The scores of the game when ``seat`` resigns it (every game can be resigned; the platform ends the
+        match with these). Default: the resigning seat's team gets 0 and the other seats share 1 equally; in a
+        cooperative game (one team) everyone shares the outcome of a game given up, which is the even split
+        ``scores`` gives. Engines whose rules score a resignation otherwise override this."""
+        teams = self.game.teams()
+        winners = [i for i, team in enumerate(teams) if team != teams[seat]]
+        if not winners:
+            return [1.0 / len(teams)] * len(teams)
+        return [1.0 / len(winners) if i in winners else 0.0 for i in range(len(teams))]
+
     @abstractmethod
     def _payload(self) -> dict:
         """Game-specific JSON-safe data."""
@@ -435,7 +446,11 @@ class State(ABC):
         """The seat with the strictly highest terminal score, or None (draw, or not over)."""
         if not self.is_terminal():
             return None
-        scores = self.scores()
-        best = max(scores)
-        leaders = [i for i, s in enumerate(scores) if s == best]
-        return leaders[0] if len(leaders) == 1 else None
+        return winner_of(self.scores())
+
+
+def winner_of(scores: Sequence[float]) -> int | None:
+    """The seat with the strictly highest score, or None (a tie)."""
+    best = max(scores)
+    leaders = [i for i, s in enumerate(scores) if s == best]
+    return leaders[0] if len(leaders) == 1 else None

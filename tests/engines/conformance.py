@@ -293,6 +293,20 @@ def check_terminal_scores(state: State) -> None:
     assert abs(sum(scores) - 1.0) <= 1e-9, f"scores do not sum to 1: {scores}"
 
 
+def check_resignation_scores(state: State) -> None:
+    """Every seat may resign at any time (the platform ends the match with ``State.resignation_scores``): the
+    scores are valid, the resigning team never scores above another team, and the state is not changed."""
+    before = _dump(state)
+    teams = state.game.teams()
+    for seat in range(state.game.num_seats):
+        scores = state.resignation_scores(seat)
+        assert len(scores) == state.game.num_seats, f"seat {seat} resigning: one score per seat, got {scores}"
+        assert all(0.0 <= s <= 1.0 for s in scores) and abs(sum(scores) - 1.0) <= 1e-9, scores
+        others = [s for i, s in enumerate(scores) if teams[i] != teams[seat]]
+        assert not others or scores[seat] <= min(others), f"seat {seat} resigning scores {scores}"
+    assert _dump(state) == before, "resignation_scores changed the state"
+
+
 def check_rejects_illegal(state: State) -> None:
     """Illegal ids and out-of-turn seats raise IllegalActionError and change nothing."""
     before = _dump(state)
@@ -339,8 +353,8 @@ def random_playout(game: Game, seed: int, texts: tuple[str, ...] = DEFAULT_TEXTS
 
     Every step: JSON round trip, leak-free observations, measures, and the labels of the action taken
     (leak-checked against the secrets before and after it). Every ``probe_every`` steps: illegal actions,
-    typed moves (``text_of`` gives an action's notation) and chat. Board layouts at the start and the end;
-    pictures at the end (with cell labels too when ``coords_images``), as drawing is costly.
+    typed moves (``text_of`` gives an action's notation), resignation scores and chat. Board layouts at the start
+    and the end; pictures at the end (with cell labels too when ``coords_images``), as drawing is costly.
     """
     rng = random.Random(seed)
     probe_rng = random.Random(f"probe:{seed}")  # own stream, so probing never changes the playout
@@ -370,6 +384,7 @@ def random_playout(game: Game, seed: int, texts: tuple[str, ...] = DEFAULT_TEXTS
             assert state.legal_actions(s) or state.text_actions(s), f"seat {s} must act but cannot"
         if step % probe_every == 0:
             check_rejects_illegal(state)
+            check_resignation_scores(state)
             round_trips += check_typed_moves(state, probe_rng, text_of)
             check_chat(state)
         seat = rng.choice(seats)
