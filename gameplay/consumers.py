@@ -27,6 +27,10 @@ gameplay.socket_threads), which keep their database connections between frames.
 
 A group message can be lost (channels_redis drops messages over its capacity; a send can fail after its retries),
 so a socket quiet for SOCKET_CATCH_UP_SECONDS asks the event log whether it missed anything (``keep_up``).
+
+Presence (gameplay.presence, issue 16.1): a socket that opens or closes tells the match's other sockets
+(``presence.changed``), and one heartbeat per process (``ProcessHeartbeat``) keeps every open socket's seat marked
+as here and redraws the presence lists that changed without a word (a socket elsewhere that died).
 """
 
 from __future__ import annotations
@@ -43,7 +47,7 @@ from django.http.cookie import parse_cookie
 from gameplay import socket_limits
 from gameplay.frames import KINDS, FrameRejected, parse_frame
 from gameplay.rendering import error_fragment
-from gameplay.seat_socket import SeatSocket
+from gameplay.seat_socket import SeatSocket, beat_all
 from gameplay.socket_threads import socket_threads
 
 logger = logging.getLogger(__name__)
@@ -60,7 +64,6 @@ def off_loop(func):
 class MatchConsumer(AsyncWebsocketConsumer):
     socket: SeatSocket | None = None
     keeper: asyncio.Task | None = None  # the catch-up loop (keep_up), while the socket is open
-    beater: asyncio.Task | None = None  # the presence heartbeat (beat), while the socket is open
     busy: asyncio.Lock  # one piece of the socket's work at a time: Channels serialises messages, not keep_up
     quiet_since = 0.0  # event-loop time of the last frame sent to or received from the browser
 
@@ -91,21 +94,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=html)
         self.quiet_since = asyncio.get_running_loop().time()
         self.keeper = asyncio.create_task(self.keep_up())
-        self.beater = asyncio.create_task(self.beat())
+        heartbeat.join(self)
         await self._presence_changed()
-
-    async def beat(self) -> None:
-        """Every PRESENCE_BEAT_SECONDS: this seat is here (gameplay.presence), and the page's list of who else is
-        gets redrawn if someone's state changed without a word (a socket that died stops beating)."""
-        while True:
-            await asyncio.sleep(settings.PRESENCE_BEAT_SECONDS)
-            try:
-                async with self.busy:
-                    html = await off_loop(self.socket.beat)()
-            except Exception:  # the cache away for a moment: beat again next time
-                logger.exception("presence beat of match %s failed", self.socket.seat.match_id)
-                html = None
-            await self._send(html)
 
     async def _presence_changed(self) -> None:
         """Tell the match's other sockets that this seat came or went, so their pages say so at once."""
@@ -139,9 +129,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
             logger.info("could not tell an old socket of match %s to close", self.socket.seat.match_id, exc_info=True)
 
     async def disconnect(self, code):
-        for task in (self.keeper, self.beater):
-            if task is not None:
-                task.cancel()
+        if self.keeper is not None:
+            self.keeper.cancel()
+        heartbeat.leave(self)
         if self.socket is None:
             return
         await self.channel_layer.group_discard(self.socket.group, self.channel_name)
@@ -177,3 +167,47 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if html:
             self.quiet_since = asyncio.get_running_loop().time()
             await self.send(text_data=html)
+
+
+class ProcessHeartbeat:
+    """The presence heartbeat of a server process (gameplay.presence): every PRESENCE_BEAT_SECONDS, one piece of
+    work off the event loop says that the seats of all its open sockets are here and reads everyone's beats
+    (``seat_socket.beat_all``), then sends each socket whose presence list changed the new one. A socket whose
+    process died stops beating with it, and the other processes' sockets show its seat gone after the timeout."""
+
+    def __init__(self):
+        self.consumers: dict[MatchConsumer, asyncio.AbstractEventLoop] = {}
+        self.task: asyncio.Task | None = None
+
+    def join(self, consumer: MatchConsumer) -> None:
+        loop = asyncio.get_running_loop()
+        # Sockets of another event loop are gone with it (a server has one loop; tests start one per test).
+        self.consumers = {c: lp for c, lp in self.consumers.items() if lp is loop}
+        self.consumers[consumer] = loop
+        if self.task is None or self.task.done() or self.task.get_loop() is not loop:
+            self.task = loop.create_task(self.run())
+
+    def leave(self, consumer: MatchConsumer) -> None:
+        self.consumers.pop(consumer, None)
+
+    async def run(self) -> None:
+        while self.consumers:
+            await asyncio.sleep(settings.PRESENCE_BEAT_SECONDS)
+            consumers = [c for c in self.consumers if c.socket is not None]
+            if not consumers:
+                continue
+            try:
+                frames = await off_loop(beat_all)([c.socket for c in consumers])
+            except Exception:  # the cache away for a moment: beat again next time
+                logger.exception("presence heartbeat of %s sockets failed", len(consumers))
+                continue
+            for consumer, html in zip(consumers, frames, strict=True):
+                if html and consumer in self.consumers:
+                    try:
+                        await consumer._send(html)
+                    except Exception:  # that socket closed meanwhile
+                        logger.info("could not send a presence list", exc_info=True)
+
+
+heartbeat = ProcessHeartbeat()
+

@@ -9,7 +9,8 @@ stops beating and its seat is gone when the timeout runs out. A seat nobody has 
 The sockets of a match tell each other when a seat comes or goes (a ``presence.changed`` group message), and each
 socket looks again at every beat, so a page shows a partner gone within PRESENCE_TIMEOUT_SECONDS plus one beat.
 
-Bookkeeping only: nothing here is part of a match's record. Writes: ``beat``, ``mark_gone``. Reads: ``of_match``.
+Bookkeeping only: nothing here is part of a match's record. Writes: ``beat``, ``beat_many``, ``mark_gone``.
+Reads: ``read``, ``of_match``, ``seats_left``.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -65,6 +66,15 @@ def beat(seat: Seat) -> None:
     _write(seat, here=True)
 
 
+def beat_many(seats: Iterable[Seat]) -> None:
+    """These seats have pages open now: one round trip for all the sockets of a server process."""
+    value = {"at": _clock(), "here": True}
+    try:
+        cache.set_many({_key(seat): value for seat in seats}, timeout=_KEEP_SECONDS)
+    except Exception:
+        logger.warning("could not record the presence of this process's seats", exc_info=True)
+
+
 def mark_gone(seat: Seat) -> None:
     """This seat's last socket closed: it is gone now, not when its last beat times out."""
     _write(seat, here=False)
@@ -80,17 +90,23 @@ def _write(seat: Seat, *, here: bool) -> None:
 # --- reads ---------------------------------------------------------------------------------------------------
 
 
-def of_match(seats: Sequence[Seat], started_at: float) -> list[SeatPresence]:
+def of_match(seats: Sequence[Seat], started_at: float, known: Mapping[str, dict] | None = None) -> list[SeatPresence]:
     """The presence of every seat of a match (``seats``, in order), with ``started_at`` (wall-clock seconds) the
-    time the match began: a seat never seen has been away since then."""
-    people = [s for s in seats if not s.is_agent]
-    try:
-        found = cache.get_many([_key(s) for s in people])
-    except Exception:
-        logger.warning("presence unavailable for seats %s", [s.pk for s in people], exc_info=True)
-        found = {}
+    time the match began: a seat never seen has been away since then. ``known``: what ``read`` returned for
+    these seats (and others), when the caller read many matches at once."""
+    found = read(seats) if known is None else known
     now = _clock()
     return [_presence(seat, found.get(_key(seat)), now, started_at) for seat in seats]
+
+
+def read(seats: Iterable[Seat]) -> dict[str, dict]:
+    """The newest beats of these seats (people only; agents need none), in one round trip."""
+    keys = [_key(s) for s in seats if not s.is_agent]
+    try:
+        return cache.get_many(keys)
+    except Exception:
+        logger.warning("presence unavailable for %s seats", len(keys), exc_info=True)
+        return {}
 
 
 def seats_left(presence: Iterable[SeatPresence]) -> list[int]:

@@ -20,7 +20,7 @@ chat only when a chat line is new. tests/gameplay/test_query_counts.py pins the 
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from django.conf import settings
 
@@ -95,15 +95,11 @@ class SeatSocket:
 
     # --- presence (gameplay.presence) -----------------------------------------------------------
 
-    def beat(self) -> str | None:
-        """This seat is here; and the presence list again if someone else came or went since it was drawn."""
-        presence.beat(self.seat)
-        return self.presence_html()
-
-    def presence_html(self, *, force: bool = False) -> str | None:
-        """The presence list when it differs from what the page shows (or ``force``), else None."""
+    def presence_html(self, *, force: bool = False, known: Mapping[str, dict] | None = None) -> str | None:
+        """The presence list when it differs from what the page shows (or ``force``), else None. ``known``: the
+        beats ``beat_all`` read for every socket of the process at once."""
         started = self.seat.match.created_at.timestamp()
-        seen = presence.of_match(self.seats, started)
+        seen = presence.of_match(self.seats, started, known)
         shown = tuple((p.index, p.state, p.left) for p in seen if p.index != self.seat.index)
         if shown == self.presence_shown and not force:
             return None
@@ -326,3 +322,14 @@ class SeatSocket:
             return chat_log_fragment(page)
         self.chat_lines_shown += len(page.lines)
         return chat_append_fragment(page.lines)
+
+
+def beat_all(sockets: Sequence[SeatSocket]) -> list[str | None]:
+    """The presence heartbeat of all the open sockets of a server process (gameplay.consumers.ProcessHeartbeat):
+    their seats are here, and for each socket the presence list again if someone came or went since it drew it
+    (None if not). Two cache round trips in all, however many sockets: a beat per socket cost the process
+    noticeably more at 200 matches (issue 16, README "Realtime benchmark")."""
+    presence.beat_many({s.seat.pk: s.seat for s in sockets}.values())
+    known = presence.read({seat.pk: seat for s in sockets for seat in s.seats}.values())
+    return [s.presence_html(known=known) for s in sockets]
+
