@@ -58,7 +58,8 @@ class Study(models.Model):
     completion_message = models.TextField(default="Thank you for taking part!")
     completion_code = models.CharField(max_length=64, blank=True, help_text="Shown at the end (e.g. Prolific's).")
     completion_redirect_url = models.URLField(
-        max_length=500, blank=True, help_text="If set, the completion page links (and redirects) here."
+        max_length=500, blank=True,
+        help_text="If set, the completion page links here (a button; it never leaves by itself).",
     )
     assignment = models.CharField(max_length=8, choices=Assignment.choices, default=Assignment.BALANCED)
     read_url_ids = models.BooleanField(

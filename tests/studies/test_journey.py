@@ -295,13 +295,17 @@ class TestJourney:
             response = client.get(participant_url(name, participant, **kwargs))
             assert response["Location"] == participant_url("complete", participant), name
 
-    def test_the_completion_page_redirects_when_a_url_is_set(self):
+    def test_the_completion_page_links_back_when_a_url_is_set(self):
+        """A button back to the platform, never a timed redirect that takes the page away while someone is still
+        copying the code (issue 16.8: axe-core's critical meta-refresh)."""
         study = make_study(completion_redirect_url="https://app.prolific.com/submissions/complete?cc=TINY-CODE")
         client = Client()
         participant = consent(client, study)
         Participant.objects.filter(pk=participant.pk).update(step=Participant.Step.COMPLETE)
         html = client.get(participant_url("complete", participant)).content.decode()
-        assert 'http-equiv="refresh"' in html and "https://app.prolific.com/submissions/complete?cc=TINY-CODE" in html
+        assert 'href="https://app.prolific.com/submissions/complete?cc=TINY-CODE"' in html
+        assert 'http-equiv="refresh"' not in html
+        assert 'data-copy="TINY-CODE"' in html
 
     def test_the_comm_condition_has_chat_and_hints(self):
         study = make_study(conditions=[agent_condition("comm", "random", chat=True, show_hints=True)])

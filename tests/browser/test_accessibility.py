@@ -1,0 +1,149 @@
+"""Every kind of page passes axe-core with no serious or critical violation (issue 16.8).
+
+axe-core (tests/support/vendor/axe.min.js, vendored: never served to players) runs in Debian's Chromium on the
+lobby, each game's new-match and live match page (after the socket drew it), a replay, the match list, the study
+journey (consent, instructions, a round, the survey, the completion page), the researcher dashboard and the
+leaderboard. The pages' Content-Security-Policy allows scripts from the site only, so the test's browser context
+bypasses it to inject axe; nothing else about the pages changes.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.browser.santorini_player import wait_until_live
+from tests.browser.test_study_journeys import manage
+from tests.support.live_server import daphne_server, migrate, server_env
+
+ROOT = Path(__file__).resolve().parents[2]
+AXE = (ROOT / "tests" / "support" / "vendor" / "axe.min.js").read_text(encoding="utf-8")
+GNOMES_PRESET = ROOT / "fixtures" / "studies" / "gnomes_seeds003.json"
+SERIOUS = ("serious", "critical")
+RUN_AXE = """async () => {
+  const result = await axe.run(document, {resultTypes: ['violations']});
+  return result.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
+    nodes: v.nodes.slice(0, 4).map(n => n.target.join(' ') + ' :: ' + n.failureSummary)}));
+}"""
+
+
+@pytest.fixture(scope="module")
+def a11y_server(tmp_path_factory):
+    """A server with a one-round copy of the Gnomes study (two moves a round, against the mute agent) and a
+    staff account for the researcher pages."""
+    tmp = tmp_path_factory.mktemp("a11y-db")
+    env = server_env(f"sqlite:///{tmp / 'db.sqlite3'}", RATING_BOOTSTRAP="200")
+    migrate(env)
+    preset = json.loads(GNOMES_PRESET.read_text(encoding="utf-8"))
+    short = {**preset, "slug": "a11y", "assignment": "url", "rounds": [{"round": 1, "turn_cap": 2, "first_seat": 0}]}
+    (tmp / "a11y.json").write_text(json.dumps(short), encoding="utf-8")
+    manage(env, "load_study", str(tmp / "a11y.json"), "--open")
+    manage(env, "shell", "-c", "from django.contrib.auth.models import User; "
+           "User.objects.create_superuser('researcher', 'r@example.org', 'a-long-test-password')")
+    with daphne_server(env) as url:
+        yield url
+
+
+@pytest.fixture
+def axe_page(chromium):
+    context = chromium.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
+                                   bypass_csp=True)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    yield page
+    context.close()
+
+
+def serious_violations(page) -> list[dict]:
+    page.add_script_tag(content=AXE)
+    return [v for v in page.evaluate(RUN_AXE) if v["impact"] in SERIOUS]
+
+
+def check(page, label: str, found: dict) -> None:
+    violations = serious_violations(page)
+    if violations:
+        found[f"{label} ({page.url})"] = violations
+
+
+def report(found: dict) -> str:
+    return json.dumps(found, indent=1)
+
+
+def start(page, url: str, game_name: str, seat_label: str, partner: str) -> None:
+    page.goto(url + "/")
+    page.get_by_role("link", name=f"New {game_name} match").click()
+    page.get_by_label(seat_label).select_option(partner)
+    page.get_by_role("button", name="Start match").click()
+    page.wait_for_url(re.compile(r"/play/[\w-]+/$"))
+    wait_until_live(page)
+
+
+def test_the_public_pages_and_every_game_page(axe_page, a11y_server):
+    page, url, found = axe_page, a11y_server, {}
+    for path, label in (("/", "lobby"), ("/matches/", "match list"), ("/ratings/", "leaderboard"),
+                        ("/games/santorini/new/", "new Santorini match"), ("/games/hive/new/", "new Hive match"),
+                        ("/games/gnomes/new/", "new Gnomes match")):
+        page.goto(url + path)
+        check(page, label, found)
+    for game, seat, partner in (("Santorini", "Player 2", "agent:random"), ("Hive", "Black", "agent:random"),
+                                ("Gnomes at Night", "Gnome B", "agent:gnomes-mute")):
+        start(page, url, game, seat, partner)
+        check(page, f"{game} match page", found)
+        page.get_by_text("Resign…").or_(page.get_by_text("Give up…")).first.click()
+        check(page, f"{game} match page, resign open", found)
+    page.get_by_role("button", name="Give up", exact=True).click()
+    page.wait_for_selector("#result")
+    page.get_by_role("link", name="Watch the replay").click()
+    check(page, "replay", found)
+    assert not found, "serious or critical axe violations:\n" + report(found)
+
+
+def test_the_study_journey_and_the_researcher_pages(axe_page, a11y_server):
+    page, url, found = axe_page, a11y_server, {}
+    page.goto(url + "/s/a11y/?PROLIFIC_PID=axe-1&condition=mute")
+    check(page, "consent", found)
+    page.get_by_role("button", name="I agree, start the study").click()
+    check(page, "instructions", found)
+    page.get_by_role("button", name="I'm ready, start round 1").click()
+    page.wait_for_url(re.compile(r"/round/1/$"))
+    wait_until_live(page)
+    check(page, "study round", found)
+    for _ in range(4):
+        if page.locator("#study-continue-form").count():
+            break
+        page.wait_for_selector("#board .gnomes-turn.mine, #study-continue-form", timeout=30_000)
+        if page.locator("#study-continue-form").count():
+            break
+        page.locator('#board button[data-action-id="stay"]').click()
+        page.wait_for_timeout(300)
+    page.wait_for_selector("#study-continue-form", timeout=30_000)
+    check(page, "study round over", found)
+    page.get_by_role("button", name="Continue to the last questions").click()
+    page.wait_for_url(re.compile(r"/survey/$"))
+    check(page, "survey", found)
+    for fieldset in page.locator("fieldset.likert").all():
+        fieldset.locator('input[value="3"]').check()
+    page.get_by_role("button", name="Submit answers").click()
+    page.wait_for_url(re.compile(r"/complete/$"))
+    check(page, "completion", found)
+    # The code has a copy button (and the page no longer leaves by itself: no meta refresh).
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.get_by_role("button", name="Copy the code").click()
+    page.get_by_role("status").filter(has_text="Copied.").wait_for()
+    assert page.evaluate("() => navigator.clipboard.readText()") == "GNOMES-2026"
+    assert page.get_by_role("link", name="Return to the study platform").count() == 1
+
+    page.goto(url + "/studies/")
+    check(page, "researchers only (signed out)", found)
+    page.goto(url + "/admin/login/?next=/studies/a11y/")
+    page.get_by_label("Username").fill("researcher")
+    page.get_by_label("Password").fill("a-long-test-password")
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_url(re.compile(r"/studies/a11y/$"))
+    check(page, "study dashboard", found)
+    page.goto(url + "/studies/")
+    check(page, "study list", found)
+    assert not found, "serious or critical axe violations:\n" + report(found)
