@@ -18,6 +18,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from gameplay.studies import exports, measures
+from gameplay.studies.participant_table import ROWS_SHOWN, participant_rows
 
 POLL_SECONDS = 5
 
@@ -61,6 +62,8 @@ def dashboard(request, slug: str):
     context = {
         "study": study,
         "board": measures.dashboard(study),
+        "people": participant_rows(study),
+        "rows_shown": ROWS_SHOWN,
         "poll_seconds": POLL_SECONDS,
         "downloads": _downloads(),
         # What rounds.csv and the analysis will hold for this game, from its declared measures.
@@ -75,7 +78,9 @@ def dashboard(request, slug: str):
 def live(request, slug: str):
     """The dashboard's tables alone, for htmx to swap in every few seconds."""
     study = _study(slug)
-    return render(request, "studies/research/_live.html", {"study": study, "board": measures.dashboard(study)})
+    context = {"study": study, "board": measures.dashboard(study), "people": participant_rows(study),
+               "rows_shown": ROWS_SHOWN}
+    return render(request, "studies/research/_live.html", context)
 
 
 @staff_only
