@@ -122,6 +122,21 @@ def test_each_seats_page_draws_only_its_own_walls_and_a_treasure_it_can_see(roun
         assert ('class="treasure"' in html) is (seat == seeing_side)
 
 
+@pytest.mark.django_db
+def test_the_maze_is_numbered_as_the_agent_and_the_labels_count():
+    """Columns 1-9 along the top and rows 1-9 down the left (issue 16.4: the agent says "column 7, row 3"), at
+    the centres of the cells the token label counts from: the token's cell is where its numbers meet."""
+    match = two_humans(round=1)
+    html = Client().get(reverse("play", kwargs={"token": match.seats.get(index=0).token})).content.decode()
+    coords = re.search(r'<g class="coords"[^>]*>(.*?)</g>', html).group(1)
+    top = {n: float(x) for x, n in re.findall(r'<text x="([\d.]+)" y="-[\d.]+">(\d+)</text>', coords)}
+    left = {n: float(y) for y, n in re.findall(r'<text x="-[\d.]+" y="([\d.]+)">(\d+)</text>', coords)}
+    assert sorted(map(int, top)) == sorted(map(int, left)) == list(range(1, 10))
+    token = re.search(r'<circle cx="([\d.]+)" cy="([\d.]+)" r="0.3" class="token"/>', html)
+    column, row = re.search(r"Token at column (\d+), row (\d+)", html).groups()
+    assert (top[column], left[row]) == (float(token.group(1)), float(token.group(2)))
+
+
 @pytest.mark.django_db(transaction=True)
 async def test_moves_and_chat_over_the_websocket(layer):
     from channels.db import database_sync_to_async

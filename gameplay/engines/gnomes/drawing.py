@@ -16,6 +16,8 @@ PAD = (
     ("down", "Move down", "ArrowDown s", "down"),
 )
 MARGIN = 0.15  # room around the maze so the outer walls are not clipped
+# Room above and left of the maze for the column and row numbers: the agent and the tips say "column 7, row 3".
+LABELS = 0.6
 
 
 def board_layout(observation) -> dict[str, Any]:
@@ -32,7 +34,10 @@ def board_layout(observation) -> dict[str, Any]:
     treasure = data.get("treasure")
     return {
         "size": size,
-        "viewbox": f"{-MARGIN} {-MARGIN} {size + 2 * MARGIN} {size + 2 * MARGIN}",
+        "viewbox": f"{-LABELS} {-LABELS} {size + LABELS + MARGIN} {size + LABELS + MARGIN}",
+        # (centre, number) of every column along the top and every row down the left, 1-based as in the labels.
+        "coords": [(i + 0.5, i + 1) for i in range(size)],
+        "coord_offset": -LABELS / 2,
         "pad": PAD,
         "walls": walls,
         "grid": list(range(1, size)),
