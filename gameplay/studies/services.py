@@ -341,12 +341,11 @@ def apply_partner_left(participant: Participant, round_index: int) -> Participan
 
     Asked by the page of the one who stays (its Continue area posts as soon as the partner has left); refused with
     ServiceError, changing nothing, while every partner is still there. A round already handled is returned as
-    it is."""
+    it is. With three or more people each one who leaves is handled when they have left (one whose seat an agent
+    took is no longer counted)."""
     current = selectors.participant_round(participant, round_index)
     if current is None:
         raise ServiceError("There is no such round.")
-    if current.departure:
-        return current
     gone = selectors.partners_left(current)
     if not gone:
         raise ServiceError("Your partner is still in this round.")
@@ -359,9 +358,10 @@ def apply_partner_left(participant: Participant, round_index: int) -> Participan
     else:
         match_services.abort_match(current.match_id, PARTNER_LEFT_REASON)
         outcome = ParticipantRound.Departure.PARTNER_LEFT_END
-    rounds = ParticipantRound.objects.filter(match_id=current.match_id, departure="")
+    rounds = ParticipantRound.objects.filter(match_id=current.match_id)
+    # Leaving is recorded over an earlier "a partner left" (they stayed then); the others keep their first record.
     rounds.filter(seat_index__in=gone).update(departure=ParticipantRound.Departure.LEFT)
-    rounds.exclude(seat_index__in=gone).update(departure=outcome)
+    rounds.exclude(seat_index__in=gone).filter(departure="").update(departure=outcome)
     logger.info("study %s match %s: seats %s left; %s", study.slug, current.match_id, gone, outcome)
     current.refresh_from_db()
     return current

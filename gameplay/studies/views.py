@@ -234,12 +234,16 @@ def _continue_area(request, participant: Participant, n: int) -> HttpResponse:
 @participant_page
 @require_POST
 def round_continue(request, participant: Participant, n: int):
-    try:
-        if request.POST.get("partner_left"):
+    if request.POST.get("partner_left"):
+        try:
             services.apply_partner_left(participant, n - 1)
-            if request.headers.get("HX-Request"):  # posted by the Continue area itself: redraw it in place
-                return _continue_area(request, participant, n)
-        elif request.POST.get("agent_silent"):
+        except ServiceError:
+            pass  # the partner came back, or the round is over: the Continue area shows how things stand
+        if request.headers.get("HX-Request"):  # posted by the Continue area itself: redraw it in place
+            return _continue_area(request, participant, n)
+        return redirect(step_url(participant))
+    try:
+        if request.POST.get("agent_silent"):
             participant = services.end_round_without_agent(participant, n - 1)
         else:
             participant = services.finish_round(participant, n - 1)

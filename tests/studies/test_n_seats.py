@@ -128,3 +128,35 @@ def test_after_the_timeout_the_fallback_agent_takes_every_missing_participant_se
     assert current.seat_index == 0 and current.partner_participant is None and current.partner_agent == "random"
     assert [s.controller for s in current.match.seats.order_by("index")] == ["human", "agent", "agent", "agent"]
     assert PairingTicket.objects.get(participant=alone).outcome == "timeout-agent"
+
+
+def test_each_participant_who_leaves_a_table_of_three_is_handed_to_the_agent_in_turn(monkeypatch):
+    """partner_left_action "agent" with three people: the first to leave, then the second, each gets the fallback
+    agent when they have left; the one who stays plays on with two agents (issue 16.1)."""
+    from gameplay import presence
+    from gameplay.studies import services as study_services
+    from gameplay.studies.models import Study
+
+    study = ring_study(partner_left_action=Study.PartnerLeft.AGENT)
+    (_, stays, _), (_, first_out, _), (_, second_out, _) = (arrive(study, p) for p in ("stays", "first", "second"))
+    seats = {s.index: s for s in ParticipantRound.objects.get(participant=stays).match.seats.all()}
+    index_of = {r.participant_id: r.seat_index for r in ParticipantRound.objects.all()}
+    now = [presence._clock()]
+    monkeypatch.setattr(presence, "_clock", lambda: now[0])
+    for p in (stays, first_out, second_out):
+        presence.beat(seats[index_of[p.pk]])
+    presence.mark_gone(seats[index_of[first_out.pk]])
+    now[0] += presence.settings.PRESENCE_LEFT_AFTER_SECONDS + 1
+    presence.beat(seats[index_of[stays.pk]])
+    presence.beat(seats[index_of[second_out.pk]])
+    study_services.apply_partner_left(stays, 0)
+    controllers = lambda: [s.controller for s in Match.objects.get().seats.order_by("index")]  # noqa: E731
+    assert controllers() == ["human", "agent", "agent", "human"]  # seat 1 was the first to leave
+    presence.mark_gone(seats[index_of[second_out.pk]])
+    now[0] += presence.settings.PRESENCE_LEFT_AFTER_SECONDS + 1
+    presence.beat(seats[index_of[stays.pk]])
+    study_services.apply_partner_left(stays, 0)
+    assert controllers() == ["human", "agent", "agent", "agent"]
+    departures = dict(ParticipantRound.objects.values_list("participant_id", "departure"))
+    assert departures == {stays.pk: "partner-left-agent", first_out.pk: "left", second_out.pk: "left"}
+    assert Match.objects.get().status == Match.Status.ACTIVE
