@@ -411,3 +411,32 @@ def test_seeded_random_playouts_terminate_and_replay(seed):
         state.apply_action(seat, rng.choice(state.legal_actions(seat)).id)
     assert len(state.log) <= game.max_actions()
     assert game.replay(seed, state.log).to_json() == state.to_json()
+
+
+def test_the_board_marks_the_newest_turn_and_the_marks_survive_json():
+    """The last-move marks (issue 16.4): a turn's move (from, to) and build, replacing the turn before; the
+    placements of a seat together. Perfect information: every seat's observation shows the same marks."""
+    from gameplay.engines.registry import create_game
+
+    game = create_game("santorini", {}, num_seats=2)
+    state = game.new_initial_state(1)
+
+    def marks(seat=0):
+        return {c["name"]: c["last"] for row in state.observation(seat).data["rows"] for c in row if c["last"]}
+
+    for seat, cell in ((0, "a1"), (0, "c3")):
+        state.apply_action(seat, f"place:{cell}")
+    assert marks() == {"a1": "place", "c3": "place"}
+    for cell in ("e5", "e4"):
+        state.apply_action(1, f"place:{cell}")
+    assert marks() == marks(1) == {"e5": "place", "e4": "place"}
+    state.apply_action(0, "move:a1-b2")
+    assert marks() == {"a1": "from", "b2": "to"}
+    state.apply_action(0, "build:a1")
+    assert marks() == {"a1": "build", "b2": "to"}  # built where it came from
+    restored = game.state_from_json(state.to_json())
+    assert restored.observation(1).data["rows"] == state.observation(1).data["rows"]
+    move = next(a.id for a in state.legal_actions(1) if a.id.startswith("move:"))
+    state.apply_action(1, move)
+    src, dst = move.split(":")[1].split("-")
+    assert marks() == {src: "from", dst: "to"}  # the new turn replaces the old marks

@@ -50,9 +50,11 @@ def test_santorini_cells_of_a_known_position():
     assert tag == "button" and a["class"] == "cell lvl0 pick" and "ws-send" in a
     assert json.loads(a["hx-vals"]) == {"kind": "select", "location": "a1"}
     assert a["aria-label"] == "A1, level 0, your worker A: select"
-    tag, a = cells["e5"]
-    assert tag == "div" and a["class"] == "cell lvl0" and "hx-vals" not in a
-    assert a["aria-label"] == "E5, level 0, opponent's worker A"
+    tag, a = cells["e5"]  # placed in the newest turn: marked (issue 16.4)
+    assert tag == "div" and a["class"] == "cell lvl0 last-place" and "hx-vals" not in a
+    assert a["aria-label"] == "E5, level 0, opponent's worker A, last turn: placed here"
+    tag, a = cells["c3"]
+    assert tag == "div" and a["class"] == "cell lvl0" and a["aria-label"] == "C3, level 0"
 
     # With a1 selected: a1 steps back, its destinations submit a move at this version.
     parsed = parse(rendering.seat_fragments(view, ("a1",), chat_full=False))
@@ -73,8 +75,11 @@ def test_santorini_cells_of_a_known_position():
     assert {t for t, _ in parse(rendering.seat_fragments(view1, (), chat_full=False)).cells.values()} == {"div"}
     match = services.submit_action(match.pk, 0, action.id, expected_version=match.version, schedule_agents=False)
     view1 = selectors.seat_view(match, seats[1], seats=seats)
-    tag, a = parse(rendering.seat_fragments(view1, (), chat_full=False)).cells["a2"]
-    assert tag == "div" and a["class"] == "cell lvl0 moved"
+    cells1 = parse(rendering.seat_fragments(view1, (), chat_full=False)).cells
+    tag, a = cells1["a2"]
+    assert tag == "div" and a["class"] == "cell lvl0 moved last-to"
+    assert a["aria-label"].endswith(", last turn: moved here")
+    assert cells1["a1"][1]["class"] == "cell lvl0 last-from"
 
 
 def test_click_grid_and_action_buttons_escape_what_they_build():

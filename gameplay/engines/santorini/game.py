@@ -47,6 +47,16 @@ class SantoriniState(State):
         self.turn = 0
         self.winner_seat: int | None = None  # not "winner": State.winner() is a method
         self.last_action: str | None = None
+        # The cells of the newest turn (its placements, or its move and build), for the board's last-move marks:
+        # cell -> "place", "from", "to" or "build"; and whose turn it was.
+        self.last_turn: dict[int, str] = {}
+        self.last_turn_seat: int | None = None
+
+    def _mark(self, seat: int, marks: dict[int, str], *, new_turn: bool) -> None:
+        if new_turn or self.last_turn_seat != seat:
+            self.last_turn = {}
+        self.last_turn.update(marks)
+        self.last_turn_seat = seat
 
     # --- rules helpers ---------------------------------------------------------
     def _occupied(self) -> set[int]:
@@ -135,6 +145,7 @@ class SantoriniState(State):
         if kind == "place":
             cell = INDEX[arg]
             self.last_action = f"Place a worker on {arg.upper()}"
+            self._mark(seat, {cell: "place"}, new_turn=False)
             self.workers[seat].append(cell)
             if len(self.workers[seat]) < 2:
                 return
@@ -145,6 +156,7 @@ class SantoriniState(State):
         elif kind == "move":
             src, dst = (INDEX[x] for x in arg.split("-"))
             self.last_action = self._move_label(src, dst)
+            self._mark(seat, {src: "from", dst: "to"}, new_turn=True)
             self.workers[seat][self.workers[seat].index(src)] = dst
             if self._is_win(src, dst):
                 self.turn += 1
@@ -155,6 +167,7 @@ class SantoriniState(State):
         else:
             cell = INDEX[arg]
             self.last_action = self._build_label(cell)
+            self._mark(seat, {cell: "build"}, new_turn=False)
             self.levels[cell] += 1
             self.turn += 1
             self.turns_taken[seat] += 1
@@ -183,7 +196,7 @@ class SantoriniState(State):
         rows = [
             [
                 {"name": NAMES[i], "level": self.levels[i], "dome": self.levels[i] == DOME,
-                 "worker": where.get(i)}
+                 "worker": where.get(i), "last": self.last_turn.get(i)}
                 for i in range(r * SIZE, r * SIZE + SIZE)
             ]
             for r in reversed(range(SIZE))
@@ -252,6 +265,8 @@ class SantoriniState(State):
             "turn": self.turn,
             "winner": self.winner_seat,
             "last_action": self.last_action,
+            "last_turn": {NAMES[c]: role for c, role in self.last_turn.items()},
+            "last_turn_seat": self.last_turn_seat,
         }
 
     def _load_payload(self, payload: Mapping[str, Any]) -> None:
@@ -264,6 +279,9 @@ class SantoriniState(State):
         self.turn = int(payload["turn"])
         self.winner_seat = payload["winner"]
         self.last_action = payload["last_action"]
+        # States saved before the last-move marks have none (the next action starts them).
+        self.last_turn = {INDEX[c]: str(role) for c, role in (payload.get("last_turn") or {}).items()}
+        self.last_turn_seat = payload.get("last_turn_seat")
 
 
 class SantoriniGame(Game):
