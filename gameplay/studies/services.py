@@ -351,13 +351,19 @@ def apply_partner_left(participant: Participant, round_index: int) -> Participan
         raise ServiceError("Your partner is still in this round.")
     study = participant.study
     agent = study.pairing_fallback_agent
+    outcome = ParticipantRound.Departure.PARTNER_LEFT_END
     if study.partner_left_action == Study.PartnerLeft.AGENT and agent:
-        for seat_index in gone:
-            match_services.hand_seat_to_agent(current.match_id, seat_index, agent, LEFT_REASON)
-        outcome = ParticipantRound.Departure.PARTNER_LEFT_AGENT
-    else:
+        try:
+            for seat_index in gone:
+                match_services.hand_seat_to_agent(current.match_id, seat_index, agent, LEFT_REASON)
+            outcome = ParticipantRound.Departure.PARTNER_LEFT_AGENT
+        except ServiceError:
+            # E.g. the agent's configuration was deleted since the study was checked: the round must still not
+            # wait for someone who left (and the page that asked would ask again), so it ends instead.
+            logger.exception("study %s: agent %r could not take over in match %s", study.slug, agent,
+                             current.match_id)
+    if outcome == ParticipantRound.Departure.PARTNER_LEFT_END:
         match_services.abort_match(current.match_id, PARTNER_LEFT_REASON)
-        outcome = ParticipantRound.Departure.PARTNER_LEFT_END
     rounds = ParticipantRound.objects.filter(match_id=current.match_id)
     # Leaving is recorded over an earlier "a partner left" (they stayed then); the others keep their first record.
     rounds.filter(seat_index__in=gone).update(departure=ParticipantRound.Departure.LEFT)

@@ -142,3 +142,21 @@ def test_a_study_that_lets_an_agent_take_over_must_name_one():
     conditions = [{"key": "h", "seats": [{"kind": "participant"}] * 2, "options": {}}]
     errors = study_errors(data, conditions)
     assert any("takes over the seat" in m for m in errors.get("pairing_fallback_agent", []))
+
+
+def test_an_agent_that_can_no_longer_play_ends_the_round_instead(clock):
+    """The fallback agent's configuration went away after the study was checked: the round ends rather than
+    keep the one who stays waiting (their page would otherwise ask again and again)."""
+    client, stays, stays_round, _, _, leaves_round, seats = pair(
+        partner_left_action=Study.PartnerLeft.AGENT, pairing_fallback_agent="gnomes-comm"
+    )
+    Study.objects.filter(pk=stays.study_id).update(pairing_fallback_agent="no-such-agent")
+    stays.study.refresh_from_db()
+    presence.mark_gone(seats[leaves_round.seat_index])
+    clock.now += LEFT_AFTER + 1
+    presence.beat(seats[stays_round.seat_index])
+    response = partner_left(client, stays)
+    assert "Your partner left the game, so this round ended." in response.content.decode()
+    stays_round.refresh_from_db()
+    assert stays_round.match.status == Match.Status.ABORTED and stays_round.departure == "partner-left-end"
+    assert not Event.objects.filter(match=stays_round.match, kind=Event.Kind.SEAT).exists()
