@@ -314,17 +314,18 @@ class ReplayFrame:
     observation: Observation
 
 
-def replay_frames(match: Match) -> list[ReplayFrame]:
-    """Step through the event log, rebuilding public observations by replaying the engine from the seed."""
+def replay_frames(match: Match, viewer: int | None = None) -> list[ReplayFrame]:
+    """Step through the event log, rebuilding observations by replaying the engine from the seed: the public
+    ones, or seat ``viewer``'s own (hidden information included: for staff, gameplay.views.replay)."""
     game = game_of(match)
     state = game.new_initial_state(match.seed)
-    frames = [ReplayFrame(0, None, state.observation(None))]
+    frames = [ReplayFrame(0, None, state.observation(viewer))]
     for event in match.events.order_by("seq"):
         if event.kind == Event.Kind.ACTION:
             state.apply_action(event.seat, event.payload["action_id"], event.payload.get("text"))
         elif event.kind == Event.Kind.MESSAGE and game.spec.chat_in_state:
             state.record_message(event.seat, event.payload.get("text", ""))  # chat kept in the state
-        frames.append(ReplayFrame(event.version, event, state.observation(None)))
+        frames.append(ReplayFrame(event.version, event, state.observation(viewer)))
     return frames
 
 

@@ -202,11 +202,15 @@ def match_detail(request, match_id: int):
 
 
 def replay(request, match_id: int):
+    """The public replay of an ended match; staff may add ``?seat=N`` to see seat N's own view at every step
+    (its hidden information included: a researcher reviewing what a participant saw)."""
     match = _viewable_match(request, match_id)
-    if match.status != Match.Status.FINISHED:
+    if match.status == Match.Status.ACTIVE:
         # Action labels of a running hidden-information game could reveal secrets; replay once it is over.
         return HttpResponseForbidden("The replay opens when the match has ended.")
-    frames = selectors.replay_frames(match)
+    seats = {s.index: s for s in match.seats.all()}
+    viewer = _replay_viewer(request, seats)
+    frames = selectors.replay_frames(match, viewer)
     try:
         step = min(max(int(request.GET.get("step", len(frames) - 1)), 0), len(frames) - 1)
     except ValueError:
@@ -221,17 +225,34 @@ def replay(request, match_id: int):
         "obs": frame.observation.data,
         "clicks": {},
         "board_template": f"games/{match.game_id}/board.html",
-        "seats": {s.index: s for s in match.seats.all()},
+        "seats": seats,
+        "viewer": viewer,
+        # Kept on every step link, so stepping stays in the seat's view.
+        "seat_query": f"&seat={viewer}" if viewer is not None else "",
+        "staff": request.user.is_staff,
         "result": selectors.public_result(match),
         # Every action as a step to jump to: (step, event).
         "moves": [(n, f.event) for n, f in enumerate(frames) if f.event is not None and f.event.kind == "action"],
         # Agent moves that asked a model record how many calls they made; the transcripts themselves are
         # agents_app's pages (the template links and loads them by URL name only).
         "has_transcripts": any(f.event is not None and f.event.payload.get("model_calls") for f in frames),
+        # The picture of a step is the public one; a seat's view is drawn from its observation (board templates).
         **board_extras(selectors.game_of(match), frame.observation, board_image_url(match, None, step=step)),
     }
     template = "gameplay/partials/replay_frame.html" if request.headers.get("HX-Request") else "gameplay/replay.html"
     return render(request, template, context)
+
+
+def _replay_viewer(request, seats: dict) -> int | None:
+    """The seat whose view a replay shows: ``?seat=N`` for staff only (everyone else, and a seat that does not
+    exist, gets the public view)."""
+    if not request.user.is_staff:
+        return None
+    try:
+        seat = int(request.GET.get("seat", ""))
+    except ValueError:
+        return None
+    return seat if seat in seats else None
 
 
 # --- board pictures ---------------------------------------------------------------------------
@@ -249,7 +270,7 @@ def match_board_png(request, match_id: int):
     step = request.GET.get("step")
     if step is None:
         return _board_image(request, match, None)
-    if match.status != Match.Status.FINISHED:
+    if match.status == Match.Status.ACTIVE:
         return HttpResponseForbidden("The replay opens when the match has ended.")
     try:
         step = int(step)
