@@ -1,16 +1,18 @@
 """Who is at the table: whether each seat of a match has its page open (issue 16.1).
 
-Every open match socket beats every PRESENCE_BEAT_SECONDS: it writes "this seat was here at <time>" to Django's
-cache (Redis when REDIS_URL is set, so every server process reads the same). A seat is *here* while its newest
-beat is younger than PRESENCE_TIMEOUT_SECONDS. When a seat's last socket closes cleanly (a tab closed, a page
-left) the seat is marked *gone* at once; a socket that dies without closing (a network lost, a process killed)
-stops beating and its seat is gone when the timeout runs out. A seat nobody has opened yet is *not yet here*.
+Every PRESENCE_BEAT_SECONDS each server process writes "this seat was here at <time>" for the seats of all its open
+match sockets (``beat_many``, from gameplay.consumers.ProcessHeartbeat) to Django's cache (Redis when REDIS_URL is
+set, so every server process reads the same); a socket also beats once as it opens. A seat is *here* while its
+newest beat is younger than PRESENCE_TIMEOUT_SECONDS. When a seat's last socket closes cleanly (a tab closed, a page
+left) the seat is marked *gone* at once; a socket that dies without closing (a network lost, a process killed) stops
+beating and its seat is gone when the timeout runs out. A seat nobody has opened yet is *not yet here*.
 
-The sockets of a match tell each other when a seat comes or goes (a ``presence.changed`` group message), and each
-socket looks again at every beat, so a page shows a partner gone within PRESENCE_TIMEOUT_SECONDS plus one beat.
+The sockets of a match tell each other when a seat comes or goes (a ``presence.changed`` group message), and the
+heartbeat reads everyone's beats again each time, so a page shows a partner gone within PRESENCE_TIMEOUT_SECONDS
+plus one beat.
 
-Bookkeeping only: nothing here is part of a match's record. Writes: ``beat``, ``beat_many``, ``mark_gone``.
-Reads: ``read``, ``of_match``, ``seats_left``.
+Bookkeeping only: nothing here is part of a match's record. Writes: ``beat``, ``beat_many``, ``mark_gone``. Reads:
+``read``, ``of_match``, ``seats_left``.
 """
 
 from __future__ import annotations

@@ -237,8 +237,10 @@ def round_continue(request, participant: Participant, n: int):
     if request.POST.get("partner_left"):
         try:
             services.apply_partner_left(participant, n - 1)
-        except ServiceError:
-            pass  # the partner came back, or the round is over: the Continue area shows how things stand
+        except ServiceError as err:
+            # The partner came back, or the round is over: the Continue area below shows how things stand.
+            logger.info("study %s participant %s round %s: partner-left refused: %s", participant.study_id,
+                        participant.pk, n, err)
         if request.headers.get("HX-Request"):  # posted by the Continue area itself: redraw it in place
             return _continue_area(request, participant, n)
         return redirect(step_url(participant))
