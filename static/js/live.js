@@ -47,6 +47,11 @@
     if (button) button.hidden = !shown;
   }
 
+  // Where the keyboard goes when it leaves the chat box: the control the board asks for, else its first one.
+  function boardFocusTarget() {
+    return document.querySelector("#board [data-autofocus]:not([disabled]), #board button:not([disabled]), #board [tabindex]");
+  }
+
   function showNewestLine() {
     const log = chatLog();
     if (log) log.scrollTop = log.scrollHeight;
@@ -102,11 +107,26 @@
   document.addEventListener("htmx:wsAfterSend", function (event) {
     const form = event.target;
     if (form instanceof HTMLFormElement && form.hasAttribute("data-reset-after-send")) form.reset();
-    if (form instanceof HTMLFormElement && form.classList.contains("chat-form")) chatSent = true;
+    if (form instanceof HTMLFormElement && form.classList.contains("chat-form")) {
+      chatSent = true;
+      // The line is sent: the keyboard goes back to the board, so the next key plays (Gnomes' arrow keys).
+      const target = boardFocusTarget();
+      if (target) target.focus({ preventScroll: true });
+    }
   });
 
   document.addEventListener("click", function (event) {
     if (event.target instanceof Element && event.target.closest("#chat-unread")) showNewestLine();
+  });
+
+  // The Chat button of the docked chat on a phone opens the log to a drawer for reading back, and folds it again.
+  document.addEventListener("click", function (event) {
+    const toggle = event.target instanceof Element ? event.target.closest("#chat-toggle") : null;
+    const dock = document.getElementById("chat-dock");
+    if (!toggle || !dock) return;
+    const open = dock.classList.toggle("open");
+    toggle.setAttribute("aria-expanded", open ? "true" : "false");
+    showNewestLine();
   });
 
   // Scrolling the log down to its end by hand clears the "New messages" button (scroll events do not bubble).
@@ -117,7 +137,7 @@
   // Escape in the chat box gives the keyboard back to the board, where keys play (e.g. Gnomes' arrow keys).
   document.addEventListener("keydown", function (event) {
     if (event.key !== "Escape" || !(event.target instanceof Element) || !event.target.closest(".chat-form")) return;
-    const target = document.querySelector("#board [data-autofocus], #board button, #board [tabindex]");
+    const target = boardFocusTarget();
     if (target) {
       event.preventDefault();
       target.focus();

@@ -128,9 +128,14 @@ def test_a_participant_plays_five_rounds_with_the_mute_agent_and_gets_the_code(c
             assert page.locator("#chat-text").count() == 0  # the mute condition has no chat
             presses = play_round_until_over(page, number)
             assert presses >= 1
+            label = "Continue to the last questions" if number == 5 else f"Continue to round {number + 1}"
+            assert "Round" not in page.locator("#board .gnomes-turn").inner_text()  # the h1 says it, once
             if number == 3:
                 page.screenshot(path=str(ARTIFACTS / "study-round3-over.png"), full_page=True)
-            label = "Continue to the last questions" if number == 5 else f"Continue to round {number + 1}"
+                # On the phone the way on moves above the board: in view from the top of the page.
+                page.evaluate("window.scrollTo(0, 0)")
+                box = page.get_by_role("button", name=label).bounding_box()
+                assert box["y"] >= 0 and box["y"] + box["height"] <= 844, box
             page.get_by_role("button", name=label).click()
         page.wait_for_url(re.compile(r"/survey/$"))
         for fieldset in page.locator("fieldset.likert").all():
