@@ -20,7 +20,53 @@ MARGIN = 0.15  # room around the maze so the outer walls are not clipped
 LABELS = 0.6
 
 
-def board_layout(observation) -> dict[str, Any]:
+# Unit steps on the page (y grows downwards: row 1 is the top), for drawing an attempted move.
+STEPS = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}
+
+
+def last_move_marks(data: Mapping[str, Any], names: list[str]) -> list[dict[str, Any]]:
+    """Each seat's newest move, for marking on the maze: an arrow for a move made, an arrow stopped by a bar for
+    a move a wall blocked, a ring for staying put. From the public history only (both seats see every attempt)."""
+    history = data.get("history") or ()
+    newest = history[-1]["turn"] if history else None
+    viewer = data.get("side")
+    marks = []
+    for seat in range(len(names)):
+        move = next((m for m in reversed(history) if m["seat"] == seat), None)
+        if move is None:
+            continue
+        x, y = move["from"][0] + 0.5, move["from"][1] + 0.5
+        action = move["action"]
+        who, whose = (
+            ("You", "your") if seat == viewer
+            else ("Your partner", "their") if viewer is not None
+            else (names[seat], f"{names[seat]}'s")
+        )
+        if action == "stay":
+            kind, words = "stayed", "stayed put"
+        elif move["moved"]:
+            kind, words = "moved", f"moved {action}"
+        else:
+            kind, words = "blocked", f"tried to move {action}, but a wall on {whose} side blocked it"
+        mark: dict[str, Any] = {"seat": seat, "kind": kind, "newest": move["turn"] == newest, "x": x, "y": y,
+                                "text": f"{who} {words}."}
+        if kind != "stayed":
+            dx, dy = STEPS[action]
+            reach = 0.7 if kind == "moved" else 0.42  # up to the next cell's token; a blocked one to the wall
+            tip = (x + dx * reach, y + dy * reach)
+            back = (tip[0] - dx * 0.22, tip[1] - dy * 0.22)
+            # The shaft stops at the head's base; the head is a triangle; a blocked move ends in a bar.
+            mark["shaft"] = (x + dx * 0.12, y + dy * 0.12, back[0], back[1])
+            corners = (tip, (back[0] - dy * 0.14, back[1] + dx * 0.14), (back[0] + dy * 0.14, back[1] - dx * 0.14))
+            mark["head"] = " ".join(f"{px:.2f},{py:.2f}" for px, py in corners)
+            if kind == "blocked":
+                edge = (x + dx * 0.5, y + dy * 0.5)
+                mark["bar"] = (edge[0] - dy * 0.3, edge[1] - dx * 0.3, edge[0] + dy * 0.3, edge[1] + dx * 0.3)
+        marks.append(mark)
+    return sorted(marks, key=lambda m: not m["newest"])  # the newest first, as it is read
+
+
+def board_layout(observation, names: list[str]) -> dict[str, Any]:
     """Line segments of this side's walls, the grid lines, the token, the treasure if the seat sees it."""
     data: Mapping[str, Any] = observation.data
     size = int(data["size"])
@@ -47,4 +93,5 @@ def board_layout(observation) -> dict[str, Any]:
         # Human-facing coordinates are 1-based: column 1 is the left edge, row 1 the top.
         "token_label": f"column {token[0] + 1}, row {token[1] + 1}",
         "treasure_label": f"column {treasure[0] + 1}, row {treasure[1] + 1}" if treasure else "",
+        "last_moves": last_move_marks(data, names),
     }

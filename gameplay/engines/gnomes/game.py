@@ -284,7 +284,7 @@ class GnomesGame(Game):
 
     def board_layout(self, observation) -> dict:
         """What the page draws for one seat (its own walls, the token, a treasure it sees)."""
-        return board_layout(observation)
+        return board_layout(observation, [self.seat_name(s) for s in range(2)])
 
     def next_round_options(self) -> dict | None:
         """Options for the next round of the five-round sequence (None after the last round)."""
