@@ -22,7 +22,7 @@ from gameplay.models import Match
 
 # The match fields an applied action may change: a socket holding the match as of the previous commit gets the
 # committed match by setting these (datetimes travel as ISO text: channel layers carry JSON-like values only).
-CHANGED_FIELDS = ("version", "state", "status", "winner", "scores")
+CHANGED_FIELDS = ("version", "state", "status", "winner", "scores", "draw_agreed")
 CHANGED_TIMES = ("turn_started_at", "finished_at", "updated_at")
 
 

@@ -46,6 +46,11 @@ class Match(models.Model):
     # The seat whose person resigned (or gave up) and so ended the match; its scores come from the engine
     # (State.resignation_scores).
     resigned_seat = models.SmallIntegerField(null=True, blank=True)
+    # Draws by agreement (GameSpec.draw_by_agreement, gameplay.match_endings): the seats whose people offer or
+    # accept a draw of the position as it stands. A move by any other seat declines it, so it empties then.
+    draw_agreed = models.JSONField(default=list, blank=True)
+    # The match ended in a draw its players agreed (its scores: State.agreed_draw_scores).
+    agreed_draw = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["-created_at"]
@@ -118,6 +123,7 @@ class Event(models.Model):
         MESSAGE = "message", "Message"
         END = "end", "End"
         SEAT = "seat", "Seat taken over"  # an agent took over a person's seat (services.hand_seat_to_agent)
+        DRAW = "draw", "Draw offer"  # a draw offered, accepted, declined or withdrawn (gameplay.match_endings)
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="events")
     seq = models.PositiveIntegerField(help_text="Position in this match's log, from 1.")

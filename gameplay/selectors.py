@@ -75,6 +75,10 @@ class SeatView:
     waiting_for: list[str] = field(default_factory=list)  # seats not joined yet, while nobody may move
     can_resign: bool = False  # a person's seat in a running match that is not a study round
     cooperative: bool = False  # one team: resigning is giving up together
+    can_abort: bool = False  # ... and the game has hardly begun (may_abort): it can end without a result
+    draws: bool = False  # ... and draws by agreement are open here (draws_open)
+    draw_mine: bool = False  # this seat has offered a draw that still stands
+    draw_offered_by: list[str] = field(default_factory=list)  # the other seats offering a draw to this one
 
     @cached_property
     def board_template(self) -> str:
@@ -140,6 +144,8 @@ def seat_view(
     my_turn = playing and index is not None and not state.is_terminal() and index in state.current_seats()
     last = last_action_event(match.pk) if last_action is READ_LAST_ACTION else last_action
     chat = chat_page(match.pk, index, names) if with_chat else ChatPage([], False, 0)
+    person = seat is not None and not seat.is_agent and match.status == Match.Status.ACTIVE and not match.private
+    draws = person and not waiting_for and draws_open(state.game, seats)
     return SeatView(
         match=match,
         seat=seat,
@@ -159,10 +165,25 @@ def seat_view(
         rounds=round_sequence(match, seat, state.game),
         chat_enabled=state.game.chat_enabled(),
         waiting_for=waiting_for,
-        can_resign=seat is not None and not seat.is_agent and match.status == Match.Status.ACTIVE
-        and not match.private,
+        can_resign=person,
         cooperative=len(set(state.game.teams())) == 1,
+        can_abort=person and may_abort(match, state),
+        draws=draws,
+        draw_mine=draws and index in match.draw_agreed,
+        draw_offered_by=[names.get(i, f"seat {i}") for i in match.draw_agreed if i != index] if draws else [],
     )
+
+
+def may_abort(match: Match, state: State) -> bool:
+    """Whether the match has hardly begun, so that a person may end it without a result (as on Lichess): still
+    waiting for its players, or fewer moves made than it has seats (nobody has had a second turn)."""
+    return match.wait_for_players or len(state.log) < state.game.num_seats
+
+
+def draws_open(game: Game, seats: list[Seat]) -> bool:
+    """Whether the players may agree to a draw: the rules allow it (GameSpec.draw_by_agreement) and every seat
+    is a person's (an agent never agrees to one, so it is never asked)."""
+    return game.spec.draw_by_agreement and not any(s.is_agent for s in seats)
 
 
 def not_joined(match: Match, names: dict[int, str]) -> list[str]:
@@ -263,6 +284,8 @@ def result_text(match: Match, names: dict[int, str], seat_index: int | None, sta
     cooperative = state is not None and len(set(state.game.teams())) == 1
     if match.resigned_seat is not None:
         return resignation_text(match, names, seat_index, cooperative)
+    if match.agreed_draw:
+        return "Drawn by agreement."
     if cooperative:
         text = state.result_text()  # everyone wins or loses together: the game says how it went
         if text:

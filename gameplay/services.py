@@ -29,8 +29,9 @@ from gameplay.announce import (  # noqa: F401 (NOTIFY_RETRY_DELAYS: part of this
     schedule_agent_turns,
 )
 from gameplay.committed import CommittedAction
-from gameplay.engines.api import EngineError, IllegalActionError, winner_of
+from gameplay.engines.api import EngineError, IllegalActionError
 from gameplay.engines.registry import create_game
+from gameplay.match_log import ServiceError, append_event, locked_match
 from gameplay.models import Event, Match, Seat, StateSnapshot
 from gameplay.selectors import game_of, state_of
 from gameplay.text_input import TextRejected, clean_text
@@ -39,10 +40,6 @@ logger = logging.getLogger(__name__)
 
 # Keep a full snapshot every this many actions (and at start and end); replays rebuild the rest from the log.
 SNAPSHOT_EVERY = 20
-
-
-class ServiceError(Exception):
-    """A request the service refuses; ``str(err)`` is a message fit for the user."""
 
 
 class ActionRejected(ServiceError):
@@ -160,7 +157,7 @@ def apply_action(
     except TextRejected as err:
         raise ActionRejected(str(err)) from None
     with transaction.atomic():
-        match = _locked_match(match_id)
+        match = locked_match(match_id)
         if match.status != Match.Status.ACTIVE:
             raise ActionRejected("the match is over")
         if match.wait_for_players:
@@ -181,12 +178,14 @@ def apply_action(
         match.version += 1
         match.state = state.to_json()
         match.turn_started_at = now
+        if match.draw_agreed and seat_index not in match.draw_agreed:
+            match.draw_agreed = []  # moving instead of accepting declines a draw offer (gameplay.match_endings)
         # "label" is the public wording (spectators, replays); "labels" how the action reads to each seat.
         payload = {"action_id": record.action_id, "label": labels.public, "labels": list(labels.by_seat)}
         if record.text is not None:
             payload["text"] = record.text
         payload.update(extra or {})
-        action_event = last_event = _append_event(match, Event.Kind.ACTION, seat_index, payload, think_ms)
+        action_event = last_event = append_event(match, Event.Kind.ACTION, seat_index, payload, think_ms)
         if state.is_terminal():
             last_event = _finish(match, state, now)
         elif match.version % SNAPSHOT_EVERY == 0:
@@ -251,7 +250,7 @@ def post_message(match_id: int, seat_index: int, text: Any) -> Event:
     if not text:
         raise ServiceError("empty message")
     with transaction.atomic():
-        match = _locked_match(match_id)
+        match = locked_match(match_id)
         game = game_of(match)
         if not game.chat_enabled():
             raise ServiceError("chat is off in this match")
@@ -274,7 +273,7 @@ def post_message(match_id: int, seat_index: int, text: Any) -> Event:
                 raise ServiceError(str(err)) from None
             match.state = state.to_json()
             fields.append("state")
-        event = _append_event(match, Event.Kind.MESSAGE, seat_index, {"text": text}, None)
+        event = append_event(match, Event.Kind.MESSAGE, seat_index, {"text": text}, None)
         match.save(update_fields=fields)
     notify_match_changed(match, seq=event.seq)
     return event
@@ -288,7 +287,7 @@ def start_next_round(match_id: int) -> Match:
     of a finished round may ask, and they land in the same next match.
     """
     with transaction.atomic():
-        match = _locked_match(match_id)
+        match = locked_match(match_id)
         existing = Match.objects.filter(previous_round=match).first()
         if existing is not None:
             return existing
@@ -325,40 +324,13 @@ def start_next_round(match_id: int) -> Match:
 def abort_match(match_id: int, reason: str) -> Match:
     """End an active match without a result (e.g. a player left a study round); no-op once it is over."""
     with transaction.atomic():
-        match = _locked_match(match_id)
+        match = locked_match(match_id)
         if match.status != Match.Status.ACTIVE:
             return match
         match.status = Match.Status.ABORTED
         match.finished_at = timezone.now()
-        end = _append_event(match, Event.Kind.END, None, {"aborted": reason[:200]}, None)
+        end = append_event(match, Event.Kind.END, None, {"aborted": reason[:200]}, None)
         match.save(update_fields=["status", "finished_at", "updated_at"])
-    notify_match_changed(match, seq=end.seq)
-    return match
-
-
-def resign(match_id: int, seat_index: int) -> Match:
-    """A person resigns (in a cooperative game: gives up): the match ends now, scored by the engine
-    (``State.resignation_scores``), and is rated like any finished match. Refused (ServiceError, nothing changed)
-    for a match that is over, a seat an agent plays, and a study round (the study decides how rounds end)."""
-    with transaction.atomic():
-        match = _locked_match(match_id)
-        if match.status != Match.Status.ACTIVE:
-            raise ServiceError("the match is over")
-        if match.private:
-            raise ServiceError("a study round cannot be resigned")
-        if not match.seats.filter(index=seat_index, controller=Seat.Controller.HUMAN).exists():
-            raise ServiceError("only a person's seat can resign")
-        scores = state_of(match).resignation_scores(seat_index)
-        now = timezone.now()
-        match.status = Match.Status.FINISHED
-        match.scores = scores
-        match.winner = winner_of(scores)
-        match.resigned_seat = seat_index
-        match.finished_at = now
-        payload = {"scores": scores, "winner": match.winner, "resigned": seat_index}
-        end = _append_event(match, Event.Kind.END, None, payload, None)  # not a move: the state stays as it was
-        match.save()
-        transaction.on_commit(partial(announce_finished, match.pk, match.game_id))
     notify_match_changed(match, seq=end.seq)
     return match
 
@@ -369,7 +341,7 @@ def hand_seat_to_agent(match_id: int, seat_index: int, agent_name: str, reason: 
     actions the person made and which the agent; the match goes on, and the agent moves if it is its turn.
     A match that is over, or a seat an agent already plays, is left as it is."""
     with transaction.atomic():
-        match = _locked_match(match_id)
+        match = locked_match(match_id)
         if match.status != Match.Status.ACTIVE:
             return match
         seat = match.seats.select_for_update().filter(index=seat_index).first()
@@ -383,7 +355,7 @@ def hand_seat_to_agent(match_id: int, seat_index: int, agent_name: str, reason: 
         seat.agent_name = agent_name
         seat.save(update_fields=["controller", "agent_name"])
         payload = {"from": Seat.Controller.HUMAN, "agent": agent_name, "reason": reason[:200]}
-        event = _append_event(match, Event.Kind.SEAT, seat_index, payload, None)
+        event = append_event(match, Event.Kind.SEAT, seat_index, payload, None)
         match.save(update_fields=["updated_at"])
     logger.info("match %s: agent %s took over seat %s (%s)", match_id, agent_name, seat_index, reason)
     notify_match_changed(match, seq=event.seq)
@@ -403,7 +375,7 @@ def end_match_for_silent_agent(match_id: int, seat_index: int) -> Match:
     and changes nothing; a match that is already over is returned as it is.
     """
     with transaction.atomic():
-        match = _locked_match(match_id)
+        match = locked_match(match_id)
         if match.status != Match.Status.ACTIVE:
             return match
         if not match.seats.filter(index=seat_index, controller=Seat.Controller.HUMAN).exists():
@@ -415,7 +387,7 @@ def end_match_for_silent_agent(match_id: int, seat_index: int) -> Match:
             raise ServiceError(f"The agent still has {wait.seconds_left} s to answer: the match goes on.")
         match.status = Match.Status.ABORTED
         match.finished_at = timezone.now()
-        _append_event(match, Event.Kind.END, None, {"aborted": AGENT_SILENT_REASON}, None)
+        append_event(match, Event.Kind.END, None, {"aborted": AGENT_SILENT_REASON}, None)
         match.save(update_fields=["status", "finished_at", "updated_at"])
     logger.warning("match %s ended by seat %s: %s", match_id, seat_index, AGENT_SILENT_REASON)
     notify_match_changed(match)
@@ -430,27 +402,13 @@ def mark_joined(seat: Seat) -> None:
 # --- helpers -------------------------------------------------------------------
 
 
-def _locked_match(match_id: int) -> Match:
-    try:
-        return Match.objects.select_for_update().get(pk=match_id)
-    except Match.DoesNotExist:
-        raise ServiceError("no such match") from None
-
-
-def _append_event(match: Match, kind: str, seat: int | None, payload: dict, think_ms: int | None) -> Event:
-    last = match.events.order_by("-seq").values_list("seq", flat=True).first() or 0
-    return Event.objects.create(
-        match=match, seq=last + 1, kind=kind, seat=seat, payload=payload, think_time_ms=think_ms, version=match.version
-    )
-
-
 def _finish(match: Match, state, now) -> Event:
     scores = state.scores()
     match.status = Match.Status.FINISHED
     match.scores = scores
     match.winner = state.winner()
     match.finished_at = now
-    end = _append_event(match, Event.Kind.END, None, {"scores": scores, "winner": match.winner}, None)
+    end = append_event(match, Event.Kind.END, None, {"scores": scores, "winner": match.winner}, None)
     StateSnapshot.objects.create(match=match, version=match.version, state=match.state)
     transaction.on_commit(partial(announce_finished, match.pk, match.game_id))
     return end

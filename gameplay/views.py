@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from gameplay import seat_claims, selectors, services
+from gameplay import match_endings, seat_claims, selectors, services
 from gameplay.access import can_view_match, is_staff
 from gameplay.engines.registry import UnknownGameError, all_specs, game_class
 from gameplay.forms import INVITE, YOU, NewMatchForm
@@ -149,16 +149,25 @@ def agent_way_out(request, token: str):
 
 @csrf_exempt  # as next_round: the seat token in the URL (and the seat's cookie, if claimed) is the credential
 @require_POST
-def resign(request, token: str):
-    """Resign (give up, in a cooperative game) from the match page; with ``leave`` go to the lobby afterwards."""
+def match_control(request, token: str, control: str):
+    """The match page's own controls (gameplay.match_endings): resign (give up, in a cooperative game; with
+    ``leave`` go to the lobby afterwards), abort a game that has hardly begun, and a draw offer (``answer``:
+    "agree" offers or accepts one, "refuse" declines or withdraws it). A refusal changes nothing and says why."""
     seat = _held_seat(request, token)
+    if control == "draw":
+        answer = request.POST.get("answer")
+        if answer not in ("agree", "refuse"):
+            return HttpResponseBadRequest("answer must be agree or refuse")
+        write = match_endings.agree_to_draw if answer == "agree" else match_endings.refuse_draw
+    else:
+        write = match_endings.resign if control == "resign" else match_endings.abort
     try:
-        services.resign(seat.match_id, seat.index)
-    except services.ServiceError as err:
+        write(seat.match_id, seat.index)
+    except match_endings.ServiceError as err:
         context = {"message": f"{str(err).capitalize()}: nothing was changed.",
                    "back_url": reverse("play", kwargs={"token": token})}
         return render(request, "gameplay/agent_way_out_refused.html", context, status=409)
-    return redirect("lobby") if request.POST.get("leave") else redirect("play", token=token)
+    return redirect("lobby") if control == "resign" and request.POST.get("leave") else redirect("play", token=token)
 
 
 @require_GET

@@ -164,6 +164,9 @@ class GameSpec:
     - ``has_image``: ``Game.observation_image`` draws observations; ``image_coords``: it can label cells.
     - ``has_board_layout``: ``Game.board_layout`` gives the page geometry for a seat's board.
     - ``measures``: outcome measures per seat (``State.measures``), used by studies and exports.
+    - ``draw_by_agreement``: the rules let the players agree to a draw (a draw offer every other player accepts
+      ends the game with ``State.agreed_draw_scores``); games whose rules have no draw, or no opponents, leave
+      it off.
     """
 
     id: str
@@ -184,6 +187,7 @@ class GameSpec:
     image_coords: bool = False
     has_board_layout: bool = False
     measures: tuple[MeasureSpec, ...] = ()
+    draw_by_agreement: bool = False
 
 
 class Game(ABC):
@@ -377,6 +381,12 @@ class State(ABC):
         if not winners:
             return [1.0 / len(teams)] * len(teams)
         return [1.0 / len(winners) if i in winners else 0.0 for i in range(len(teams))]
+
+    def agreed_draw_scores(self) -> list[float]:
+        """The scores of a draw the players agreed (``spec.draw_by_agreement``): every seat an even share.
+        Engines whose rules score an agreed draw otherwise override this."""
+        seats = self.game.num_seats
+        return [1.0 / seats] * seats
 
     @abstractmethod
     def _payload(self) -> dict:

@@ -92,7 +92,7 @@ def test_the_public_pages_and_every_game_page(axe_page, a11y_server):
                                 ("Gnomes at Night", "Gnome B", "agent:gnomes-mute")):
         start(page, url, game, seat, partner)
         check(page, f"{game} match page", found)
-        page.get_by_text("Resign…").or_(page.get_by_text("Give up…")).first.click()
+        page.get_by_text("Resign or leave…").or_(page.get_by_text("Give up or leave…")).first.click()
         check(page, f"{game} match page, resign open", found)
     page.get_by_role("button", name="Give up", exact=True).click()
     page.wait_for_selector("#result")

@@ -141,13 +141,13 @@ def test_board_is_playable_from_the_keyboard(laptop_page, server_url):
 
 
 def test_resigning_ends_the_match_with_the_right_result(phone_page, server_url):
-    """Resign (issue 16.4): folded away behind "Resign…", one more press to confirm; the match ends at once and
-    the page says who won."""
+    """Resign (issue 16.4): folded away behind "Resign or leave…", one more press to confirm; the match ends at once
+    and the page says who won."""
     page = phone_page
     start_match(page, server_url, "agent:random")
-    page.get_by_text("Resign…").click()
+    page.get_by_text("Resign or leave…").click()
     page.get_by_role("button", name="Resign", exact=True).click()
     page.wait_for_selector("#result")
     assert result_text(page) == "You resigned. Player 2 won."
     assert page.locator("#board .santorini button.cell").count() == 0
-    assert page.get_by_text("Resign…").count() == 0
+    assert page.get_by_text("Resign or leave…").count() == 0

@@ -307,6 +307,21 @@ def check_resignation_scores(state: State) -> None:
     assert _dump(state) == before, "resignation_scores changed the state"
 
 
+def check_agreed_draw_scores(state: State) -> None:
+    """A game whose rules allow a draw by agreement (``spec.draw_by_agreement``) scores one validly at any time
+    (the platform ends the match with ``State.agreed_draw_scores``): no team above another, the state unchanged."""
+    if not state.game.spec.draw_by_agreement:
+        return
+    before = _dump(state)
+    scores = state.agreed_draw_scores()
+    assert len(scores) == state.game.num_seats, f"an agreed draw: one score per seat, got {scores}"
+    assert all(0.0 <= s <= 1.0 for s in scores) and abs(sum(scores) - 1.0) <= 1e-9, scores
+    teams = state.game.teams()
+    by_team = {team: sum(s for i, s in enumerate(scores) if teams[i] == team) for team in teams}
+    assert max(by_team.values()) - min(by_team.values()) <= 1e-9, f"an agreed draw favours a team: {scores}"
+    assert _dump(state) == before, "agreed_draw_scores changed the state"
+
+
 def check_rejects_illegal(state: State) -> None:
     """Illegal ids and out-of-turn seats raise IllegalActionError and change nothing."""
     before = _dump(state)
@@ -385,6 +400,7 @@ def random_playout(game: Game, seed: int, texts: tuple[str, ...] = DEFAULT_TEXTS
         if step % probe_every == 0:
             check_rejects_illegal(state)
             check_resignation_scores(state)
+            check_agreed_draw_scores(state)
             round_trips += check_typed_moves(state, probe_rng, text_of)
             check_chat(state)
         seat = rng.choice(seats)

@@ -9,7 +9,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.test import Client
 
-from gameplay import selectors, services
+from gameplay import match_endings, selectors, services
 from gameplay.engines.registry import create_game
 from gameplay.models import Event, Match
 from gameplay.selectors import state_of
@@ -30,7 +30,7 @@ def test_the_default_resignation_scores():
 def test_resigning_ends_the_match_with_the_other_seat_winning():
     match = services.create_match("santorini", [HUMAN, HUMAN], seed=3)
     version = match.version
-    services.resign(match.pk, 0)
+    match_endings.resign(match.pk, 0)
     match.refresh_from_db()
     assert (match.status, match.scores, match.winner, match.resigned_seat) == (
         Match.Status.FINISHED, [0.0, 1.0], 1, 0
@@ -48,13 +48,13 @@ def test_resigning_ends_the_match_with_the_other_seat_winning():
         services.submit_action(match.pk, 1, state.legal_actions(0)[0].id if state.legal_actions(0) else "x",
                                expected_version=version)
     with pytest.raises(services.ServiceError, match="over"):
-        services.resign(match.pk, 1)
+        match_endings.resign(match.pk, 1)
 
 
 @pytest.mark.django_db
 def test_giving_up_a_cooperative_game():
     match = services.create_match("gnomes", [HUMAN, HUMAN], seed=3)
-    services.resign(match.pk, 1)
+    match_endings.resign(match.pk, 1)
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED and match.scores == [0.5, 0.5] and match.winner is None
     assert selectors.public_result(match) == "Gnome B gave up, so the game ended."
@@ -69,8 +69,8 @@ def test_who_may_not_resign(case):
     else:
         match = services.create_match("santorini", [HUMAN, HUMAN], seed=3, private=True)
         seat, message = 0, "study round"
-    with pytest.raises(services.ServiceError, match=message):
-        services.resign(match.pk, seat)
+    with pytest.raises(match_endings.ServiceError, match=message):
+        match_endings.resign(match.pk, seat)
     match.refresh_from_db()
     assert match.status == Match.Status.ACTIVE and match.resigned_seat is None
     assert not Event.objects.filter(match=match, kind=Event.Kind.END).exists()
@@ -100,7 +100,7 @@ def test_the_resign_button_of_the_match_page():
 async def test_the_partner_sees_the_resignation_live(layer):
     match_id, tokens = await new_match(controllers=(HUMAN, HUMAN))
     partner, _ = await connect(tokens[1])
-    await sync_to_async(services.resign)(match_id, 0)
+    await sync_to_async(match_endings.resign)(match_id, 0)
     html = await partner.receive_from(timeout=TIMEOUT)
     assert "Player 1 resigned. You won!" in html
     assert clickable(html, "action") == {}  # nothing left to play

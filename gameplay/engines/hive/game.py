@@ -218,6 +218,8 @@ class HiveGame(Game):
         has_image=True,
         image_coords=True,
         has_board_layout=True,
+        # The rules allow a draw by mutual consent (typically when both sides can only repeat moves for ever).
+        draw_by_agreement=True,
         measures=(
             MeasureSpec("turns", "Turns played by both players (plies: each placement, movement or pass)."),
         ),

@@ -98,7 +98,8 @@ RULES = Rules(
             "A queen surrounded on all six sides (by pieces of any colour) loses: the other player "
             "wins. If one move surrounds both queens at once the game is a draw. The game is also a "
             "draw when the turn limit is reached: 'max_turns' turns in total (each player's move or "
-            "pass is one turn), or the hard cap of 500 turns when no limit is set."
+            "pass is one turn), or the hard cap of 500 turns when no limit is set. The players may also "
+            "agree to a draw."
         ),
         "notation": (
             "Moves use the Universal Hive Protocol. Pieces: colour w/b, bug letter Q S B G A M L P, and "
