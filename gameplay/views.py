@@ -214,11 +214,25 @@ def replay(request, match_id: int):
     """The public replay of an ended match; staff may add ``?seat=N`` to see seat N's own view at every step
     (its hidden information included: a researcher reviewing what a participant saw)."""
     match = _viewable_match(request, match_id)
+    seats = {s.index: s for s in match.seats.all()}
+    return _replay(request, match, seats, _replay_viewer(request, seats))
+
+
+@require_GET
+def seat_replay(request, token: str):
+    """A player's own replay: the ended match as their seat saw it at every step, their hidden information
+    included and nobody else's. The seat's link is the credential, as for the match page (and only in the browser
+    that holds the seat, when it was claimed)."""
+    seat = _held_seat(request, token)
+    match = seat.match
+    seats = {s.index: s for s in match.seats.all()}
+    return _replay(request, match, seats, seat.index, own_seat=seat)
+
+
+def _replay(request, match: Match, seats: dict, viewer: int | None, own_seat: Seat | None = None):
     if match.status == Match.Status.ACTIVE:
         # Action labels of a running hidden-information game could reveal secrets; replay once it is over.
         return HttpResponseForbidden("The replay opens when the match has ended.")
-    seats = {s.index: s for s in match.seats.all()}
-    viewer = _replay_viewer(request, seats)
     frames = selectors.replay_frames(match, viewer)
     try:
         step = min(max(int(request.GET.get("step", len(frames) - 1)), 0), len(frames) - 1)
@@ -237,8 +251,9 @@ def replay(request, match_id: int):
         "seats": seats,
         "viewer": viewer,
         # Kept on every step link, so stepping stays in the seat's view.
-        "seat_query": f"&seat={viewer}" if viewer is not None else "",
-        "staff": request.user.is_staff,
+        "seat_query": f"&seat={viewer}" if viewer is not None and own_seat is None else "",
+        "staff": request.user.is_staff and own_seat is None,
+        "own_seat": own_seat,
         "result": selectors.public_result(match),
         # Every action as a step to jump to: (step, event).
         "moves": [(n, f.event) for n, f in enumerate(frames) if f.event is not None and f.event.kind == "action"],

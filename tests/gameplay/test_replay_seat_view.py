@@ -49,3 +49,27 @@ def test_an_aborted_match_has_a_replay_and_a_running_one_does_not():
     running = two_humans(round=1)
     assert Client().get(f"/matches/{running.pk}/replay/").status_code == 403
     assert staff_client().get(f"/matches/{running.pk}/replay/?seat=0").status_code == 403
+
+
+def test_a_player_replays_the_match_as_their_own_seat_saw_it():
+    match = ended_gnomes_match()
+    for seat in (0, 1):
+        token = match.seats.get(index=seat).token
+        html = Client().get(f"/play/{token}/replay/?step=1").content.decode()
+        assert drawn_walls(html) == set(SIDE_WALLS[seat])  # their own walls, never the partner's
+        assert 'href="?step=2"' in html  # stepping stays in their view (the link carries no seat number)
+        assert "Your view (Gnome " in html and f'href="/matches/{match.pk}/replay/?step=1"' in html
+    running = two_humans(round=1)
+    assert Client().get(f"/play/{running.seats.get(index=0).token}/replay/").status_code == 403
+    assert Client().get("/play/not-a-seat-link/replay/").status_code == 404
+
+
+def test_a_claimed_seats_replay_is_for_the_browser_that_holds_it():
+    host = Client()
+    response = host.post("/games/santorini/new/", {"seat_0": "you", "seat_1": "agent:random", "seed": "3"})
+    token = response["Location"].split("/")[2]
+    host.post(f"/play/{token}/abort/")
+    page = host.get(f"/play/{token}/").content.decode()
+    assert f'href="/play/{token}/replay/"' in page  # the match page links to the player's own replay
+    assert host.get(f"/play/{token}/replay/").status_code == 200
+    assert Client().get(f"/play/{token}/replay/").status_code == 403  # the link alone is not enough
