@@ -1,0 +1,118 @@
+"""Every game is playable by keyboard alone (issue 16, point 8): from the moment the page opens, only key presses
+(Tab, Enter, the arrow keys, typing): no clicks and no focusing elements from the test. The match controls are
+reachable the same way."""
+
+from __future__ import annotations
+
+import re
+
+from tests.browser.santorini_player import wait_until_live
+
+MAX_TABS = 120  # header links, invite and presence, then the board: far fewer than this on every page
+
+
+def start(page, server_url: str, link: str, seat_label: str, opponent: str) -> None:
+    page.goto(server_url + "/")
+    page.get_by_role("link", name=link).click()
+    page.get_by_label(seat_label).select_option(opponent)
+    page.get_by_role("button", name="Start match").click()
+    page.wait_for_url(re.compile(r"/play/[\w-]+/$"))
+    wait_until_live(page)
+
+
+def tab_to(page, selector: str) -> str:
+    """Press Tab until the focused element matches ``selector``; its outer HTML's opening tag, for messages."""
+    for _ in range(MAX_TABS):
+        page.keyboard.press("Tab")
+        if page.evaluate("s => document.activeElement && document.activeElement.matches(s)", selector):
+            return page.evaluate("() => document.activeElement.outerHTML.split('>')[0]")
+    raise AssertionError(f"{MAX_TABS} presses of Tab never reached {selector}")
+
+
+def version(page) -> int:
+    return int(page.locator("#board").get_attribute("data-version"))
+
+
+def wait_for_version(page, at_least: int) -> None:
+    page.wait_for_function("v => Number(document.querySelector('#board').dataset.version) >= v", arg=at_least)
+
+
+def press_on(page, selector: str, key: str = "Enter") -> None:
+    """From the top of the page, Tab to the first element matching ``selector`` and press ``key`` on it."""
+    page.keyboard.press("Escape")
+    page.evaluate("() => { document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0); }")
+    tab_to(page, selector)
+    page.keyboard.press(key)
+
+
+def test_santorini_by_keyboard_then_resign(laptop_page, server_url):
+    page = laptop_page
+    start(page, server_url, "New Santorini match", "Player 2", "agent:random")
+    # Place both workers: Tab to a highlighted square, Enter.
+    for placed in (1, 2):
+        press_on(page, "#board button.cell.target")
+        wait_for_version(page, placed)
+    # A whole turn: pick a worker, move it, build (the agent places its two workers in between).
+    page.wait_for_selector("#board button.cell.pick")
+    start_version = version(page)
+    press_on(page, "#board button.cell.pick")
+    page.wait_for_selector("#board button.cell.selected")
+    press_on(page, "#board button.cell.target")  # the move
+    wait_for_version(page, start_version + 1)
+    page.wait_for_selector("#board button.cell.target, #result")
+    if page.locator("#result").count() == 0:
+        press_on(page, "#board button.cell.target")  # the build
+        wait_for_version(page, start_version + 2)
+    # Resign without the mouse: the folded controls open with Enter, the button is next in the Tab order.
+    page.wait_for_selector("#status.your-turn, #result")
+    if page.locator("#result").count() == 0:
+        press_on(page, "#status details.match-controls > summary")
+        tab_to(page, "#status button.danger")
+        page.keyboard.press("Enter")
+        page.wait_for_selector("#result")
+        assert page.locator("#result").inner_text() == "You resigned. Player 2 won."
+
+
+def test_hive_by_keyboard_placing_and_typing(laptop_page, server_url):
+    page = laptop_page
+    start(page, server_url, "New Hive match", "Black", "agent:random")
+    page.wait_for_selector("#board button.hand-piece")
+    # A placement: a piece in the reserve, then a highlighted cell of the board picture (SVG, Enter acts).
+    press_on(page, "#board button.hand-piece")
+    page.wait_for_selector("#board polygon.cell.target")
+    press_on(page, "#board polygon.cell.target")
+    wait_for_version(page, 1)
+    # The next turn typed in the Universal Hive Protocol box.
+    page.wait_for_selector("#status.your-turn")
+    before = version(page)
+    press_on(page, ".uhp-form input[name=text]", key="Tab")  # reach the box (and step past it) ...
+    page.keyboard.press("Shift+Tab")  # ... back into it
+    placement = page.locator("#actions [data-action-id]").first.get_attribute("data-action-id")  # a legal move
+    page.keyboard.type(placement)
+    page.keyboard.press("Enter")
+    wait_for_version(page, before + 1)
+
+
+def test_gnomes_by_keyboard_arrow_keys_and_the_pad(laptop_page, server_url):
+    page = laptop_page
+    start(page, server_url, "New Gnomes at Night match", "Gnome B", "agent:gnomes-mute")
+    page.keyboard.press("ArrowDown")  # the arrow keys play from anywhere but a text box: (0,0) -> (0,1)
+    page.wait_for_function("() => Number(document.querySelector('#board .gnomes-turn').dataset.turn) >= 1")
+    page.wait_for_selector("#board .gnomes-turn.mine")  # the agent's answer
+    turn = int(page.locator("#board .gnomes-turn").get_attribute("data-turn"))
+    press_on(page, '#board button[data-action-id="stay"]', key=" ")  # the pad, by Tab and Space
+    page.wait_for_function(
+        "t => Number(document.querySelector('#board .gnomes-turn').dataset.turn) > t", arg=turn
+    )
+    # Chat by keyboard: Tab to the box, type, Enter; the keyboard is back on the board for the next move.
+    page.wait_for_selector("#board .gnomes-turn.mine")
+    press_on(page, "#chat-text", key="Tab")
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.type("going down")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#chat-log li:has-text('going down')")
+    turn = int(page.locator("#board .gnomes-turn").get_attribute("data-turn"))
+    page.keyboard.press("ArrowDown")
+    page.wait_for_function(
+        "t => Number(document.querySelector('#board .gnomes-turn').dataset.turn) > t", arg=turn
+    )
