@@ -64,3 +64,17 @@ def test_a_game_that_has_hardly_begun_is_aborted(chromium, server_url):
     finally:
         for context in contexts:
             context.close()
+
+
+def test_the_new_match_form_offers_only_agents_that_play_the_game(laptop_page, server_url):
+    """Issue 16, point 5: agents declare their games; Santorini's form has no Gnomes agent, Gnomes' form has them."""
+    page = laptop_page
+    options = "sel => [...document.querySelector(sel).options].map(o => o.value)"
+    page.goto(server_url + "/")
+    page.get_by_role("link", name="New Santorini match").click()
+    santorini = page.evaluate(options, "select[name=seat_1]")
+    assert "agent:random" in santorini and not [v for v in santorini if v.startswith("agent:gnomes")]
+    page.goto(server_url + "/")
+    page.get_by_role("link", name="New Gnomes at Night match").click()
+    gnomes = page.evaluate(options, "select[name=seat_1]")
+    assert {"agent:gnomes-comm", "agent:gnomes-mute"} <= set(gnomes)
