@@ -1,5 +1,5 @@
-"""Reads for researchers: per participant-round measures, messages, survey answers, one row per participant,
-and the dashboard's numbers. No writes here.
+"""Reads for researchers: per participant-round measures, messages, survey answers, one row per participant
+(the dashboard's live counts are gameplay.studies.dashboard). No writes here.
 
 Every measure comes from the rounds' matches: the engine state for the score, the winner and the outcome
 measures the game declares (``GameSpec.measures``, read through ``State.measures(seat)``), the match for its
@@ -21,15 +21,14 @@ from collections import defaultdict
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from django.db.models import Count
 from django.utils import timezone
 
 from gameplay.engines.api import EngineError, MeasureSpec, State
 from gameplay.engines.registry import create_game, game_class
-from gameplay.models import Event, Match, Seat
+from gameplay.models import Event, Seat
 from gameplay.selectors import state_of
 from gameplay.studies.models import AGENT, Condition, Participant, ParticipantRound, Study, SurveyAnswer
-from gameplay.studies.selectors import FINAL_STEPS, is_dropped
+from gameplay.studies.selectors import is_dropped
 
 Step = Participant.Step
 MEASURE_PREFIX = "m_"
@@ -311,7 +310,7 @@ def answer_rows(study: Study) -> list[dict]:
 # --- one row per participant --------------------------------------------------------------------------------------
 
 
-def _participants(study: Study):
+def participants_of(study: Study):
     participants = list(
         Participant.objects.filter(study=study).select_related("condition").defer("token").order_by("pk")
     )
@@ -343,7 +342,7 @@ def participant_rows(
     flags = [measure_column(m.name) for m in declared if m.kind == "bool"]
     cooperative = is_cooperative(study)
     rows = []
-    for p in _participants(study):
+    for p in participants_of(study):
         code = participant_code(p.pk)
         dropped, step, dropped_round = dropout(p, now)
         mine = by_round[code]
@@ -389,93 +388,3 @@ def participant_round_fields(declared: tuple[MeasureSpec, ...]) -> list[tuple[st
         ("won", "won"),
     ]
     return fixed + [(measure_column(m.name), measure_column(m.name)) for m in declared]
-
-
-# --- the dashboard ------------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Adherence:
-    round: int
-    completed: int  # participants of the condition who completed this round
-    started: int  # participants of the condition who started round 1
-
-    @property
-    def percent(self) -> float | None:
-        return 100 * self.completed / self.started if self.started else None
-
-
-@dataclass(frozen=True)
-class ConditionStats:
-    key: str
-    label: str
-    partner: str  # who the condition's participants play with (Condition.partner_summary)
-    by_step: list[int]  # in Dashboard.steps order
-    total: int
-    dropped: int
-    dropped_by_step: list[int]  # in Dashboard.dropout_steps order
-    adherence: list[Adherence]
-
-
-@dataclass(frozen=True)
-class Dashboard:
-    study: Study
-    steps: list[tuple[str, str]]
-    dropout_steps: list[tuple[str, str]]  # steps where someone can drop out (not the final ones)
-    conditions: list[ConditionStats]
-    rounds: list[int]
-    at: datetime
-
-    @property
-    def participants(self) -> int:
-        return sum(c.total for c in self.conditions)
-
-    @property
-    def dropped(self) -> int:
-        return sum(c.dropped for c in self.conditions)
-
-
-def dashboard(study: Study, now: datetime | None = None) -> Dashboard:
-    """Counts for the live page: cheap (no engine states), as it is re-read every few seconds."""
-    now = now or timezone.now()
-    steps = list(Step.choices)
-    dropout_steps = [(v, label) for v, label in steps if v not in FINAL_STEPS]
-    rounds = list(range(1, round_count(study) + 1))
-    completed = defaultdict(set)  # round number -> participant ids
-    started_first = set()
-    for pid, index, status in ParticipantRound.objects.filter(participant__study=study).values_list(
-        "participant_id", "round_index", "match__status"
-    ):
-        if index == 0:
-            started_first.add(pid)
-        if status == Match.Status.FINISHED:
-            completed[index + 1].add(pid)
-    people = defaultdict(list)
-    for p in _participants(study):
-        people[p.condition_id].append(p)
-    stats = []
-    for condition in study.conditions.order_by("pk"):
-        mine = people[condition.pk]
-        ids = {p.pk for p in mine}
-        dropped = [p for p in mine if is_dropped(p, now)]
-        stats.append(
-            ConditionStats(
-                key=condition.key,
-                label=condition.label,
-                partner=condition.partner_summary,
-                by_step=[sum(1 for p in mine if p.step == v) for v, _ in steps],
-                total=len(mine),
-                dropped=len(dropped),
-                dropped_by_step=[sum(1 for p in dropped if p.step == v) for v, _ in dropout_steps],
-                adherence=[Adherence(k, len(completed[k] & ids), len(started_first & ids)) for k in rounds],
-            )
-        )
-    return Dashboard(study, steps, dropout_steps, stats, rounds, now)
-
-
-def studies_overview() -> list[Study]:
-    return list(Study.objects.annotate(participant_count=Count("participants")).order_by("-created_at", "pk"))
-
-
-def study_by_slug(slug: str) -> Study | None:
-    return Study.objects.filter(slug=slug).first()

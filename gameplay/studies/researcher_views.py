@@ -17,7 +17,8 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from gameplay.studies import exports, measures
+from gameplay.studies import exports, measures, selectors
+from gameplay.studies.dashboard import live_counts, studies_overview
 from gameplay.studies.participant_table import ROWS_SHOWN, participant_rows
 
 POLL_SECONDS = 5
@@ -45,7 +46,7 @@ def researchers_only(request) -> HttpResponse:
 
 
 def _study(slug: str):
-    study = measures.study_by_slug(slug)
+    study = selectors.study_by_slug(slug)
     if study is None:
         raise Http404("No such study.")
     return study
@@ -53,7 +54,7 @@ def _study(slug: str):
 
 @staff_only
 def study_list(request):
-    return render(request, "studies/research/list.html", {"studies": measures.studies_overview()})
+    return render(request, "studies/research/list.html", {"studies": studies_overview()})
 
 
 @staff_only
@@ -61,7 +62,7 @@ def dashboard(request, slug: str):
     study = _study(slug)
     context = {
         "study": study,
-        "board": measures.dashboard(study),
+        "board": live_counts(study),
         "people": participant_rows(study),
         "rows_shown": ROWS_SHOWN,
         "poll_seconds": POLL_SECONDS,
@@ -78,7 +79,7 @@ def dashboard(request, slug: str):
 def live(request, slug: str):
     """The dashboard's tables alone, for htmx to swap in every few seconds."""
     study = _study(slug)
-    context = {"study": study, "board": measures.dashboard(study), "people": participant_rows(study),
+    context = {"study": study, "board": live_counts(study), "people": participant_rows(study),
                "rows_shown": ROWS_SHOWN}
     return render(request, "studies/research/_live.html", context)
 

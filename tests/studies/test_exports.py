@@ -16,7 +16,7 @@ from django.utils import timezone
 from gameplay.engines.api import MeasureSpec
 from gameplay.engines.registry import create_game
 from gameplay.models import Event, Seat
-from gameplay.studies import exports, measures
+from gameplay.studies import dashboard, exports, measures
 from gameplay.studies.models import Condition, Participant, ParticipantRound, Study, SurveyAnswer
 from tests.studies.factories import TURN_CAP, build_study, make_participant, make_study, play_round, route
 
@@ -169,7 +169,7 @@ def test_dropouts():
     for pid, (*_, expected) in cases.items():
         row = rows[pid]
         assert (row["dropped"], row["dropout_step"], row["dropout_round"]) == expected, pid
-    board = measures.dashboard(study, now=now)
+    board = dashboard.live_counts(study, now=now)
     h = board.conditions[0]
     assert h.dropped == 3 and board.dropped == 3
     assert dict(zip([v for v, _ in board.dropout_steps], h.dropped_by_step, strict=True)) == {
@@ -181,7 +181,7 @@ def test_dropouts():
 
 
 def test_dashboard_counts_and_adherence(study):
-    board = measures.dashboard(study)
+    board = dashboard.live_counts(study)
     by_key = {c.key: c for c in board.conditions}
     steps = [v for v, _ in board.steps]
     assert by_key["H"].total == 5 and by_key["H"].by_step[steps.index("survey")] == 1

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError
 
 from gameplay.engines.registry import UnknownGameError
-from gameplay.studies import exports, measures
+from gameplay.studies import exports, measures, selectors
 
 
 class Command(BaseCommand):
@@ -16,7 +16,7 @@ class Command(BaseCommand):
         parser.add_argument("--out", required=True, help="folder to write into (created if missing)")
 
     def handle(self, *args, **options):
-        study = measures.study_by_slug(options["study"])
+        study = selectors.study_by_slug(options["study"])
         if study is None:
             raise CommandError(f"no study with slug {options['study']!r}")
         try:
