@@ -4,13 +4,20 @@ Seat 0 is the simulated partner on side 0 and seat 1 the ego agent on side 1, as
 player 0, the agent player 1); seat 0 moves first. Each decision gets a TurnView built the way
 agents_app.services.turn_view builds one, with a seed that is a pure function of (seed, round, turn, seat),
 so a round replays exactly. Chat goes through ``state.record_message`` right after the move, as the platform
-does it. Pure: no Django, no database.
+does it; with ``chat=False`` (the mute control, as a study's mute condition plays it) chat is off for both
+seats, so neither reads a line from the other. Pure: no Django, no database.
+
+A round that reaches the turn cap without the treasure is censored: its time to the treasure is only known to
+be longer. ``summarise`` counts it as the cap in ``mean_turns`` (as the paper does), says how many there were,
+and gives the turns of the finished rounds apart, never silently dropping the others.
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import asdict, dataclass, field
+
+from scipy.stats import binomtest
 
 from agents_app.agents.base import Agent, TurnView
 from gameplay.engines.gnomes import GnomesGame
@@ -53,8 +60,11 @@ def view_for(state, seat: int, seed: int) -> TurnView:
     )
 
 
-def play_round(ego: Agent, partner: Agent, round_number: int, seed: int, turn_cap: int = 200) -> RoundResult:
-    game = GnomesGame(options={"round": round_number, "first_seat": PARTNER_SEAT, "turn_cap": turn_cap})
+def play_round(
+    ego: Agent, partner: Agent, round_number: int, seed: int, turn_cap: int = 200, chat: bool = True
+) -> RoundResult:
+    options = {"round": round_number, "first_seat": PARTNER_SEAT, "turn_cap": turn_cap, "chat": chat}
+    game = GnomesGame(options=options)
     state = game.new_initial_state(seed)
     agents = {PARTNER_SEAT: partner, EGO_SEAT: ego}
     sent = {PARTNER_SEAT: 0, EGO_SEAT: 0}
@@ -67,7 +77,7 @@ def play_round(ego: Agent, partner: Agent, round_number: int, seed: int, turn_ca
         if seat == EGO_SEAT:
             think_ms.append((time.perf_counter() - started) * 1000)
         state.apply_action(seat, decision.action_id)
-        if decision.message and not state.is_terminal():
+        if decision.message and chat and not state.is_terminal():
             state.record_message(seat, decision.message)
             sent[seat] += 1
     return RoundResult(
@@ -96,25 +106,36 @@ def make_ego(kind: str, budget: int) -> Agent:
     return agents[kind](budget=budget)
 
 
+def chat_for(kind: str) -> bool:
+    """The mute control plays with chat off for both seats (as a study's mute condition); comm with chat on."""
+    return kind != "mute"
+
+
 def play_job(job: tuple[str, int, int, int]) -> RoundResult:
     """One (ego kind, round, seed, budget) job; a top-level function so worker processes can run it."""
     from .partner import SimulatedPartner
 
     kind, round_number, seed, budget = job
-    return play_round(make_ego(kind, budget), SimulatedPartner(), round_number, seed)
+    return play_round(make_ego(kind, budget), SimulatedPartner(), round_number, seed, chat=chat_for(kind))
 
 
 def summarise(results: list[RoundResult]) -> dict:
-    """Means over rounds; an unsuccessful round counts as turn_cap turns."""
+    """Means over all rounds, an unsuccessful (censored) round counting as turn_cap turns; the success rate with
+    its 95% Wilson interval (scipy); the count of censored rounds and the mean turns of the finished ones."""
     if not results:
         return {"n": 0}
     n = len(results)
+    found = [r for r in results if r.found]
+    interval = binomtest(len(found), n).proportion_ci(confidence_level=0.95, method="wilson")
     think = sorted(ms for r in results for ms in r.think_ms)
     return {
         "n": n,
         "mean_turns": round(sum(r.turns for r in results) / n, 2),
-        "success_rate": round(sum(r.found for r in results) / n, 3),
-        "failures": sum(not r.found for r in results),
+        "success_rate": round(len(found) / n, 3),
+        "success_ci95": [round(interval.low, 3), round(interval.high, 3)],
+        "failures": n - len(found),
+        "censored": sum(not r.found and r.turns >= r.turn_cap for r in results),
+        "mean_turns_finished": round(sum(r.turns for r in found) / len(found), 2) if found else None,
         "mean_wall_hits": round(sum(r.wall_hits for r in results) / n, 2),
         "mean_messages_agent": round(sum(r.messages["agent"] for r in results) / n, 2),
         "mean_messages_partner": round(sum(r.messages["partner"] for r in results) / n, 2),

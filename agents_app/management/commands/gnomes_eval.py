@@ -2,8 +2,10 @@
 [--budget N] [--workers 2] [--json]
 
 Plays Gnomes at Night rounds between the simulated partner (seat 0) and a planning agent (seat 1) and reports,
-per round and overall: mean turns to the treasure (an unsuccessful round counts as the turn cap), success
-rate, messages sent by each side and the agent's mean think time. ``--ego both`` runs the communicating and
+per round and overall: mean turns to the treasure (an unsuccessful round counts as the turn cap), how many
+rounds hit the cap (censored) and the mean turns of the others, the success rate with its 95% Wilson interval,
+messages sent by each side and the agent's mean think time. The mute control plays with chat off for both seats
+(the report's "chat" says so), as a study's mute condition does. ``--ego both`` runs the communicating and
 the mute agent on the same seeds and says which needed fewer turns. Seeds are 0 .. N-1.
 
 JSON (--json): one object {"ego", "seeds", "budget", "turn_cap", "note", "rounds": {"1": ...}, "overall": ...};
@@ -19,10 +21,13 @@ import time
 
 from django.core.management.base import BaseCommand, CommandError
 
-from agents_app.agents.gnomes.evaluation import RoundResult, play_job, summarise
+from agents_app.agents.gnomes.evaluation import RoundResult, chat_for, play_job, summarise
 
 TURN_CAP = 200
-NOTE = f"mean_turns counts an unsuccessful round as the turn cap ({TURN_CAP} turns)"
+NOTE = (
+    f"mean_turns counts an unsuccessful round as the turn cap ({TURN_CAP} turns); 'censored' says how many rounds "
+    "hit it, 'mean_turns_finished' averages the others alone; success_ci95 is a 95% Wilson interval"
+)
 
 
 class Command(BaseCommand):
@@ -84,7 +89,9 @@ def build_report(ego: str, egos, rounds, seeds: int, budget: int, jobs, results:
 
     per_round = {str(r): entry({kind: by_key[(kind, r)] for kind in egos}) for r in rounds}
     overall = entry({kind: [x for r in rounds for x in by_key[(kind, r)]] for kind in egos})
-    report = {"ego": ego, "seeds": seeds, "budget": budget, "turn_cap": TURN_CAP, "note": NOTE}
+    report = {"ego": ego, "seeds": seeds, "budget": budget, "turn_cap": TURN_CAP, "note": NOTE,
+              # The mute control plays with chat off for both seats, as a study's mute condition does.
+              "chat": {kind: "on" if chat_for(kind) else "off" for kind in egos}}
     report.update(rounds=per_round, overall=overall)
     if len(egos) == 2:
         report["comm_fewer_turns_in_rounds"] = sum(e["fewer_turns"] == "comm" for e in per_round.values())
@@ -98,9 +105,14 @@ def _fewer(comm: dict, mute: dict) -> str:
 
 
 def render_text(report: dict, egos, rounds) -> str:
-    lines = [f"Gnomes at Night, {report['seeds']} seeds, budget {report['budget']} iterations/move; {report['note']}."]
+    chat = ", ".join(f"{kind}: chat {setting}" for kind, setting in report["chat"].items())
+    lines = [
+        f"Gnomes at Night, {report['seeds']} seeds, budget {report['budget']} iterations/move ({chat}); "
+        f"{report['note']}."
+    ]
     header = f"{'round':>7} " + " ".join(
-        f"| {kind + ' turns':>11} {'success':>7} {'msgs a/p':>11} {'think ms':>8} " for kind in egos
+        f"| {kind + ' turns':>11} {'success (95% CI)':>17} {'capped':>6} {'msgs a/p':>11} {'think ms':>8} "
+        for kind in egos
     )
     if len(egos) == 2:
         header += "| fewer turns"
@@ -108,7 +120,9 @@ def render_text(report: dict, egos, rounds) -> str:
     for label, entry in [*((str(r), report["rounds"][str(r)]) for r in rounds), ("overall", report["overall"])]:
         stats = [entry] if len(egos) == 1 else [entry[kind] for kind in egos]
         row = f"{label:>7} " + " ".join(
-            f"| {s['mean_turns']:>11.1f} {s['success_rate']:>7.0%} "
+            f"| {s['mean_turns']:>11.1f} {s['success_rate']:>5.0%} "
+            f"[{s['success_ci95'][0]:.2f}-{s['success_ci95'][1]:.2f}] "
+            f"{s['censored']:>6} "
             f"{s['mean_messages_agent']:>5.1f}/{s['mean_messages_partner']:<5.1f} {s['mean_think_ms']:>8.1f} "
             for s in stats
         )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import random
 
 import pytest
@@ -150,6 +151,12 @@ def test_summaries_count_the_turn_cap_for_failures():
     ]
     summary = summarise(results)
     assert summary["mean_turns"] == 105 and summary["success_rate"] == 0.5 and summary["failures"] == 1
+    # The capped round is censored: counted, and the finished rounds' mean stands apart.
+    assert summary["censored"] == 1 and summary["mean_turns_finished"] == 10
+    # 1 of 2 with the Wilson interval, recomputed by hand: centre 0.5, half-width z*sqrt(p(1-p)/n + z²/4n²)/(1+z²/n).
+    z = 1.959964
+    half = z * math.sqrt(0.25 / 2 + z * z / 16) / (1 + z * z / 2)
+    assert summary["success_ci95"] == [round(0.5 - half, 3), round(0.5 + half, 3)]
     assert summary["mean_messages_agent"] == 1 and summary["mean_messages_partner"] == 2.5
     assert summary["mean_think_ms"] == 2.0
 
@@ -161,7 +168,10 @@ STAT_KEYS = {
     "n",
     "mean_turns",
     "success_rate",
+    "success_ci95",
     "failures",
+    "censored",
+    "mean_turns_finished",
     "mean_wall_hits",
     "mean_messages_agent",
     "mean_messages_partner",
@@ -186,6 +196,9 @@ def test_gnomes_eval_json_shape():
     both = json.loads(run_command("gnomes_eval", "--ego", "both", *args))
     assert set(both["rounds"]["1"]) == {"comm", "mute", "fewer_turns"}
     assert set(both["overall"]["mute"]) == STAT_KEYS and both["overall"]["mute"]["mean_messages_agent"] == 0
+    # The mute control is mute on both sides: chat is off, so the simulated partner's lines never arrive.
+    assert both["chat"] == {"comm": "on", "mute": "off"} and both["overall"]["mute"]["mean_messages_partner"] == 0
+    assert report["chat"] == {"comm": "on"}
     assert both["comm_fewer_turns_in_rounds"] in (0, 1)
 
 
@@ -194,6 +207,7 @@ def test_gnomes_eval_text_and_bad_rounds():
         "gnomes_eval", "--ego", "both", "--seeds", "1", "--rounds", "4", "--budget", "30", "--workers", "1"
     )
     assert "counts an unsuccessful round as the turn cap" in text and "fewer turns" in text
+    assert "comm: chat on, mute: chat off" in text and "success (95% CI)" in text and "capped" in text
     from django.core.management.base import CommandError
 
     with pytest.raises(CommandError):
@@ -212,3 +226,13 @@ def test_random_is_not_reseeded_globally():
     random.seed(1234)
     play_round(GnomesMuteAgent(budget=20, worlds=4), SimulatedPartner(), round_number=2, seed=0)
     assert random.random() == expected
+
+
+def test_with_chat_off_neither_side_reads_a_line():
+    """The mute control (issue 15, point 3): the simulated partner talks as always, but with chat off nothing it
+    says reaches the state, so the agent cannot read its hints."""
+    # Round 1: the treasure is on the partner's side, so it guides the agent with hints.
+    result = play_round(GnomesMuteAgent(budget=20, worlds=4), SimulatedPartner(), round_number=1, seed=0, chat=False)
+    assert result.messages == {"agent": 0, "partner": 0}
+    talking = play_round(GnomesMuteAgent(budget=20, worlds=4), SimulatedPartner(), round_number=1, seed=0)
+    assert talking.messages["partner"] > 0  # with chat on the same partner does talk
