@@ -20,7 +20,7 @@ from gameplay.models import Event, Match, Seat
 from gameplay.selectors import game_of, may_abort, state_of
 
 # The abort reason recorded when a person aborts a match before it got going.
-ABORTED_BY_PLAYER = "aborted by a player before the game got going"
+ABORTED_BY_PLAYER = "aborted before the game got going"
 
 
 def resign(match_id: int, seat_index: int) -> Match:

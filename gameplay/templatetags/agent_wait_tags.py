@@ -21,4 +21,4 @@ def agent_wait_panel(view) -> dict:
     if match.status == Match.Status.ABORTED:
         end = match.events.filter(kind=Event.Kind.END).order_by("-seq").values_list("payload", flat=True).first()
         aborted = (end or {}).get("aborted") or "no reason recorded"
-    return {"wait": wait, "seat": seat, "aborted": aborted, "to_move_label": view.to_move_label}
+    return {"wait": wait, "seat": seat, "aborted": aborted, "to_move_label": view.to_move_label, "match_id": match.pk}

@@ -59,7 +59,7 @@ def test_a_game_that_has_hardly_begun_is_aborted(chromium, server_url):
         guest.get_by_text("Resign, offer a draw or leave…").click()
         guest.get_by_role("button", name="Abort the game").click()
         for page in (host, guest):
-            page.wait_for_selector("text=The game was aborted: it ended without a result.")
+            page.wait_for_selector("text=This match has ended without a result (aborted before the game got going).")
         assert host.locator("#board .hive-overlay polygon.pick, #board button.hand-piece").count() == 0
     finally:
         for context in contexts:

@@ -190,7 +190,8 @@ def test_santorini_offers_no_draw_and_an_aborted_match_says_so():
     assert "draw" not in page.lower().replace("drawn", "")  # no draw offer, no draw text
     assert host.post(f"/play/{token}/abort/")["Location"] == f"/play/{token}/"
     page = host.get(f"/play/{token}/").content.decode()
-    assert "The game was aborted: it ended without a result." in page and "Abort the game" not in page
+    assert "This match has ended without a result (aborted before the game got going)." in page
+    assert "Abort the game" not in page and f'href="/play/{token}/replay/"' in page
 
 
 @pytest.mark.django_db(transaction=True)
