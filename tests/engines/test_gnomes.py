@@ -24,7 +24,7 @@ ROUND1_PATH = ["right", "right", "right", "right", "right"]
 OBSERVATION_KEYS = {
     "round", "size", "side", "token", "start", "to_move", "my_turn", "walls", "treasure", "treasure_visible",
     "turn", "turn_cap", "steps", "wall_hits", "reward", "history", "last_partner_move", "chat", "status",
-    "show_hints",
+    "show_hints", "partner_attempts",
 }
 
 
@@ -59,7 +59,8 @@ def test_spec_and_registry():
     assert spec.seat_names == ("Gnome A", "Gnome B")
     game = create_game("gnomes")
     assert game.teams() == [0, 0]
-    assert game.options == {"round": 1, "first_seat": 0, "turn_cap": 200, "chat": True, "show_hints": False}
+    assert game.options == {"round": 1, "first_seat": 0, "turn_cap": 200, "chat": True, "show_hints": False,
+                            "partner_attempts": False}
     assert game.max_actions() == 200
     assert set(GnomesGame.rules.topics) >= {"moves", "walls", "treasure", "chat", "scoring"}
 
@@ -84,7 +85,7 @@ def test_next_round_options_walk_the_five_rounds():
         following = GnomesGame(options).next_round_options()
         if following is not None:
             assert {k: v for k, v in following.items() if k != "round"} == {
-                "first_seat": 1, "turn_cap": 50, "chat": True, "show_hints": True}
+                "first_seat": 1, "turn_cap": 50, "chat": True, "show_hints": True, "partner_attempts": False}
         options = following
     assert seen == [1, 2, 3, 4, 5]
     assert GnomesGame({"round": 5}).next_round_options() is None
@@ -307,10 +308,34 @@ def test_last_partner_move():
     assert state.observation(0).data["last_partner_move"] is None
     assert state.observation(1).data["last_partner_move"] == {
         "seat": 0, "action": "right", "from": [0, 0], "to": [1, 0], "moved": True, "turn": 1}
-    play(state, ["up"])
+    play(state, ["up"])  # Gnome B bumps the top edge: the token stays where it was
+    # As in the testbed, Gnome A sees the token did not move, not which way Gnome B tried (issue 15, point 1).
     assert state.observation(0).data["last_partner_move"] == {
-        "seat": 1, "action": "up", "from": [1, 0], "to": [1, 0], "moved": False, "turn": 2}
+        "seat": 1, "action": None, "from": [1, 0], "to": [1, 0], "moved": False, "turn": 2}
     assert state.observation(1).data["last_partner_move"]["turn"] == 1
+    # With the partner_attempts option (GameBench's observation) the attempt is shown.
+    shown = play(new_state(partner_attempts=True), ["right", "up"])
+    assert shown.observation(0).data["last_partner_move"]["action"] == "up"
+
+
+def test_the_default_observation_never_reveals_the_partners_attempted_direction():
+    """Issue 15's acceptance: a seat sees its own attempts and the token, never the direction of a partner's move
+    that left the token where it was (a stay and a move into a wall read alike), in its observation data, its
+    text, the labels of the partner's moves or the public view."""
+    state = new_state(first_seat=1)
+    labels = state.action_labels(1, "right")  # Gnome B: right from (0, 0) is open on side 1
+    assert labels.by_seat == ("Right →", "Right →")
+    play(state, ["right"])
+    labels = state.action_labels(0, "right")  # Gnome A: right from (1, 0) is walled on side 0
+    assert labels.by_seat == ("Right →", "Did not move the token") and labels.public == "Did not move the token"
+    assert state.action_labels(0, "stay").by_seat == ("Stay", "Did not move the token")
+    play(state, ["right"])
+    for seat in (1, None):
+        data = state.observation(seat).data
+        assert [m["action"] for m in data["history"]] == ["right", None]
+        assert "tried to move right" not in state.observation(seat).text
+    assert "did not move the token" in state.observation(1).text
+    assert state.observation(0).data["history"][-1]["action"] == "right"  # the mover knows what it tried
 
 
 def test_observation_text_describes_own_walls_and_partner():
@@ -453,17 +478,23 @@ def test_board_layout_marks_each_seats_newest_move_newest_first():
     # The move made points from (0, 0)'s centre towards (1, 0)'s.
     assert moved["shaft"][0] < moved["shaft"][2] and moved["shaft"][1] == moved["shaft"][3] == 0.5
     assert "bar" not in moved
+    # The partner and the public see the token stay where it was, not which way it was tried (issue 15).
     theirs = game.board_layout(state.observation(1))["last_moves"]
-    assert [m["text"] for m in theirs] == [
-        "Your partner tried to move right, but a wall on their side blocked it.",
-        "You moved right.",
-    ]
+    assert [m["text"] for m in theirs] == ["Your partner did not move the token.", "You moved right."]
+    assert theirs[0]["kind"] == "stayed" and "shaft" not in theirs[0]
     public = game.board_layout(state.observation(None))["last_moves"]
+    assert public[0]["text"] == "Gnome A did not move the token."
+    # With partner_attempts on, the attempt is shown to them as to the mover.
+    shown = play(new_state(first_seat=1, partner_attempts=True), ["right", "right"])
+    theirs = shown.game.board_layout(shown.observation(1))["last_moves"]
+    assert theirs[0]["text"] == "Your partner tried to move right, but a wall on their side blocked it."
+    public = shown.game.board_layout(shown.observation(None))["last_moves"]
     assert public[0]["text"] == "Gnome A tried to move right, but a wall on Gnome A's side blocked it."
     play(state, ["stay"])  # Gnome B stays: a ring, and now the newest
     marks = game.board_layout(state.observation(0))["last_moves"]
     assert [(m["seat"], m["kind"], m["newest"]) for m in marks] == [(1, "stayed", True), (0, "blocked", False)]
-    assert marks[0]["text"] == "Your partner stayed put." and "shaft" not in marks[0]
+    assert marks[0]["text"] == "Your partner did not move the token." and "shaft" not in marks[0]
+    assert game.board_layout(state.observation(1))["last_moves"][0]["text"] == "You stayed put."
 
 
 def test_board_layout_has_no_marks_before_the_first_move():

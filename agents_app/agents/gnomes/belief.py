@@ -147,8 +147,10 @@ def _read_partner_move(knowledge: PartnerKnowledge, entry: Mapping, size: int) -
         for other in ("right", "up", "left", "down"):
             if other != action and _on_grid(neighbour(origin, other), size):
                 knowledge.declined[wall_between(origin, other)] += 1
-    if action == "stay" or not _on_grid(neighbour(origin, action), size):
-        return  # staying or bumping the board's edge says nothing about walls
+    if action is None or action == "stay" or not _on_grid(neighbour(origin, action), size):
+        # Staying or bumping the board's edge says nothing about walls; nor does a move that left the token where
+        # it was when the observation does not say which way the partner tried (option partner_attempts off).
+        return
     knowledge.moves.append((origin, Flag.of_action(action)))
     edge = wall_between(origin, action)
     if entry["moved"]:

@@ -42,7 +42,9 @@ def last_move_marks(data: Mapping[str, Any], names: list[str]) -> list[dict[str,
             else ("Your partner", "their") if viewer is not None
             else (names[seat], f"{names[seat]}'s")
         )
-        if action == "stay":
+        if action is None:  # someone else's move that left the token where it was: stay or wall, unknown
+            kind, words = "stayed", "did not move the token"
+        elif action == "stay":
             kind, words = "stayed", "stayed put"
         elif move["moved"]:
             kind, words = "moved", f"moved {action}"

@@ -20,6 +20,7 @@ from typing import Any, ClassVar
 
 from ..api import (
     Action,
+    ActionLabels,
     Game,
     GameSpec,
     IllegalActionError,
@@ -38,6 +39,8 @@ from .text import observation_text, result_sentence
 ACTION_LABELS: dict[str, str] = {
     "stay": "Stay", "right": "Right →", "up": "Up ↑", "left": "Left ←", "down": "Down ↓",
 }
+# How a move that left the token where it was reads to everyone but its mover (option partner_attempts off).
+UNMOVED_LABEL = "Did not move the token"
 # Rewards are kept in integer tenths so that sums never drift (0.1 is not exact in binary floating point).
 STEP_TENTHS = -1
 WALL_HIT_TENTHS = -5
@@ -143,6 +146,24 @@ class GnomesState(State):
             return True  # the token sits on it, so everyone knows where it was
         return seat is not None and seat == self.game.round_spec.seen_by
 
+    def _as_seen_by(self, move: dict[str, Any], seat: int | None) -> dict[str, Any]:
+        """A move record as ``seat`` may know it. The mover knows what it tried; everyone else sees the token, so
+        a move that left it where it was reads as such (its direction unknown: a stay, or a move into a wall on
+        the mover's side), unless the ``partner_attempts`` option shows every attempt."""
+        if move["seat"] == seat or move["moved"] or self.game.options["partner_attempts"]:
+            return dict(move)
+        return {**move, "action": None}
+
+    def action_labels(self, seat: int, action_id: str, text: str | None = None) -> ActionLabels:
+        """The mover reads its own move; the others (and the public) read what they see of it (``_as_seen_by``):
+        a move that will not move the token is "did not move the token" unless ``partner_attempts`` is on."""
+        own = ACTION_LABELS.get(action_id, action_id)
+        if self.game.options["partner_attempts"] or action_id not in ACTION_LABELS:
+            return ActionLabels(by_seat=(own, own), public=own)
+        after, _ = self.game.mazes[seat].step(self.token, action_id)
+        seen = own if after != self.token else UNMOVED_LABEL
+        return ActionLabels(by_seat=tuple(own if s == seat else seen for s in (0, 1)), public=seen)
+
     def observation(self, seat: int | None) -> Observation:
         if seat not in (0, 1, None):
             raise ValueError(f"no seat {seat!r} in a two-seat game")
@@ -150,6 +171,7 @@ class GnomesState(State):
         last_partner = None
         if seat is not None:
             last_partner = next((m for m in reversed(self.history) if m["seat"] != seat), None)
+            last_partner = self._as_seen_by(last_partner, seat) if last_partner else None
         data = {
             "round": self.game.options["round"],
             "size": self.game.layouts.size,
@@ -166,8 +188,9 @@ class GnomesState(State):
             "steps": self.turn,
             "wall_hits": self.wall_hits,
             "reward": self.reward,
-            "history": [dict(m) for m in self.history],
-            "last_partner_move": dict(last_partner) if last_partner else None,
+            "history": [self._as_seen_by(m, seat) for m in self.history],
+            "last_partner_move": last_partner,
+            "partner_attempts": self.game.options["partner_attempts"],
             # Spectators get chat from the match log instead.
             "chat": [dict(m) for m in self.chat] if seat is not None else [],
             "status": self.status,
@@ -248,6 +271,14 @@ class GnomesGame(Game):
                        type=bool),
             OptionSpec("show_hints", False, "Show people hints on how to talk to an agent partner (UI only).",
                        type=bool),
+            OptionSpec(
+                "partner_attempts", False,
+                "Show each player the direction their partner tried when the token did not move (a stay, or a "
+                "move into a wall on the partner's side), as GameBench's observation does. Off, as in the "
+                "testbed: a player sees the token and their own walls only, so a partner who left the token "
+                "where it was may have stayed or hit a wall.",
+                type=bool,
+            ),
         ),
         seat_names=("Gnome A", "Gnome B"),
         chat_in_state=True,

@@ -24,8 +24,11 @@ RULES = Rules(
             "Each side of the board has its own walls and you only see yours. When it is your turn, only the "
             "walls on your side matter: if your side has a wall between the token and the next cell (or the move "
             "would leave the grid) the token stays put and the move counts as a wall hit. Your partner's walls "
-            "block your partner, not you, so a passage closed for one of you may be open for the other. Telling "
-            "each other where your walls are is the way to get round them."
+            "block your partner, not you, so a passage closed for one of you may be open for the other. You see "
+            "the token, not your partner's walls: when your partner's move leaves the token where it was, you "
+            "cannot tell whether they stayed or hit a wall, nor which way they tried (unless the game's "
+            "'partner_attempts' option shows it). Telling each other where your walls are is the way to get "
+            "round them."
         ),
         "treasure": (
             "In each round one cell holds the treasure, drawn only on one side of the board: rounds 1, 3 and 5 "

@@ -48,6 +48,9 @@ def _surroundings(data: Mapping[str, Any]) -> str:
 
 
 def _move_sentence(move: Mapping[str, Any], who: str) -> str:
+    if move["action"] is None:  # not the viewer's move, and it left the token where it was
+        return (f"{who} did not move the token (it stays at {where(move['to'])}): they stayed, or a wall on "
+                f"their side blocked their move.")
     if move["action"] == "stay":
         return f"{who} stayed (the token stays at {where(move['to'])})."
     if move["moved"]:

@@ -166,9 +166,18 @@ def test_a_rejected_suggestion_enters_the_dictionary_at_the_cell_it_was_made():
     assert partner_knowledge(data, 1, None).rejected == {}
 
 
-def test_blocked_and_successful_partner_moves_are_walls_and_open_edges():
-    # Side 0 has a wall right of (1, 0): the partner's attempt is blocked there.
+def test_a_partner_move_that_left_the_token_says_nothing_by_default():
+    # As in the testbed, the agent sees only that the token stayed: a stay or a wall, so no wall is inferred.
     state = play(GnomesGame(options={"round": 2}).new_initial_state(0), [(0, "right", None), (1, "stay", None)])
+    state = play(state, [(0, "right", None), (1, "stay", None)])
+    knowledge = partner_knowledge(state.observation(1).data, 1, None)
+    assert "0,0:right" in knowledge.open_edges and "1,0:right" not in knowledge.wall_edges
+
+
+def test_blocked_and_successful_partner_moves_are_walls_and_open_edges():
+    # Side 0 has a wall right of (1, 0): the partner's attempt is blocked there (shown: partner_attempts on).
+    game = GnomesGame(options={"round": 2, "partner_attempts": True})
+    state = play(game.new_initial_state(0), [(0, "right", None), (1, "stay", None)])
     state = play(state, [(0, "right", None), (1, "stay", None)])
     knowledge = partner_knowledge(state.observation(1).data, 1, None)
     assert "0,0:right" in knowledge.open_edges
