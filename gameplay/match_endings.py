@@ -17,7 +17,7 @@ from gameplay.announce import announce_finished, notify_match_changed
 from gameplay.engines.api import winner_of
 from gameplay.match_log import ServiceError, append_event, locked_match
 from gameplay.models import Event, Match, Seat
-from gameplay.selectors import game_of, may_abort, state_of
+from gameplay.selectors import draws_open, game_of, may_abort, state_of
 
 # The abort reason recorded when a person aborts a match before it got going.
 ABORTED_BY_PLAYER = "aborted before the game got going"
@@ -62,7 +62,7 @@ def agree_to_draw(match_id: int, seat_index: int) -> Match:
             raise ServiceError(f"the rules of {game.spec.name} have no draw by agreement")
         if match.wait_for_players:
             raise ServiceError("the other players have not joined yet")
-        if match.seats.filter(controller=Seat.Controller.AGENT).exists():
+        if not draws_open(game, list(match.seats.all())):  # the same rule the page offers draws by
             raise ServiceError("a draw is agreed between people; an agent plays on")
         if seat_index in match.draw_agreed:
             raise ServiceError("you have offered a draw already; it stands until it is answered")

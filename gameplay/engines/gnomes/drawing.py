@@ -26,7 +26,9 @@ STEPS = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}
 
 def last_move_marks(data: Mapping[str, Any], names: list[str]) -> list[dict[str, Any]]:
     """Each seat's newest move, for marking on the maze: an arrow for a move made, an arrow stopped by a bar for
-    a move a wall blocked, a ring for staying put. From the public history only (both seats see every attempt)."""
+    a move a wall blocked, a ring for staying put. From the observation's history only, so a mark says no more than
+    the viewer may know: a partner's move that left the token where it was has no direction there (option
+    partner_attempts off) and is drawn as a ring."""
     history = data.get("history") or ()
     newest = history[-1]["turn"] if history else None
     viewer = data.get("side")
