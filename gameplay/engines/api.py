@@ -125,11 +125,15 @@ class MeasureSpec:
     """One outcome measure a game reports per seat (``State.measures``), e.g. turns taken or success.
 
     ``kind`` is "number" or "bool". Studies export and analyse exactly the measures a game declares.
+    ``until_goal``: a number measure that counts up to the game's goal (``GameSpec.goal_measure``), such as
+    the turns it took to find a treasure; in a round that ended without the goal (a turn cap), its value is
+    censored (the goal was not reached by then), so analyses of it keep such rounds as censored, not finished.
     """
 
     name: str
     description: str
     kind: str = "number"
+    until_goal: bool = False
 
 
 @dataclass(frozen=True)
@@ -167,6 +171,10 @@ class GameSpec:
     - ``draw_by_agreement``: the rules let the players agree to a draw (a draw offer every other player accepts
       ends the game with ``State.agreed_draw_scores``); games whose rules have no draw, or no opponents, leave
       it off.
+    - ``goal_measure``: the name of a bool measure saying the round reached the game's goal (the treasure was
+      found), for games where a round can end without it (a turn cap). A finished round whose goal measure is
+      false is *censored*: exports mark it, and its time and ``until_goal`` measures enter time-to-event
+      analyses as censored. "" when every finished game has simply ended (a win, a loss or a draw).
     """
 
     id: str
@@ -188,6 +196,7 @@ class GameSpec:
     has_board_layout: bool = False
     measures: tuple[MeasureSpec, ...] = ()
     draw_by_agreement: bool = False
+    goal_measure: str = ""
 
 
 class Game(ABC):

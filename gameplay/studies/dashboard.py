@@ -1,6 +1,7 @@
 """Reads for the researchers' live pages: the study list and a study's dashboard counts (participants per
-condition and step, drop-outs, adherence per round). Cheap on purpose: no engine states are read, as the
-dashboard re-reads these every few seconds. The per-round measures and exports are gameplay.studies.measures."""
+condition and step, drop-outs, adherence per round), cheap on purpose (no engine states are read) as the
+dashboard re-reads them every few seconds; and the outcome rates so far, read once per page load.
+The per-round measures and exports are gameplay.studies.measures."""
 
 from __future__ import annotations
 
@@ -12,7 +13,9 @@ from django.db.models import Count
 from django.utils import timezone
 
 from gameplay.models import Match
-from gameplay.studies.measures import participants_of, round_count
+from gameplay.studies.analysis import report
+from gameplay.studies.exports import flags
+from gameplay.studies.measures import condition_keys, goal_column, participants_of, round_count, round_rows
 from gameplay.studies.models import Participant, ParticipantRound, Study
 from gameplay.studies.selectors import FINAL_STEPS, is_dropped
 
@@ -96,6 +99,42 @@ def live_counts(study: Study, now: datetime | None = None) -> Dashboard:
             )
         )
     return Dashboard(study, steps, dropout_steps, stats, rounds, now)
+
+
+@dataclass(frozen=True)
+class RateCell:
+    """One condition's yes/no outcome in one round (the analysis' counted rounds), as rates.csv has it."""
+
+    count: int
+    n: int
+    percent: float | None
+    ci_low: float | None
+    ci_high: float | None
+    censored: int | None  # the goal's rounds that ended without it; None for other yes/no outcomes
+
+
+@dataclass(frozen=True)
+class RateTable:
+    column: str
+    is_goal: bool
+    rows: list[tuple[str, list[RateCell]]]  # (round label, one cell per condition in study order)
+
+
+def outcome_rates(study: Study) -> list[RateTable]:
+    """Yes/no outcomes so far, per round and condition, with their 95% intervals and, for the game's goal,
+    the censored rounds: exactly rates.csv's numbers. Reads every round's engine state, so the dashboard shows
+    it once per page load rather than in the polled tables."""
+    rows, conditions, goal = round_rows(study), condition_keys(study), goal_column(study)
+    tables = []
+    for column in flags(study):
+        by_round: dict[str, list[RateCell]] = defaultdict(list)
+        for rate in report.rate_rows(rows, conditions, round_count(study), column):
+            censored = rate["n"] - rate["count"] if column == goal else None
+            by_round[rate["round"]].append(
+                RateCell(rate["count"], rate["n"], rate["percent"], rate["ci_low"], rate["ci_high"], censored)
+            )
+        tables.append(RateTable(column, column == goal, list(by_round.items())))
+    return tables
 
 
 def studies_overview() -> list[Study]:

@@ -19,11 +19,12 @@ from pathlib import Path
 from django.utils import timezone
 
 from gameplay.studies import measures
-from gameplay.studies.analysis import report
+from gameplay.studies.analysis import report, time_to_goal
 from gameplay.studies.models import Study
 
 ROUNDS, MESSAGES, SURVEY, PARTICIPANTS = "rounds.csv", "messages.csv", "survey.csv", "participants.csv"
 ANOVA, TUKEY, KRUSKAL, RATES = "anova.csv", "tukey.csv", "kruskal.csv", "rates.csv"
+KM, LOGRANK = "km.csv", "logrank.csv"
 README, ZIP = "README.txt", "analysis.zip"
 DATA_FILES = (ROUNDS, MESSAGES, SURVEY, PARTICIPANTS)
 # Spreadsheets run a cell starting with these as a formula; participants' free text must not be able to.
@@ -50,6 +51,9 @@ ROUND_COLUMNS: dict[str, str] = {
     "partner-left-agent / partner-left-end: a partner left and the study's rule applied (the fallback agent took "
     "their seat / the round ended); blank: nobody left",
     "completed": "1 if the match finished (the game reached its end)",
+    "censored": "1 if the round finished without reaching the game's goal (its goal measure is 0, e.g. the turn "
+    "cap was hit): its time and until-goal measures are censored, not times to the goal; 0 if the goal was "
+    "reached; blank if not finished, or if the game declares no goal",
     "score": "the participant's seat's score from the game (0..1, all seats sum to 1); blank until finished",
     "won": "1 if the participant's team won, 0 if it lost or drew; blank in cooperative games and until finished",
     "actions": "actions applied in the match by all seats (the match version)",
@@ -159,6 +163,15 @@ def outcomes(study: Study) -> list[report.Outcome]:
     return [*base, *declared]
 
 
+def timed_outcomes(study: Study) -> list[report.Outcome]:
+    """The outcomes that are times to the game's goal: time to complete and the until-goal measures (none when
+    the game declares no goal)."""
+    if not measures.goal_column(study):
+        return []
+    timed = {report.TIME.column, *measures.until_goal_columns(study)}
+    return [o for o in outcomes(study) if o.column in timed]
+
+
 def flags(study: Study) -> list[str]:
     """The yes/no columns rates.csv counts: won (unless the game is cooperative), then every bool measure."""
     declared = [measures.measure_column(m.name) for m in measures.declared_measures(study) if m.kind == "bool"]
@@ -221,7 +234,15 @@ def bundle(study: Study) -> dict[str, bytes]:
         likert_items=items,
         outcomes=outcomes(study),
         flags=flags(study),
+        goal=measures.goal_column(study),
+        timed=timed_outcomes(study),
     )
+    survival = {}
+    if measures.goal_column(study):
+        survival = {
+            KM: csv_bytes(list(time_to_goal.KM_COLUMNS), result.km),
+            LOGRANK: csv_bytes(list(time_to_goal.LOGRANK_COLUMNS), result.logrank),
+        }
     return {
         README: readme(study).encode("utf-8"),
         ANOVA: csv_bytes(
@@ -232,6 +253,7 @@ def bundle(study: Study) -> dict[str, bytes]:
             report.per_condition_columns(report.KRUSKAL_COLUMNS, conditions, ("n", "median", "mean")), result.kruskal
         ),
         RATES: csv_bytes(list(report.RATE_COLUMNS), result.rates),
+        **survival,
         **result.figures,
         ROUNDS: rounds_csv(study, rounds),
         MESSAGES: messages_csv(study),
@@ -316,6 +338,7 @@ def readme(study: Study) -> str:
         "  the note column names the conditions left out. ANOVA and Tukey HSD: scipy.stats.f_oneway and",
         "  scipy.stats.tukey_hsd; Kruskal-Wallis: scipy.stats.kruskal. Box plots: quartiles by linear",
         "  interpolation, whiskers to the furthest value within 1.5 IQR, dots beyond, n under each box.",
+        *_goal_lines(study),
         "",
     ]
     sections = [
@@ -330,15 +353,40 @@ def readme(study: Study) -> str:
         (ANOVA, "one-way ANOVA per numeric outcome and round", report.ANOVA_COLUMNS),
         (TUKEY, "Tukey HSD, one row per pair of conditions compared in anova.csv", report.TUKEY_COLUMNS),
         (KRUSKAL, "Kruskal-Wallis per survey item", report.KRUSKAL_COLUMNS),
-        (RATES, "yes/no outcomes: count and percent per condition and round", report.RATE_COLUMNS),
+        (RATES, "yes/no outcomes: count, percent and 95% interval per condition and round", report.RATE_COLUMNS),
     ]
+    if measures.goal_column(study):
+        sections += [
+            (KM, "Kaplan-Meier curves: one row per condition, round and time", time_to_goal.KM_COLUMNS),
+            (LOGRANK, "log-rank tests, one row per pair of conditions and round", time_to_goal.LOGRANK_COLUMNS),
+        ]
     for name, what, columns in sections:
         lines.append(f"{name}: {what}")
         lines.extend(f"  {column}: {description}" for column, description in columns.items())
         lines.append("")
     stems = ", ".join(f"boxplot_{o.stem}_round<k>.png" for o in outcomes(study))
     lines.append(f"Box plots, one box per condition (and _all for per-participant means): {stems}.")
+    if measures.goal_column(study):
+        curves = ", ".join(f"km_{o.stem}_round<k>.png" for o in timed_outcomes(study))
+        lines.append(f"Kaplan-Meier curves, one line per condition, censored rounds ticked: {curves}.")
     return "\n".join(lines) + "\n"
+
+
+def _goal_lines(study: Study) -> list[str]:
+    """What the README says about rounds that ended without the game's goal (games that declare one)."""
+    goal = measures.goal_column(study)
+    if not goal:
+        return []
+    timed = ", ".join(o.column for o in timed_outcomes(study))
+    return [
+        f"  ROUNDS WITHOUT THE GOAL: the game's goal is {goal}. A completed round with {goal} = 0 ended without it",
+        "  (e.g. at the turn cap) and is marked censored = 1 in rounds.csv. The ANOVA and Tukey HSD use every",
+        f"  counted round, censored ones at their end value (their note says how many); for {timed}",
+        "  km.csv, logrank.csv and the km_ figures use the same rounds with the censored ones kept as censored:",
+        "  Kaplan-Meier estimates (scipy.stats.ecdf on scipy.stats.CensoredData) and two-sided log-rank tests",
+        "  (scipy.stats.logrank; pairwise when there are more than two conditions, unadjusted). rates.csv gives",
+        f"  the success rate ({goal}) with its 95% Wilson interval.",
+    ]
 
 
 def _describe(measure) -> str:

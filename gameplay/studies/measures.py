@@ -67,6 +67,17 @@ def measure_column(name: str) -> str:
     return MEASURE_PREFIX + name
 
 
+def goal_column(study: Study) -> str:
+    """rounds.csv's column of the game's goal measure (``GameSpec.goal_measure``), "" if it declares none."""
+    goal = game_class(study.game_id).spec.goal_measure
+    return measure_column(goal) if goal else ""
+
+
+def until_goal_columns(study: Study) -> list[str]:
+    """The declared number measures that count up to the goal (censored in rounds that missed it)."""
+    return [measure_column(m.name) for m in declared_measures(study) if m.until_goal]
+
+
 def measure_columns(study: Study) -> list[str]:
     return [measure_column(m.name) for m in declared_measures(study)]
 
@@ -236,6 +247,10 @@ def _round_row(study: Study, r: _Round, declared: tuple[MeasureSpec, ...]) -> di
     }
     for spec in declared:
         row[measure_column(spec.name)] = reported.get(spec.name)
+    goal = state.game.spec.goal_measure
+    reached = reported.get(goal) if goal else None
+    # Censored: over without the goal (the cap ended it). Unknown while playing or when the game has no goal.
+    row["censored"] = (not reached) if completed and state.is_terminal() and reached is not None else None
     return row
 
 

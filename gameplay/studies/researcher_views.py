@@ -18,7 +18,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from gameplay.studies import exports, measures, selectors
-from gameplay.studies.dashboard import live_counts, studies_overview
+from gameplay.studies.dashboard import live_counts, outcome_rates, studies_overview
 from gameplay.studies.participant_table import ROWS_SHOWN, participant_rows
 
 POLL_SECONDS = 5
@@ -71,6 +71,8 @@ def dashboard(request, slug: str):
         "measures": [(measures.measure_column(m.name), m) for m in measures.declared_measures(study)],
         "outcomes": [o.column for o in exports.outcomes(study)],
         "flags": exports.flags(study),
+        "rates": outcome_rates(study),
+        "conditions": measures.condition_keys(study),
     }
     return render(request, "studies/research/dashboard.html", context)
 

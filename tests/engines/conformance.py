@@ -123,6 +123,21 @@ def check_measures(state: State) -> None:
                 )
                 assert math.isfinite(value), f"measure {name!r} of seat {seat} is not finite: {value!r}"
         json.dumps(values)
+    check_goal_declaration(state.game.spec)
+
+
+def check_goal_declaration(spec) -> None:
+    """A goal measure is a declared bool measure, and ``until_goal`` marks number measures of a game with a goal
+    (a censored value needs a goal to be censored by)."""
+    kinds = {m.name: m.kind for m in spec.measures}
+    if spec.goal_measure:
+        assert kinds.get(spec.goal_measure) == "bool", (
+            f"goal_measure {spec.goal_measure!r} must name a declared bool measure, not {kinds.get(spec.goal_measure)}"
+        )
+    for m in spec.measures:
+        if m.until_goal:
+            assert m.kind == "number", f"until_goal measure {m.name!r} must be a number"
+            assert spec.goal_measure, f"{m.name!r} counts up to a goal, but the game declares no goal_measure"
 
 
 def check_spec(game: Game) -> None:

@@ -328,6 +328,8 @@ def test_the_command_writes_every_file(exported):
         "tukey.csv",
         "kruskal.csv",
         "rates.csv",
+        "km.csv",
+        "logrank.csv",
         "rounds.csv",
         "messages.csv",
         "survey.csv",
@@ -335,6 +337,8 @@ def test_the_command_writes_every_file(exported):
         "analysis.zip",
     }
     expected |= {f"boxplot_{m}_{r}.png" for m in GNOMES_OUTCOMES for r in ("round1", "round2", "round3", "all")}
+    # Gnomes declares a goal (success): times to it get Kaplan-Meier curves per round.
+    expected |= {f"km_{m}_{r}.png" for m in ("time", "m_turns") for r in ("round1", "round2", "round3")}
     assert set(names) == expected
     for name in names:
         assert name in printed

@@ -51,6 +51,10 @@ def test_rounds_csv_one_row_per_participant_round(study):
         assert row["won"] == ""  # Gnomes at Night is cooperative: nobody wins against anybody
     out_of_turns = [r for r in rows if r["completed"] == "1" and r["m_success"] == "0"]
     assert len(out_of_turns) == 1 and out_of_turns[0]["m_turns"] == str(TURN_CAP)
+    # Censored: finished at the cap without the goal; a found round is not, an unfinished one is unknown.
+    assert [r["censored"] for r in rows if r["completed"] == "1" and r["m_success"] == "0"] == ["1"]
+    assert {r["censored"] for r in rows if r["m_success"] == "1"} == {"0"}
+    assert {r["censored"] for r in rows if r["completed"] == "0"} == {""}
     fallback = next(r for r in rows if r["prolific_pid"] == "H-alone")
     assert (fallback["partner"], fallback["partner_kind"], fallback["as_assigned"]) == ("gnomes-comm", "agent", "0")
     assert fallback["condition_partner"] == "another participant"

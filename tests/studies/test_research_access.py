@@ -117,6 +117,9 @@ def test_dashboard_lists_the_measures_the_game_declares(study):
         assert f"<code>m_{spec.name}</code>" in page and escape(spec.description) in page
     assert "time_to_complete_s, actions, m_turns, m_wall_hits" in page  # no score: the game is cooperative
     assert "m_success" in page.split("Counted as rates")[1]
+    outcomes = page.split('id="rates-title"')[1]  # success so far, with its interval and the censored rounds
+    assert 'data-measure="m_success"' in outcomes and "the game's goal" in outcomes
+    assert "1/1 (100%, 0.21–1.00)" in outcomes and "censored 0" in outcomes  # the one found round, Wilson
     html = client.get(reverse("study_research:live", kwargs={"slug": study.slug})).content.decode()
     assert "(agent gnomes-mute)" in html  # the condition's partner summary
     assert "<code>gnomes</code>" in client.get(reverse("study_research:list")).content.decode()

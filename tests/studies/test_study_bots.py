@@ -275,6 +275,47 @@ def test_thirty_bots_through_the_seeds003_preset_and_its_analysis(tmp_path):
                     assert close(float(pair["p"]), float(hsd.pvalue[i, j])), (measure, k, names[i], names[j])
             checked += 1
     assert checked >= len(round_numbers), f"only {checked} per-round tests could be recomputed"
+    check_time_to_goal(out, counted, round_numbers)
+
+
+def check_time_to_goal(out, counted: list[dict], round_numbers: list[int]) -> None:
+    """The Kaplan-Meier curves, log-rank tests and success rates of the bundle, recomputed with scipy from
+    rounds.csv: rounds that hit the turn cap are kept as censored, not dropped."""
+    assert {f"km_m_turns_round{k}.png" for k in round_numbers} <= {p.name for p in out.iterdir()}
+    km = read_csv(out / "km.csv")
+    logrank = {(r["measure"], r["round"], r["group_a"], r["group_b"]): r for r in read_csv(out / "logrank.csv")}
+    rates = {(r["round"], r["condition"]): r for r in read_csv(out / "rates.csv") if r["measure"] == "m_success"}
+    tested = 0
+    for k in round_numbers:
+        data = {}
+        for c in CONDITIONS:
+            mine = [r for r in counted if r["condition"] == c and int(r["round"]) == k]
+            found = [r for r in mine if r["m_success"] == "1"]
+            assert all(r["censored"] == ("0" if r in found else "1") for r in mine)
+            rate = rates[(str(k), c)]
+            assert (int(rate["n"]), int(rate["count"])) == (len(mine), len(found))
+            if mine:
+                interval = stats.binomtest(len(found), len(mine)).proportion_ci(method="wilson")
+                assert close(float(rate["ci_low"]), interval.low) and close(float(rate["ci_high"]), interval.high)
+            data[c] = stats.CensoredData(
+                uncensored=[float(r["m_turns"]) for r in found],
+                right=[float(r["m_turns"]) for r in mine if r not in found],
+            )
+            rows = [r for r in km if r["measure"] == "m_turns" and r["round"] == str(k) and r["condition"] == c]
+            if mine:
+                sf = stats.ecdf(data[c]).sf
+                for row in rows:
+                    assert close(float(row["survival"]), float(sf.evaluate(float(row["time"]))))
+                assert sum(int(r["events"]) + int(r["censored"]) for r in rows) == len(mine)
+        for i, a in enumerate(CONDITIONS):
+            for b in CONDITIONS[i + 1 :]:
+                row = logrank.get(("m_turns", str(k), a, b))
+                if row is None or row["p"] == "":
+                    continue
+                expected = stats.logrank(data[a], data[b])
+                assert close(float(row["p"]), float(expected.pvalue)), (k, a, b, row, expected)
+                tested += 1
+    assert tested >= len(round_numbers), f"only {tested} log-rank tests could be recomputed"
 
 
 # --- acceptance: 30 bots over the Santorini preset (random agent, LLM agent, another participant) ----------

@@ -284,8 +284,11 @@ class GnomesGame(Game):
         chat_in_state=True,
         round_sequence=True,
         has_board_layout=True,
+        goal_measure="success",
         measures=(
-            MeasureSpec("turns", "Moves made in the round by both players (each move is one turn)."),
+            MeasureSpec(
+                "turns", "Moves made in the round by both players (each move is one turn).", until_goal=True
+            ),
             MeasureSpec("wall_hits", "Moves blocked by a wall on the mover's side (the team's total)."),
             MeasureSpec("success", "The treasure was found before the turn cap.", kind="bool"),
         ),

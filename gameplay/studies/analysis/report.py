@@ -12,6 +12,10 @@ its figure title) and the yes/no columns to count, from what the study's game de
 * each match once: when several participants share a match they have a row each for it, and counting every
   row would weigh that match more than a match with an agent (the lowest participant id's row is kept).
 
+Completed rounds include those a game ended without reaching its goal (a turn cap): the ANOVA counts them
+at their end value and its note says how many there are; for games with a goal, ``time_to_goal`` analyses the
+same rounds again with those kept as censored (Kaplan-Meier, log-rank).
+
 "all" pools rounds per participant: the mean of that participant's completed, as-assigned rounds (the match
 rule does not apply there, so every participant of a shared match counts, each with their own rounds).
 
@@ -26,9 +30,13 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from scipy import stats
+
+from . import time_to_goal
 from .anova import MIN_GROUP_SIZE, AnovaResult, mean, one_way_anova
 from .boxplots import box_plot
 from .kruskal import kruskal_wallis
+from .rows import analysis_flags, counted, is_blank, truthy
 from .tukey import CONFIDENCE, tukey_pairs
 
 
@@ -104,6 +112,8 @@ RATE_COLUMNS: dict[str, str] = {
     " 'all': every completed, as-assigned round of every participant)",
     "count": "rounds where the value is yes (1)",
     "percent": "100 * count / n; blank when n = 0",
+    "ci_low": "lower end of the 95% Wilson score interval of the proportion count / n (scipy.stats.binomtest)",
+    "ci_high": "upper end of that interval",
     "note": "why percent is blank, if it is",
 }
 
@@ -125,17 +135,8 @@ class Analysis:
     kruskal: list[dict]
     rates: list[dict]
     figures: dict[str, bytes]  # file name -> PNG
-
-
-def analysis_flags(rows: Sequence[Mapping]) -> list[bool]:
-    """Per round row: whether it enters the per-round tests (the module docstring's three rules)."""
-    seen, chosen = set(), set()
-    for i in sorted(range(len(rows)), key=lambda i: (_participant_number(rows[i]["participant"]), i)):
-        row = rows[i]
-        if _counted(row) and str(row["match_id"]) not in seen:
-            seen.add(str(row["match_id"]))
-            chosen.add(i)
-    return [i in chosen for i in range(len(rows))]
+    km: list[dict] = ()  # km.csv rows (games with a goal only)
+    logrank: list[dict] = ()  # logrank.csv rows
 
 
 def samples(rows: Sequence[Mapping], conditions: Sequence[str], round_count: int, column: str) -> list[Sample]:
@@ -145,9 +146,9 @@ def samples(rows: Sequence[Mapping], conditions: Sequence[str], round_count: int
     for k in range(1, round_count + 1):
         groups: dict[str, list[float]] = {c: [] for c in conditions}
         blank = 0
-        for row, counted in zip(rows, flags, strict=True):
-            if counted and int(row["round"]) == k and row["condition"] in groups:
-                if _blank(row[column]):
+        for row, kept in zip(rows, flags, strict=True):
+            if kept and int(row["round"]) == k and row["condition"] in groups:
+                if is_blank(row[column]):
                     blank += 1
                 else:
                     groups[row["condition"]].append(float(row[column]))
@@ -155,8 +156,8 @@ def samples(rows: Sequence[Mapping], conditions: Sequence[str], round_count: int
     per_participant: dict[tuple[str, str], list[float]] = defaultdict(list)
     blank = 0
     for row in rows:
-        if _counted(row) and row["condition"] in conditions:
-            if _blank(row[column]):
+        if counted(row) and row["condition"] in conditions:
+            if is_blank(row[column]):
                 blank += 1
             else:
                 per_participant[(row["condition"], row["participant"])].append(float(row[column]))
@@ -235,14 +236,14 @@ def rate_rows(rows: Sequence[Mapping], conditions: Sequence[str], round_count: i
     for label in [str(k) for k in range(1, round_count + 1)] + [ALL_ROUNDS]:
         for c in conditions:
             if label == ALL_ROUNDS:
-                mine = [r for r in rows if _counted(r) and r["condition"] == c]
+                mine = [r for r in rows if counted(r) and r["condition"] == c]
             else:
                 mine = [
                     r
-                    for r, counted in zip(rows, flags, strict=True)
-                    if counted and r["condition"] == c and str(r["round"]) == label
+                    for r, kept in zip(rows, flags, strict=True)
+                    if kept and r["condition"] == c and str(r["round"]) == label
                 ]
-            values = [_truthy(r[column]) for r in mine if not _blank(r[column])]
+            values = [truthy(r[column]) for r in mine if not is_blank(r[column])]
             n, count = len(values), sum(values)
             notes = ["no counted rounds" if not mine else "no values" if n == 0 else "", _blanks(len(mine) - n)]
             result.append(
@@ -253,10 +254,19 @@ def rate_rows(rows: Sequence[Mapping], conditions: Sequence[str], round_count: i
                     "n": n,
                     "count": count,
                     "percent": 100 * count / n if n else None,
+                    **wilson_interval(count, n),
                     "note": _join(*notes),
                 }
             )
     return result
+
+
+def wilson_interval(count: int, n: int) -> dict[str, float | None]:
+    """The 95% Wilson score interval of count / n, from scipy; blank without rounds."""
+    if not n:
+        return {"ci_low": None, "ci_high": None}
+    interval = stats.binomtest(count, n).proportion_ci(confidence_level=0.95, method="wilson")
+    return {"ci_low": float(interval.low), "ci_high": float(interval.high)}
 
 
 def analyse(
@@ -268,15 +278,23 @@ def analyse(
     likert_items: Sequence[str],
     outcomes: Sequence[Outcome] = BASE_OUTCOMES,
     flags: Sequence[str] = (),
+    goal: str = "",
+    timed: Sequence[Outcome] = (),
 ) -> Analysis:
     """Every table and figure of the bundle; conditions give the column and box order.
 
     ``outcomes``: numeric rounds.csv columns to test (ANOVA, Tukey HSD) and draw; ``flags``: yes/no columns to
-    count (rates.csv)."""
+    count (rates.csv); ``goal``: the yes/no column saying a round reached the game's goal, and ``timed``: the
+    outcomes that are times to that goal (Kaplan-Meier curves and log-rank tests, censored rounds kept)."""
     anova, tukey, figures = [], [], {}
+    kept = analysis_flags(rounds)
     for outcome in outcomes:
         for sample in samples(rounds, conditions, round_count, outcome.column):
-            anova.append(anova_row(sample))
+            row = anova_row(sample)
+            if goal and outcome in timed:
+                censored = time_to_goal.censored_note(rounds, sample.round, outcome.column, goal, kept)
+                row["note"] = _join(row["note"], censored)
+            anova.append(row)
             tukey.extend(tukey_rows(sample))
             where = "all rounds (per-participant means)" if sample.round == ALL_ROUNDS else f"round {sample.round}"
             suffix = ALL_ROUNDS if sample.round == ALL_ROUNDS else f"round{sample.round}"
@@ -288,7 +306,13 @@ def analyse(
             )
     kruskal = [kruskal_row(item, likert_groups(answers, conditions, item)) for item in likert_items]
     rates = [row for column in flags for row in rate_rows(rounds, conditions, round_count, column)]
-    return Analysis(anova=anova, tukey=tukey, kruskal=kruskal, rates=rates, figures=figures)
+    km, logrank = [], []
+    if goal and timed:
+        km, logrank, km_figures = time_to_goal.tables(
+            rounds, conditions, round_count, [(o.column, o.axis, o.stem) for o in timed], goal
+        )
+        figures.update(km_figures)
+    return Analysis(anova=anova, tukey=tukey, kruskal=kruskal, rates=rates, figures=figures, km=km, logrank=logrank)
 
 
 def per_condition_columns(base: Mapping[str, str], conditions: Sequence[str], stats: Sequence[str]) -> list[str]:
@@ -320,22 +344,3 @@ def _blanks(count: int) -> str:
 
 def _join(*notes: str) -> str:
     return "; ".join(n for n in notes if n)
-
-
-def _counted(row: Mapping) -> bool:
-    """Completed and as assigned: the first two rules (the match rule needs every row, see analysis_flags)."""
-    return _truthy(row["completed"]) and _truthy(row["as_assigned"])
-
-
-def _blank(value) -> bool:
-    return value is None or str(value).strip() == ""
-
-
-def _truthy(value) -> bool:
-    return str(value).strip().lower() in {"1", "true", "yes"}
-
-
-def _participant_number(code) -> int:
-    """'P0007' -> 7; anything else sorts last, still stably."""
-    text = str(code)
-    return int(text[1:]) if text[:1] == "P" and text[1:].isdigit() else 10**12
