@@ -19,12 +19,12 @@ from pathlib import Path
 from django.utils import timezone
 
 from gameplay.studies import measures
-from gameplay.studies.analysis import report, time_to_goal
+from gameplay.studies.analysis import chat, report, time_to_goal
 from gameplay.studies.models import Study
 
 ROUNDS, MESSAGES, SURVEY, PARTICIPANTS = "rounds.csv", "messages.csv", "survey.csv", "participants.csv"
 ANOVA, TUKEY, KRUSKAL, RATES = "anova.csv", "tukey.csv", "kruskal.csv", "rates.csv"
-KM, LOGRANK = "km.csv", "logrank.csv"
+KM, LOGRANK, CHAT = "km.csv", "logrank.csv", "chat.csv"
 README, ZIP = "README.txt", "analysis.zip"
 DATA_FILES = (ROUNDS, MESSAGES, SURVEY, PARTICIPANTS)
 # Spreadsheets run a cell starting with these as a formula; participants' free text must not be able to.
@@ -254,6 +254,7 @@ def bundle(study: Study) -> dict[str, bytes]:
         ),
         RATES: csv_bytes(list(report.RATE_COLUMNS), result.rates),
         **survival,
+        CHAT: csv_bytes(list(chat.CHAT_COLUMNS), chat.chat_rows(rounds, conditions, measures.round_count(study))),
         **result.figures,
         ROUNDS: rounds_csv(study, rounds),
         MESSAGES: messages_csv(study),
@@ -354,6 +355,7 @@ def readme(study: Study) -> str:
         (TUKEY, "Tukey HSD, one row per pair of conditions compared in anova.csv", report.TUKEY_COLUMNS),
         (KRUSKAL, "Kruskal-Wallis per survey item", report.KRUSKAL_COLUMNS),
         (RATES, "yes/no outcomes: count, percent and 95% interval per condition and round", report.RATE_COLUMNS),
+        (CHAT, "messages per side, per condition and round (counted rounds)", chat.CHAT_COLUMNS),
     ]
     if measures.goal_column(study):
         sections += [

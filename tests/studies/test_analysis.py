@@ -330,6 +330,7 @@ def test_the_command_writes_every_file(exported):
         "rates.csv",
         "km.csv",
         "logrank.csv",
+        "chat.csv",
         "rounds.csv",
         "messages.csv",
         "survey.csv",

@@ -276,6 +276,35 @@ def test_thirty_bots_through_the_seeds003_preset_and_its_analysis(tmp_path):
             checked += 1
     assert checked >= len(round_numbers), f"only {checked} per-round tests could be recomputed"
     check_time_to_goal(out, counted, round_numbers)
+    check_the_agent_converses(out)
+
+
+def check_the_agent_converses(out) -> None:
+    """The communicating agent talks at most 2.5 times as much as the participant it plays with, and never sends
+    the same line on two agent turns running without a participant line between (messages.csv), and chat.csv
+    reports the same ratio."""
+    lines = [r for r in read_csv(out / "messages.csv") if r["condition"] == "comm"]
+    agent = [r for r in lines if r["sender"] == "gnomes-comm"]
+    people = [r for r in lines if r["sender"] == "participant"]
+    ratio = len(agent) / len(people)
+    print(f"comm condition: {len(agent)} agent messages, {len(people)} participant messages, ratio {ratio:.2f}")
+    assert people and ratio <= 2.5, (len(agent), len(people))
+    by_match = defaultdict(list)
+    for r in lines:
+        by_match[r["match_id"]].append(r)
+    repeats = []
+    for match_lines in by_match.values():
+        previous = None
+        for r in match_lines:  # messages.csv lists a match's lines in the order they were sent
+            if r["sender"] != "gnomes-comm":
+                previous = None
+            elif r["text"] == previous:
+                repeats.append((r["match_id"], r["turn"], r["text"]))
+            else:
+                previous = r["text"]
+    assert not repeats, repeats
+    (overall,) = [r for r in read_csv(out / "chat.csv") if r["condition"] == "comm" and r["round"] == "all"]
+    assert float(overall["partner_per_participant_message"]) <= 2.5
 
 
 def check_time_to_goal(out, counted: list[dict], round_numbers: list[int]) -> None:

@@ -118,11 +118,13 @@ _SUGGESTION_TEXTS: dict[str, str] | None = None
 
 
 def suggestion_action(text: str) -> str | None:
-    """The move an ego chat line asked for, if the line is exactly one of messages.suggest's texts."""
+    """The move an ego chat line asked for: the line is, or ends with, one of messages.suggest's texts (the
+    agent may put an acknowledgement before its request, "OK, moving right. Can you move up?")."""
     global _SUGGESTION_TEXTS
     if _SUGGESTION_TEXTS is None:
         _SUGGESTION_TEXTS = {suggest(flag).strip().lower(): flag.action for flag in _MOVE_FLAGS}
-    return _SUGGESTION_TEXTS.get(text.strip().lower())
+    line = text.strip().lower()
+    return next((action for said, action in _SUGGESTION_TEXTS.items() if line.endswith(said)), None)
 
 
 _MOVE_FLAGS = (Flag.STAY, Flag.RIGHT, Flag.UP, Flag.LEFT, Flag.DOWN)

@@ -2,8 +2,9 @@
 
 Each decision: read the partner's chat since the agent's last move into one input flag (the LLM parser
 when an endpoint is configured in the environment, see ``llm.settings_from_env``, else the rule-based parser),
-plan, and turn the output flag back into a message: an answer to a question, "I cannot ..." for a requested
-move the agent's own side blocks, or "Can you ...?" for the partner move the search favours.
+plan, and turn the output flag back into at most one line (``conversation``): an answer to a question, "I
+cannot ..." for a requested move the agent's own side blocks, "OK, moving ..." for one it carries out, and
+"Can you ...?" for the partner move the search favours when asking is news.
 
 With a model, one ChatCaller (the platform's client code) serves the whole decision: its deadline bounds every
 request, and its records come back as ``Decision.calls``, stored with the move's event like any agent's calls.
@@ -20,11 +21,12 @@ from agents_app.agents.base import Agent, Decision, TurnView
 from agents_app.agents.llm.client import ChatCaller, make_openai_client
 
 from .belief import Suggestion
+from .conversation import compose
 from .deliberation import Deliberation, check_game, deliberate, planner_config
 from .flags import Flag
 from .intents import RuleBasedParser, combine
 from .llm import LLMParser, settings_from_env
-from .messages import InquiryFacts, answer_inquiry, cannot, suggest
+from .messages import InquiryFacts, answer_inquiry
 
 # Parses are cached by text for the life of the process: the whole chat is re-read at every decision
 # (agents keep no state), and an LLM should be asked about each partner line once, not once per turn.
@@ -86,7 +88,14 @@ class GnomesCommAgent(Agent):
         input_flag = combine(flags)
         result = deliberate(view, self.config, parse, input_flag)
         question = next((text for text, flag in zip(latest, flags, strict=True) if flag == Flag.INQUIRY), "")
-        message = self._message(view, result, question, caller)
+        message = compose(
+            data,
+            view.seat,
+            result.selection,
+            input_flag,
+            answer=lambda: self._answer(view, result, question, caller),
+            request_just_followed=lambda flag: _repeats_done_suggestion(view, result, flag),
+        )
         calls = tuple(caller.calls) if caller is not None else ()
         return Decision(action_id=result.selection.action, message=message, calls=calls)
 
@@ -103,17 +112,6 @@ class GnomesCommAgent(Agent):
             kind = f"llm:{self.llm_settings.base_url}:{self.llm_settings.model}"
             return _cached(kind, parser.parse, keep=lambda: not parser.last_used_fallback)
         return _cached("rules", RuleBasedParser().parse)
-
-    def _message(self, view: TurnView, result: Deliberation, question: str, caller: ChatCaller | None) -> str | None:
-        selection = result.selection
-        flag = selection.output_flag
-        if flag == Flag.INQUIRY:
-            return self._answer(view, result, question, caller)
-        if flag == Flag.REJECT:
-            return cannot(selection.rejected_request)
-        if flag.action is None or _repeats_done_suggestion(view, result, flag):
-            return None
-        return suggest(flag)
 
     def _answer(self, view: TurnView, result: Deliberation, question: str, caller: ChatCaller | None) -> str:
         facts = inquiry_facts(view.observation.data, result)

@@ -37,6 +37,7 @@ class RoundResult:
     turn_cap: int
     messages: dict[str, int] = field(default_factory=dict)  # "agent" / "partner" -> messages sent
     think_ms: list[float] = field(default_factory=list)  # the ego agent's time per decision
+    repeats: int = 0  # agent lines identical to its previous line with no partner line between them
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -68,6 +69,7 @@ def play_round(
     state = game.new_initial_state(seed)
     agents = {PARTNER_SEAT: partner, EGO_SEAT: ego}
     sent = {PARTNER_SEAT: 0, EGO_SEAT: 0}
+    repeats, previous = 0, None  # the agent's previous line, forgotten once the partner speaks
     think_ms: list[float] = []
     while not state.is_terminal():
         seat = state.current_seats()[0]
@@ -80,6 +82,11 @@ def play_round(
         if decision.message and chat and not state.is_terminal():
             state.record_message(seat, decision.message)
             sent[seat] += 1
+            if seat == EGO_SEAT:
+                repeats += decision.message == previous
+                previous = decision.message
+            else:
+                previous = None
     return RoundResult(
         round=round_number,
         seed=seed,
@@ -88,6 +95,7 @@ def play_round(
         wall_hits=state.wall_hits,
         turn_cap=turn_cap,
         messages={"agent": sent[EGO_SEAT], "partner": sent[PARTNER_SEAT]},
+        repeats=repeats,
         think_ms=think_ms,
     )
 
@@ -139,6 +147,15 @@ def summarise(results: list[RoundResult]) -> dict:
         "mean_wall_hits": round(sum(r.wall_hits for r in results) / n, 2),
         "mean_messages_agent": round(sum(r.messages["agent"] for r in results) / n, 2),
         "mean_messages_partner": round(sum(r.messages["partner"] for r in results) / n, 2),
+        "agent_per_partner_message": _ratio(
+            sum(r.messages["agent"] for r in results), sum(r.messages["partner"] for r in results)
+        ),
+        "repeated_agent_lines": sum(r.repeats for r in results),
         "mean_think_ms": round(sum(think) / len(think), 2) if think else 0.0,
         "p95_think_ms": round(think[min(len(think) - 1, int(0.95 * len(think)))], 2) if think else 0.0,
     }
+
+
+def _ratio(agent: int, partner: int) -> float | None:
+    """Agent lines per partner line over the rounds; None when the partner never spoke."""
+    return round(agent / partner, 3) if partner else None

@@ -38,6 +38,7 @@ AGENT_MODULES = (
     "mute_agent",
     "partner",
     "partner_beliefs",
+    "conversation",
 )
 SMALL = {"budget": 60, "worlds": 8}
 PARSE = RuleBasedParser().parse

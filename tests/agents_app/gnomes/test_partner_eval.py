@@ -150,6 +150,7 @@ def test_summaries_count_the_turn_cap_for_failures():
         RoundResult(1, 1, 200, False, 1, 200, {"agent": 0, "partner": 4}, [2.0]),
     ]
     summary = summarise(results)
+    assert summary["agent_per_partner_message"] == 0.4 and summary["repeated_agent_lines"] == 0
     assert summary["mean_turns"] == 105 and summary["success_rate"] == 0.5 and summary["failures"] == 1
     # The capped round is censored: counted, and the finished rounds' mean stands apart.
     assert summary["censored"] == 1 and summary["mean_turns_finished"] == 10
@@ -166,6 +167,8 @@ def test_summaries_count_the_turn_cap_for_failures():
 
 STAT_KEYS = {
     "n",
+    "agent_per_partner_message",
+    "repeated_agent_lines",
     "mean_turns",
     "success_rate",
     "success_ci95",
