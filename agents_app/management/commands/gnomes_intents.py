@@ -1,7 +1,8 @@
 """python manage.py gnomes_intents [--set FILE] [--llm] [--json] [--show-errors]
 
 Measures the Gnomes at Night intent parsers (seeds/003 §4.2) on a labelled set of partner messages: overall
-accuracy, recall per flag and the confusions behind the errors. The rule-based parser is always measured; the
+accuracy, precision and recall per flag (NONE included), the confusion matrix and the confusions behind the
+errors. The rule-based parser is always measured; the
 LLM parser too with --llm, or whenever GNOMES_LLM_BASE_URL / OPENAI_BASE_URL names an endpoint.
 """
 
@@ -34,9 +35,22 @@ class Score:
     correct: int = 0
     support: Counter = field(default_factory=Counter)
     hits: Counter = field(default_factory=Counter)
+    predicted: Counter = field(default_factory=Counter)  # flag -> messages parsed as it
     confusions: Counter = field(default_factory=Counter)  # (expected, parsed) -> count
     errors: list[tuple[str, Flag, Flag]] = field(default_factory=list)
     fallbacks: int | None = None  # LLM parser only: replies answered by the rules instead
+
+    def precision(self, flag: Flag) -> float | None:
+        """Of the messages parsed as ``flag``, the share labelled ``flag``; None if none was parsed so."""
+        return self.hits[flag] / self.predicted[flag] if self.predicted[flag] else None
+
+    def recall(self, flag: Flag) -> float | None:
+        return self.hits[flag] / self.support[flag] if self.support[flag] else None
+
+    def matrix(self) -> list[list[int]]:
+        return [
+            [self.hits[e] if e is p else self.confusions[(e, p)] for p in Flag] for e in Flag
+        ]
 
     @property
     def accuracy(self) -> float:
@@ -51,17 +65,29 @@ class Score:
             "per_flag": {
                 flag.value: {
                     "support": self.support[flag],
+                    "predicted": self.predicted[flag],
                     "correct": self.hits[flag],
-                    "recall": round(self.hits[flag] / self.support[flag], 4) if self.support[flag] else None,
+                    "precision": _round(self.precision(flag)),
+                    "recall": _round(self.recall(flag)),
                 }
                 for flag in Flag
             },
+            # Rows: the labelled flag; columns: the parsed flag, both in "labels" order (NONE included).
+            "confusion_matrix": {"labels": [f.value for f in Flag], "rows": self.matrix()},
             "confusions": [
                 {"expected": e.value, "parsed": p.value, "count": n} for (e, p), n in self.confusions.most_common()
             ],
             "errors": [{"text": t, "expected": e.value, "parsed": p.value} for t, e, p in self.errors],
             "fallbacks": self.fallbacks,
         }
+
+
+def _round(value: float | None) -> float | None:
+    return None if value is None else round(value, 4)
+
+
+def _percent(value: float | None) -> str:
+    return "-" if value is None else f"{value:.1%}"
 
 
 def load_set(path: Path) -> list[tuple[str, Flag]]:
@@ -92,6 +118,7 @@ def measure(name: str, parser: IntentParser, examples: list[tuple[str, Flag]]) -
         parsed = parser.parse(text)
         score.total += 1
         score.support[expected] += 1
+        score.predicted[parsed] += 1
         if parsed is expected:
             score.correct += 1
             score.hits[expected] += 1
@@ -142,11 +169,17 @@ class Command(BaseCommand):
         if score.fallbacks is not None:
             line += f"; {score.fallbacks} of {score.total} replies fell back to the rule-based parser"
         self.stdout.write(line)
-        self.stdout.write(f"  {'flag':<8} {'support':>7} {'correct':>7} {'recall':>7}")
+        self.stdout.write(f"  {'flag':<8} {'support':>7} {'parsed':>7} {'correct':>7} {'precision':>9} {'recall':>7}")
         for flag in Flag:
-            support, hits = score.support[flag], score.hits[flag]
-            recall = f"{hits / support:.1%}" if support else "-"
-            self.stdout.write(f"  {flag.value:<8} {support:>7} {hits:>7} {recall:>7}")
+            precision, recall = score.precision(flag), score.recall(flag)
+            self.stdout.write(
+                f"  {flag.value:<8} {score.support[flag]:>7} {score.predicted[flag]:>7} {score.hits[flag]:>7} "
+                f"{_percent(precision):>9} {_percent(recall):>7}"
+            )
+        self.stdout.write("  confusion matrix (rows: labelled flag, columns: parsed flag):")
+        self.stdout.write("  " + " " * 8 + "".join(f"{f.value[:7]:>8}" for f in Flag))
+        for flag, row in zip(Flag, score.matrix(), strict=True):
+            self.stdout.write(f"  {flag.value:<8}" + "".join(f"{n:>8}" for n in row))
         if score.confusions:
             pairs = ", ".join(f"{e.value}->{p.value} x{n}" for (e, p), n in score.confusions.most_common())
             self.stdout.write(f"  confusions (expected->parsed): {pairs}")

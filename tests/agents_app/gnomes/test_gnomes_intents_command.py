@@ -49,7 +49,9 @@ def test_default_set_accuracy_is_at_least_90_percent():
     correct, total, percent = int(match[1]), int(match[2]), float(match[3])
     assert total >= 170
     assert correct / total >= 0.90 and percent >= 90.0
-    assert re.search(r"^\s+RIGHT\s+\d+\s+\d+\s+\d+\.\d%$", output, re.M)  # the per-flag table
+    # The per-flag table: support, parsed, correct, precision, recall; then the confusion matrix.
+    assert re.search(r"^\s+RIGHT\s+\d+\s+\d+\s+\d+\s+\d+\.\d%\s+\d+\.\d%$", output, re.M)
+    assert "confusion matrix (rows: labelled flag, columns: parsed flag):" in output
     assert "LLM" not in output  # no endpoint configured, so only the rules are measured
 
 
@@ -65,8 +67,19 @@ def test_json_output(small_set):
     (rules,) = report["scores"]
     assert report["messages"] == 4
     assert (rules["correct"], rules["total"], rules["accuracy"]) == (3, 4, 0.75)
-    assert rules["per_flag"]["REJECT"] == {"support": 1, "correct": 0, "recall": 0.0}
+    assert rules["per_flag"]["REJECT"] == {
+        "support": 1, "predicted": 0, "correct": 0, "precision": None, "recall": 0.0
+    }
+    # "lol" parsed as NONE: NONE was predicted once and never labelled, so its precision is 0.
+    assert rules["per_flag"]["NONE"] == {"support": 0, "predicted": 1, "correct": 0, "precision": 0.0, "recall": None}
+    assert rules["per_flag"]["LEFT"]["precision"] == 1.0
     assert rules["per_flag"]["STAY"]["recall"] is None
+    matrix = rules["confusion_matrix"]
+    assert matrix["labels"][-1] == "NONE" and len(matrix["rows"]) == len(matrix["labels"]) == 9
+    labels = matrix["labels"]
+    assert matrix["rows"][labels.index("REJECT")][labels.index("NONE")] == 1
+    assert matrix["rows"][labels.index("LEFT")][labels.index("LEFT")] == 1
+    assert sum(map(sum, matrix["rows"])) == 4
     assert rules["confusions"] == [{"expected": "REJECT", "parsed": "NONE", "count": 1}]
     assert rules["fallbacks"] is None
 
