@@ -13,11 +13,11 @@ Three kinds of partner knowledge:
 
 Soft evidence, from behaviour rather than words (both agents use it; the mute agent has nothing else):
 - each time the partner, to move next to an unknown edge, did something else than cross it (and was not
-  just doing what the ego asked), that edge's wall odds rise by 1 / DECLINE_LIKELIHOOD.
+  just doing what the ego asked), that edge's wall odds rise by 1 / decline_likelihood (``BeliefConstants``).
 
 And the treasure belief, when the ego cannot see the treasure: uniform over the cells the token has never
-occupied (the round would have ended there), multiplied by HINT_FACTOR for the cells lying in the direction
-of each move flag the partner sent and by MOVE_FACTOR for each move the partner made (the partner is the
+occupied (the round would have ended there), multiplied by hint_factor for the cells lying in the direction
+of each move flag the partner sent and by move_factor for each move the partner made (the partner is the
 one who sees the treasure then, and heads for it).
 """
 
@@ -32,17 +32,33 @@ from gameplay.engines.gnomes.maze import OPPOSITE, Cell, neighbour, wall_between
 from .flags import Flag
 from .messages import suggest
 
-# How much more likely the treasure is in the direction the partner tells the ego to go. The partner's
-# hint is the next step of a path, not an exact bearing, so it is evidence, not a certainty: 4 keeps a
-# single wrong-looking hint recoverable while three consistent hints already give a 64:1 preference.
-HINT_FACTOR = 4.0
-# A partner who sees the treasure moves towards it, but walls bend its route, so a move is weaker evidence
-# than a spoken direction. 2 was better than 1 (no move evidence) for both agents in trial runs (seeds 0-9).
-MOVE_FACTOR = 2.0
-# P(partner does not cross an open edge it stands next to). A cooperative partner has up to four other
-# things to do, so declining an open edge is common (0.7), while declining a wall is certain. 0.7 beat 0.6,
-# 0.8, 0.9 and 1.0 (no such evidence) for the mute agent in trial runs (seeds 0-9) without hurting the other.
-DECLINE_LIKELIHOOD = 0.7
+
+@dataclass(frozen=True)
+class BeliefConstants:
+    """The belief's three evidence weights. Fixed by ``gnomes_tune`` on the tuning seeds (tuning.TUNING_SEEDS,
+    disjoint from the evaluation seeds gnomes_eval uses); the README gives the sweep and its result.
+
+    - hint_factor: how much more likely the treasure is in the direction the partner tells the ego to go. A
+      hint is the next step of a path, not an exact bearing: evidence, not a certainty.
+    - move_factor: the same for each move the partner makes (it heads for the treasure it sees, but walls bend
+      its route, so a move is weaker evidence than a spoken direction).
+    - decline_likelihood: P(the partner does not cross an open edge it stands next to). A cooperative partner
+      has up to four other things to do, so declining an open edge is common, while declining a wall is certain.
+    """
+
+    hint_factor: float = 4.0
+    move_factor: float = 2.0
+    decline_likelihood: float = 0.7
+
+
+CONSTANTS = BeliefConstants()
+
+
+def use_constants(constants: BeliefConstants) -> None:
+    """Replace the weights for this process (gnomes_tune's sweep; agents never call it)."""
+    global CONSTANTS
+    CONSTANTS = constants
+
 
 Parse = Callable[[str], Flag]
 
@@ -86,14 +102,14 @@ def wall_probabilities(knowledge: PartnerKnowledge, prior: float) -> dict[str, f
     """Posterior wall probability of each edge the partner declined to cross (known edges excluded).
 
     A cooperative partner with an open move takes it with some chance; each time it does something else
-    the odds of a wall rise by 1 / DECLINE_LIKELIHOOD (Bayes with P(decline | open) = DECLINE_LIKELIHOOD,
+    the odds of a wall rise by 1 / decline_likelihood (Bayes with P(decline | open) = decline_likelihood,
     P(decline | wall) = 1).
     """
     known = knowledge.assumed_walls() | knowledge.open_edges
     result = {}
     for edge, count in knowledge.declined.items():
         if edge not in known:
-            open_weight = (1 - prior) * DECLINE_LIKELIHOOD**count
+            open_weight = (1 - prior) * CONSTANTS.decline_likelihood**count
             result[edge] = prior / (prior + open_weight)
     return result
 
@@ -216,7 +232,7 @@ def treasure_belief(
     size = int(data["size"])
     visited = visited_cells(data)
     weights = {(x, y): 1.0 for y in range(size) for x in range(size) if (x, y) not in visited}
-    evidence = [(c, f, HINT_FACTOR) for c, f in hints] + [(c, f, MOVE_FACTOR) for c, f in moves]
+    evidence = [(c, f, CONSTANTS.hint_factor) for c, f in hints] + [(c, f, CONSTANTS.move_factor) for c, f in moves]
     for (cx, cy), flag, factor in evidence:
         for cell in weights:
             if _lies_towards(cell, cx, cy, flag):

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 
 from scipy.stats import binomtest
 
@@ -119,12 +120,34 @@ def chat_for(kind: str) -> bool:
     return kind != "mute"
 
 
-def play_job(job: tuple[str, int, int, int]) -> RoundResult:
-    """One (ego kind, round, seed, budget) job; a top-level function so worker processes can run it."""
-    from .partner import SimulatedPartner
+# The partners gnomes_eval offers: the template partner, the same partner speaking free-form lines people might
+# type, and that partner made unreliable (it sometimes lies about a direction or a wall, or ignores a request).
+PARTNERS = ("template", "freeform", "unreliable")
+UNRELIABLE_LIE_RATE, UNRELIABLE_IGNORE_RATE = 0.15, 0.2
+FREEFORM_SET = Path(__file__).resolve().parents[3] / "fixtures" / "gnomes" / "partner_freeform.jsonl"
 
-    kind, round_number, seed, budget = job
-    return play_round(make_ego(kind, budget), SimulatedPartner(), round_number, seed, chat=chat_for(kind))
+
+def make_partner(kind: str) -> Agent:
+    from .partner import SimulatedPartner
+    from .partner_speech import FreeformSpeech
+
+    if kind == "template":
+        return SimulatedPartner()
+    if kind == "freeform":
+        return SimulatedPartner(FreeformSpeech.from_file(FREEFORM_SET))
+    if kind == "unreliable":
+        return SimulatedPartner(
+            FreeformSpeech.from_file(FREEFORM_SET), lie_rate=UNRELIABLE_LIE_RATE, ignore_rate=UNRELIABLE_IGNORE_RATE
+        )
+    raise ValueError(f"unknown partner {kind!r}; expected one of {PARTNERS}")
+
+
+def play_job(job: tuple) -> RoundResult:
+    """One (ego kind, round, seed, budget[, partner kind]) job; a top-level function so worker processes can run
+    it."""
+    kind, round_number, seed, budget, *rest = job
+    partner = make_partner(rest[0] if rest else "template")
+    return play_round(make_ego(kind, budget), partner, round_number, seed, chat=chat_for(kind))
 
 
 def summarise(results: list[RoundResult]) -> dict:

@@ -12,7 +12,10 @@ it, the public history and the chat), and behaves like a cooperative, plain-spok
   question, it says the treasure is not on its side.
 
 The same partner plays with every ego; with the mute agent there are simply no requests to follow.
-Texts are plain English that the rule-based parser reads as the intended flag.
+Its speech (``partner_speech``) is plain template English by default, which the rule-based parser reads as
+meant; the free-form speech words the same meanings as people type them. The unreliable partner (``lie_rate``,
+``ignore_rate``) sometimes names a wrong direction in a hint, claims a wall that is not there, or silently
+ignores a request.
 """
 
 from __future__ import annotations
@@ -26,24 +29,11 @@ from gameplay.engines.gnomes.maze import ACTIONS, Cell, Maze, neighbour
 from .flags import Flag
 from .intents import RuleBasedParser, combine
 from .partner_beliefs import agent_walls
+from .partner_speech import FreeformSpeech, TemplateSpeech
 from .worlds import EGO, PARTNER, Grid, cost_to_go
 
 MOVES = ("right", "up", "left", "down")
 
-_HINTS = (
-    "Go {move}",
-    "Please move {move}",
-    "Head {move} next",
-    "Try going {move}",
-    "Move {move}, the treasure is {bearing}",
-)
-_REFUSALS = (
-    "I can't go {move}, there's a wall",
-    "There is a wall on my side if I go {move}",
-    "Sorry, {move} is blocked for me",
-)
-_ACCEPTS = ("ok", "Sure", "Okay, doing it")
-_NO_TREASURE_HERE = "The treasure is not on my side."
 _ACCEPT_CHANCE = 0.4
 
 
@@ -52,8 +42,14 @@ class SimulatedPartner(Agent):
     games = frozenset({"gnomes"})  # reads the Gnomes at Night observation and its maze
     description = "Gnomes at Night: a scripted cooperative partner that follows requests and gives directions."
 
-    def __init__(self):
+    def __init__(self, speech: TemplateSpeech | FreeformSpeech | None = None, lie_rate: float = 0.0,
+                 ignore_rate: float = 0.0):
         self.parser = RuleBasedParser()
+        self.speech = speech or TemplateSpeech()
+        # The unreliable partner: a hint that names a wrong direction, or a wall claimed where there is none
+        # (lie_rate); a request carried out by nobody, silently (ignore_rate). Both 0: the honest partner.
+        self.lie_rate = lie_rate
+        self.ignore_rate = ignore_rate
 
     def decide(self, view: TurnView) -> Decision:
         if view.game_id != "gnomes":
@@ -83,7 +79,9 @@ class SimulatedPartner(Agent):
         message = None
         if hint != 0 and after != grid.index_of(treasure) and not self._hint_just_followed(data, seat, hint):
             move = ACTIONS[hint]
-            message = rng.choice(_HINTS).format(move=move, bearing=_bearing(grid.cell_of(after), treasure))
+            if self.lie_rate and rng.random() < self.lie_rate:
+                move = rng.choice([m for m in MOVES if m != move])
+            message = self.speech.line("hint", rng, move, _bearing(grid.cell_of(after), treasure))
         return Decision(action_id=ACTIONS[action], message=message)
 
     def _hint_just_followed(self, data: Mapping, seat: int, hint: int) -> bool:
@@ -92,8 +90,8 @@ class SimulatedPartner(Agent):
         last = data.get("last_partner_move")
         if not mine or last is None:
             return False
-        said = self.parser.parse(mine[-1]["text"])
-        return said.action == ACTIONS[hint] and last["action"] == ACTIONS[hint] and bool(last["moved"])
+        said = self.speech.hinted_move(mine[-1]["text"])
+        return said == ACTIONS[hint] and last["action"] == ACTIONS[hint] and bool(last["moved"])
 
     def _read(self, text: str) -> Flag:
         """The agent's intent, read with the same rule-based parser a participant's words go through."""
@@ -104,13 +102,17 @@ class SimulatedPartner(Agent):
         fresh = _agent_lines_since_my_move(data, seat)
         request = combine([self._read(text) for text in fresh])
         if request.action is not None:
-            if maze.can_move(token, request.action):
-                reply = rng.choice(_ACCEPTS) if rng.random() < _ACCEPT_CHANCE else None
+            if self.ignore_rate and rng.random() < self.ignore_rate:
+                return Decision(action_id=_explore(data, maze, token, rng))
+            honest = not (self.lie_rate and rng.random() < self.lie_rate)
+            if maze.can_move(token, request.action) and honest:
+                reply = self.speech.line("accept", rng, request.action) if rng.random() < _ACCEPT_CHANCE else None
                 return Decision(action_id=request.action, message=reply)
-            refusal = rng.choice(_REFUSALS).format(move=request.action)
+            refusal = self.speech.line("refuse_wall", rng, request.action)
             return Decision(action_id=_explore(data, maze, token, rng), message=refusal)
         if request == Flag.INQUIRY:
-            return Decision(action_id=_explore(data, maze, token, rng), message=_NO_TREASURE_HERE)
+            answer = self.speech.line("answer_no_treasure", rng)
+            return Decision(action_id=_explore(data, maze, token, rng), message=answer)
         if not fresh:
             standing = self._standing_request(data, seat)
             if standing is not None and maze.can_move(token, standing):

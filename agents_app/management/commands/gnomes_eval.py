@@ -21,7 +21,8 @@ import time
 
 from django.core.management.base import BaseCommand, CommandError
 
-from agents_app.agents.gnomes.evaluation import RoundResult, chat_for, play_job, summarise
+from agents_app.agents.gnomes.evaluation import PARTNERS, RoundResult, chat_for, play_job, summarise
+from agents_app.agents.gnomes.tuning import TUNING_SEEDS, TUNING_SEEDS_TEXT
 
 TURN_CAP = 200
 NOTE = (
@@ -35,7 +36,14 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--ego", choices=("comm", "mute", "both"), default="both")
-        parser.add_argument("--partner", choices=("simulated",), default="simulated")
+        parser.add_argument(
+            "--partner", choices=(*PARTNERS, "simulated"), default="template",
+            help="template: plain lines the parser reads as meant; freeform: lines people type (a labelled set "
+            "the parser was not written from); unreliable: freeform, and it sometimes lies or ignores requests "
+            "(simulated = template)",
+        )
+        parser.add_argument("--first-seed", type=int, default=0,
+                            help=f"evaluation seeds are FIRST .. FIRST+N-1; tuning uses {TUNING_SEEDS_TEXT}")
         parser.add_argument("--seeds", type=int, default=30)
         parser.add_argument("--rounds", default="1,2,3,4,5")
         parser.add_argument("--budget", type=int, default=1000, help="planner iterations per move")
@@ -47,11 +55,19 @@ class Command(BaseCommand):
         if options["seeds"] < 1 or options["budget"] < 1 or options["workers"] < 1:
             raise CommandError("--seeds, --budget and --workers must be positive")
         egos = ("comm", "mute") if options["ego"] == "both" else (options["ego"],)
-        jobs = [(ego, r, seed, options["budget"]) for ego in egos for r in rounds for seed in range(options["seeds"])]
+        partner = "template" if options["partner"] == "simulated" else options["partner"]
+        seeds = range(options["first_seed"], options["first_seed"] + options["seeds"])
+        if overlap := set(seeds) & set(TUNING_SEEDS):
+            raise CommandError(
+                f"seeds {min(overlap)}..{max(overlap)} are tuning seeds ({TUNING_SEEDS_TEXT}): evaluate on others"
+            )
+        jobs = [(ego, r, seed, options["budget"], partner) for ego in egos for r in rounds for seed in seeds]
         started = time.perf_counter()
         results = _run(jobs, options["workers"])
         elapsed = time.perf_counter() - started
         report = build_report(options["ego"], egos, rounds, options["seeds"], options["budget"], jobs, results)
+        report["partner"] = partner
+        report["seed_range"] = [seeds.start, seeds.stop - 1]
         if options["json"]:
             self.stdout.write(json.dumps(report, indent=2))
             return
@@ -78,7 +94,7 @@ def _run(jobs: list[tuple], workers: int) -> list[RoundResult]:
 
 def build_report(ego: str, egos, rounds, seeds: int, budget: int, jobs, results: list[RoundResult]) -> dict:
     by_key: dict[tuple[str, int], list[RoundResult]] = {}
-    for (kind, round_number, _, _), result in zip(jobs, results, strict=True):
+    for (kind, round_number, *_), result in zip(jobs, results, strict=True):
         by_key.setdefault((kind, round_number), []).append(result)
 
     def entry(groups: dict[str, list[RoundResult]]) -> dict:

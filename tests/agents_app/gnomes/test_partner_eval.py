@@ -10,7 +10,6 @@ import random
 import pytest
 from django.core.management import call_command
 
-from agents_app.agents.gnomes import partner as partner_module
 from agents_app.agents.gnomes.evaluation import RoundResult, decision_seed, play_round, summarise, view_for
 from agents_app.agents.gnomes.flags import Flag
 from agents_app.agents.gnomes.intents import RuleBasedParser
@@ -18,6 +17,7 @@ from agents_app.agents.gnomes.messages import cannot, suggest
 from agents_app.agents.gnomes.mute_agent import GnomesMuteAgent
 from agents_app.agents.gnomes.partner import SimulatedPartner
 from agents_app.agents.gnomes.partner_beliefs import agent_walls
+from agents_app.agents.gnomes.partner_speech import TemplateSpeech
 from gameplay.engines.gnomes import GnomesGame
 
 PARSE = RuleBasedParser().parse
@@ -40,21 +40,21 @@ def after(round_number, moves):
 # --- the partner's texts -------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("template", partner_module._HINTS)
+@pytest.mark.parametrize("template", TemplateSpeech._HINTS)
 @pytest.mark.parametrize("move", ["right", "up", "left", "down"])
 def test_hints_read_as_the_move_they_name(template, move):
     text = template.format(move=move, bearing="further up and to the left")
     assert PARSE(text) == Flag.of_action(move)
 
 
-@pytest.mark.parametrize("template", partner_module._REFUSALS)
+@pytest.mark.parametrize("template", TemplateSpeech._REFUSALS)
 def test_refusals_read_as_reject(template):
     assert PARSE(template.format(move="left")) == Flag.REJECT
 
 
 def test_other_replies_read_as_intended():
-    assert all(PARSE(text) == Flag.ACCEPT for text in partner_module._ACCEPTS)
-    assert PARSE(partner_module._NO_TREASURE_HERE) == Flag.NONE
+    assert all(PARSE(text) == Flag.ACCEPT for text in TemplateSpeech._ACCEPTS)
+    assert PARSE(TemplateSpeech._NO_TREASURE_HERE) == Flag.NONE
 
 
 # --- the partner's behaviour ---------------------------------------------------------------------------------
@@ -203,6 +203,19 @@ def test_gnomes_eval_json_shape():
     assert both["chat"] == {"comm": "on", "mute": "off"} and both["overall"]["mute"]["mean_messages_partner"] == 0
     assert report["chat"] == {"comm": "on"}
     assert both["comm_fewer_turns_in_rounds"] in (0, 1)
+    assert (report["partner"], report["seed_range"]) == ("template", [0, 0])
+
+
+def test_gnomes_eval_plays_the_free_form_and_unreliable_partners_and_never_on_tuning_seeds():
+    args = ("--ego", "comm", "--seeds", "2", "--rounds", "5", "--budget", "50", "--workers", "1", "--json")
+    for partner in ("freeform", "unreliable"):
+        report = json.loads(run_command("gnomes_eval", "--partner", partner, "--first-seed", "40", *args))
+        assert (report["partner"], report["seed_range"]) == (partner, [40, 41])
+        assert report["overall"]["mean_messages_partner"] > 0
+    from django.core.management.base import CommandError
+
+    with pytest.raises(CommandError, match="tuning seeds"):
+        run_command("gnomes_eval", "--first-seed", "999", *args)  # 999..1000 reaches the first tuning seed
 
 
 def test_gnomes_eval_text_and_bad_rounds():
