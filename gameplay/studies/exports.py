@@ -20,7 +20,24 @@ from django.utils import timezone
 
 from gameplay.studies import measures
 from gameplay.studies.analysis import chat, report, time_to_goal
+from gameplay.studies.export_columns import (
+    MESSAGE_COLUMNS,
+    ROUND_COLUMNS,
+    SURVEY_COLUMNS,
+    flags,
+    outcomes,
+    participant_column_docs,
+    participant_columns,
+    round_columns,
+    timed_outcomes,
+)
 from gameplay.studies.models import Study
+
+# Views, the dashboard and tests read the column lists through this module as well.
+__all__ = [
+    "MESSAGE_COLUMNS", "ROUND_COLUMNS", "SURVEY_COLUMNS", "flags", "outcomes", "participant_columns", "round_columns",
+    "timed_outcomes",
+]
 
 ROUNDS, MESSAGES, SURVEY, PARTICIPANTS = "rounds.csv", "messages.csv", "survey.csv", "participants.csv"
 ANOVA, TUKEY, KRUSKAL, RATES = "anova.csv", "tukey.csv", "kruskal.csv", "rates.csv"
@@ -29,155 +46,6 @@ README, ZIP = "README.txt", "analysis.zip"
 DATA_FILES = (ROUNDS, MESSAGES, SURVEY, PARTICIPANTS)
 # Spreadsheets run a cell starting with these as a formula; participants' free text must not be able to.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-KIND_WORDS = {"number": "a number", "bool": "1 (yes) or 0 (no)"}
-
-# The platform's columns of rounds.csv, in order, with what the README says about each; the game's declared
-# measures follow them (round_columns). measures builds rows with these keys.
-ROUND_COLUMNS: dict[str, str] = {
-    "study": "the study's slug",
-    "participant": "pseudonymous participant id (P + database id; the same in every file)",
-    "prolific_pid": "PROLIFIC_PID, if the study stores the ids from its link",
-    "condition": "the participant's condition key",
-    "condition_partner": "who the condition prescribes the participant plays with (e.g. 'agent random')",
-    "round": "round number, 1-based, in the order the participant played",
-    "options": "the round's game options as JSON (the study's round options with the condition's on top)",
-    "match_id": "the round's match (every participant of a shared match has a row for it)",
-    "seat": "the participant's seat in the match (0-based; the seat names are listed above)",
-    "partner": "everyone else in the match in seat order, ';'-separated: participant ids or agent names",
-    "partner_kind": "human, agent, mixed (people and agents) or blank (played alone)",
-    "as_assigned": "1 if every seat was played as the condition prescribes (0 e.g. after a pairing timeout)",
-    "status": "the match's status at export: finished, aborted (e.g. a partner left) or active",
-    "departure": "left: this participant left the round mid-game (page closed or offline for 20 s); "
-    "partner-left-agent / partner-left-end: a partner left and the study's rule applied (the fallback agent took "
-    "their seat / the round ended); blank: nobody left",
-    "completed": "1 if the match finished (the game reached its end)",
-    "censored": "1 if the round finished without reaching the game's goal (its goal measure is 0, e.g. the turn "
-    "cap was hit): its time and until-goal measures are censored, not times to the goal; 0 if the goal was "
-    "reached; blank if not finished, or if the game declares no goal",
-    "score": "the participant's seat's score from the game (0..1, all seats sum to 1); blank until finished",
-    "won": "1 if the participant's team won, 0 if it lost or drew; blank in cooperative games and until finished",
-    "actions": "actions applied in the match by all seats (the match version)",
-    "time_to_complete_s": "seconds from the round's start event to the match's end; blank if not completed",
-    "messages_participant": "chat messages sent by this participant",
-    "messages_partner": "chat messages sent by everyone else in the match",
-    "chars_participant": "total characters of this participant's messages",
-    "chars_partner": "total characters of the others' messages",
-    "mean_length_participant": "mean characters per message of this participant; blank without messages",
-    "mean_length_partner": "mean characters per message of the others; blank without messages",
-    "agent_think_ms_mean": "agent seats: mean decision time in ms (blank without agents)",
-    "agent_think_ms_median": "agent seats: median decision time in ms",
-    "agent_think_ms_max": "agent seats: longest decision time in ms",
-    "started_at": "server time of the round's start event (ISO 8601, UTC)",
-    "finished_at": "server time the match ended, blank while playing or if aborted",
-}
-MESSAGE_COLUMNS: dict[str, str] = {
-    "study": "the study's slug",
-    "participant": "the participant whose round this is: the sender, or the human partnered with the agent",
-    "condition": "that participant's condition key",
-    "round": "round number, 1-based",
-    "match_id": "the round's match",
-    "seat": "the sender's seat",
-    "sender": "participant, partner (a human not in this study's export) or the agent's name",
-    "length": "characters in the message",
-    "text": "the message (a leading = + - @ is prefixed with ' so spreadsheets do not run it as a formula)",
-    "sent_at": "server time (ISO 8601, UTC)",
-    "turn": "moves made in the round before the message",
-}
-SURVEY_COLUMNS: dict[str, str] = {
-    "study": "the study's slug",
-    "participant": "pseudonymous participant id",
-    "condition": "the participant's condition key",
-    "item_key": "the Likert item's key",
-    "value": "the answer, 1 (the item's low label) .. the study's scale (its high label)",
-    "answered_at": "server time (ISO 8601, UTC)",
-}
-PARTICIPANT_COLUMNS: dict[str, str] = {
-    "study": "the study's slug",
-    "participant": "pseudonymous participant id",
-    "prolific_pid": "PROLIFIC_PID (if stored)",
-    "prolific_study_id": "STUDY_ID (if stored)",
-    "prolific_session_id": "SESSION_ID (if stored)",
-    "condition": "condition key",
-    "step": "the furthest step reached: consent, instructions, rounds, survey, complete or ended",
-    "current_round": "while in the rounds step: the round being played (1-based)",
-    "created_at": "when the participant record was created (at consent)",
-    "consented_at": "consent time",
-    "completed_at": "completion time (survey submitted)",
-    "last_seen_at": "last request of the participant",
-    "dropped": "1 if not complete or ended and silent for longer than the study's dropout_after_s",
-    "dropout_step": "for dropouts: the step where they stopped",
-    "dropout_round": "for dropouts in the rounds step: the round (1-based)",
-    "rounds_started": "rounds with a match",
-    "rounds_completed": "rounds whose match finished",
-    "rounds_won": "rounds won (blank in cooperative games)",
-}
-PER_ROUND_COLUMNS: dict[str, str] = {
-    "status": "per round k: the match's status (rounds.csv status)",
-    "actions": "per round k: actions in the match",
-    "time_s": "per round k: time to complete in seconds",
-    "score": "per round k: the participant's score",
-    "won": "per round k: 1 if won (blank in cooperative games)",
-}
-
-
-def round_columns(study: Study) -> dict[str, str]:
-    """rounds.csv's columns with their README lines: the platform's, then one per measure the game declares."""
-    declared = {measures.measure_column(m.name): _describe(m) for m in measures.declared_measures(study)}
-    return {**ROUND_COLUMNS, **declared}
-
-
-def participant_column_docs(study: Study) -> dict[str, str]:
-    """participants.csv's columns as the README lists them (round<k>_ and survey_ columns as patterns)."""
-    declared = measures.declared_measures(study)
-    docs = dict(PARTICIPANT_COLUMNS)
-    for m in declared:
-        if m.kind == "bool":
-            docs[f"rounds_{measures.measure_column(m.name)}"] = f"rounds where {measures.measure_column(m.name)} = 1"
-    for suffix, column in measures.participant_round_fields(declared):
-        docs[f"round<k>_{suffix}"] = PER_ROUND_COLUMNS.get(suffix) or f"per round k: {column} (see rounds.csv)"
-    docs["survey_<item>"] = "the answer to each Likert item"
-    return docs
-
-
-def participant_columns(study: Study) -> list[str]:
-    declared = measures.declared_measures(study)
-    fixed = [c for c in participant_column_docs(study) if "<" not in c]
-    per_round = [
-        f"round{k}_{suffix}"
-        for k in range(1, measures.round_count(study) + 1)
-        for suffix, _ in measures.participant_round_fields(declared)
-    ]
-    return fixed + per_round + [f"survey_{key}" for key in measures.likert_keys(study)]
-
-
-def outcomes(study: Study) -> list[report.Outcome]:
-    """The numeric outcomes the bundle tests: time, actions, score (not in a cooperative game, where every seat
-    gets the same even share), then every number measure the game declares."""
-    declared = [
-        report.Outcome(column, m.name.replace("_", " ").capitalize(), axis=m.name, stem=column)
-        for m in measures.declared_measures(study)
-        if m.kind == "number"
-        for column in [measures.measure_column(m.name)]
-    ]
-    base = [o for o in report.BASE_OUTCOMES if o is not report.SCORE or not measures.is_cooperative(study)]
-    return [*base, *declared]
-
-
-def timed_outcomes(study: Study) -> list[report.Outcome]:
-    """The outcomes that are times to the game's goal: time to complete and the until-goal measures (none when
-    the game declares no goal)."""
-    if not measures.goal_column(study):
-        return []
-    timed = {report.TIME.column, *measures.until_goal_columns(study)}
-    return [o for o in outcomes(study) if o.column in timed]
-
-
-def flags(study: Study) -> list[str]:
-    """The yes/no columns rates.csv counts: won (unless the game is cooperative), then every bool measure."""
-    declared = [measures.measure_column(m.name) for m in measures.declared_measures(study) if m.kind == "bool"]
-    return ([] if measures.is_cooperative(study) else ["won"]) + declared
-
-
 def csv_bytes(columns: Sequence[str], rows: Iterable[Mapping]) -> bytes:
     """RFC 4180 CSV in UTF-8; blanks for None, 1/0 for booleans, floats at full (round-trip) precision."""
     out = io.StringIO()
@@ -389,10 +257,6 @@ def _goal_lines(study: Study) -> list[str]:
         "  (scipy.stats.logrank; pairwise when there are more than two conditions, unadjusted). rates.csv gives",
         f"  the success rate ({goal}) with its 95% Wilson interval.",
     ]
-
-
-def _describe(measure) -> str:
-    return f"{measure.description} ({KIND_WORDS.get(measure.kind, measure.kind)}; declared by the game)"
 
 
 def _seats(condition) -> str:
