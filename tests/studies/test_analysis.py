@@ -1,33 +1,24 @@
 """The analysis functions against hand-computed examples, and the acceptance checks: the statistics in the
 exported bundle equal scipy's, recomputed here from the exported CSVs alone, for a Gnomes at Night study
-(cooperative, declares turns, wall hits and success) and a Santorini study (competitive, declares turns)."""
+(cooperative, declares turns, wall hits and success). The Santorini study is test_analysis_santorini.py."""
 
 from __future__ import annotations
 
-import csv
 import io
 import math
-import random
 import statistics
 import zipfile
-from collections import defaultdict
-from datetime import timedelta
 
 import pytest
-from django.core.management import call_command
 from PIL import Image
 from scipy import stats
 
-from gameplay import services
-from gameplay.engines.registry import create_game
-from gameplay.models import Event
-from gameplay.selectors import state_of
-from gameplay.services import SeatController
 from gameplay.studies.analysis import Outcome, box_plot, box_stats, kruskal_wallis, one_way_anova, tukey_pairs
 from gameplay.studies.analysis.boxplots import nice_ticks, quantile
 from gameplay.studies.analysis.report import BASE_OUTCOMES, analyse, analysis_flags
-from gameplay.studies.models import Condition, Participant, ParticipantRound, Study
-from tests.studies.factories import CONDITIONS, answer, build_study, condition_fields, make_participant
+from gameplay.studies.models import Participant
+from tests.studies.analysis_checks import check_anova_and_tukey, check_rates, close, export, read_csv
+from tests.studies.factories import CONDITIONS, build_study
 
 # pytest-django sets up the test database only when a collected test is marked: the module-scoped export
 # fixtures need it even when this file runs alone.
@@ -206,109 +197,6 @@ def test_small_groups_and_blank_values_are_named_in_the_notes():
 # --- acceptance: export_study's numbers equal scipy recomputed from the CSVs -----------------------------------------
 
 
-def read_csv(path) -> list[dict]:
-    with open(path, newline="", encoding="utf-8") as handle:
-        return list(csv.DictReader(handle))
-
-
-def counted_rows(rounds: list[dict]) -> list[dict]:
-    """The README's rule, applied independently: completed, played as assigned, each match once (the lowest
-    participant id's row)."""
-    kept, seen = [], set()
-    for row in sorted(rounds, key=lambda r: int(r["participant"][1:])):
-        if row["completed"] == "1" and row["as_assigned"] == "1" and row["match_id"] not in seen:
-            seen.add(row["match_id"])
-            kept.append(row)
-    return kept
-
-
-def per_round_groups(rows: list[dict], column: str, k: int, conditions: list[str]) -> dict[str, list[float]]:
-    groups = {c: [float(r[column]) for r in rows if r["condition"] == c and r["round"] == str(k)] for c in conditions}
-    return {c: v for c, v in groups.items() if len(v) >= 2}
-
-
-def per_participant_groups(rounds: list[dict], column: str, conditions: list[str]) -> dict[str, list[float]]:
-    values = defaultdict(list)
-    for row in rounds:
-        if row["completed"] == "1" and row["as_assigned"] == "1":
-            values[(row["condition"], row["participant"])].append(float(row[column]))
-    groups = {c: [statistics.fmean(v) for (cond, _), v in values.items() if cond == c] for c in conditions}
-    return {c: v for c, v in groups.items() if len(v) >= 2}
-
-
-def close(text: str, expected: float) -> bool:
-    """The CSV's cell equals scipy's value; scipy's nan (no variance) is a blank cell in the bundle."""
-    if math.isnan(float(expected)):
-        return text == ""
-    return abs(float(text) - float(expected)) <= TOL
-
-
-def check_anova_and_tukey(out, column: str, conditions: list[str], rounds: int) -> int:
-    """Recompute every ANOVA and Tukey row of one rounds.csv column with scipy; returns the pairs checked."""
-    rows = read_csv(out / "rounds.csv")
-    kept = counted_rows(rows)
-    assert [r["in_analysis"] == "1" for r in rows] == [r in kept for r in rows]
-    anova = {(r["measure"], r["round"]): r for r in read_csv(out / "anova.csv")}
-    tukey = {(r["measure"], r["round"], r["group_a"], r["group_b"]): r for r in read_csv(out / "tukey.csv")}
-    checked = 0
-    cases = [(str(k), per_round_groups(kept, column, k, conditions)) for k in range(1, rounds + 1)]
-    cases.append(("all", per_participant_groups(rows, column, conditions)))
-    for label, groups in cases:
-        row = anova[(column, label)]
-        assert len(groups) >= 2, "the study has at least two groups of two in every round"
-        names, arrays = list(groups), list(groups.values())
-        expected = stats.f_oneway(*arrays)
-        assert close(row["F"], expected.statistic) and close(row["p"], expected.pvalue), (column, label)
-        assert row["groups_compared"] == ";".join(names)
-        assert int(row["df_between"]) == len(arrays) - 1
-        assert int(row["df_within"]) == sum(map(len, arrays)) - len(arrays)
-        for name, values in groups.items():
-            assert int(row[f"n_{name}"]) == len(values) and close(row[f"mean_{name}"], statistics.fmean(values))
-        grand = statistics.fmean([v for a in arrays for v in a])
-        ss_total = sum((v - grand) ** 2 for a in arrays for v in a)
-        ss_between = sum(len(a) * (statistics.fmean(a) - grand) ** 2 for a in arrays)
-        assert close(row["eta_squared"], ss_between / ss_total if ss_total else math.nan)
-        post_hoc = stats.tukey_hsd(*arrays)
-        interval = post_hoc.confidence_interval(0.95)
-        for i in range(len(names)):
-            for j in range(i + 1, len(names)):
-                pair = tukey[(column, label, names[i], names[j])]
-                assert close(pair["p"], post_hoc.pvalue[i, j]), (column, label, names[i], names[j])
-                assert close(pair["mean_diff"], post_hoc.statistic[i, j])
-                assert close(pair["ci_low"], interval.low[i, j]) and close(pair["ci_high"], interval.high[i, j])
-                checked += 1
-    return checked
-
-
-def check_rates(out, column: str, conditions: list[str], rounds: int) -> None:
-    rows = read_csv(out / "rounds.csv")
-    kept = counted_rows(rows)
-    rates = {(r["measure"], r["round"], r["condition"]): r for r in read_csv(out / "rates.csv")}
-    for c in conditions:
-        cases = [
-            (str(k), [r for r in kept if r["condition"] == c and r["round"] == str(k)]) for k in range(1, rounds + 1)
-        ]
-        cases.append(("all", [r for r in rows if r["condition"] == c and r["completed"] == r["as_assigned"] == "1"]))
-        for label, mine in cases:
-            row = rates[(column, label, c)]
-            yes = sum(r[column] == "1" for r in mine)
-            assert (int(row["n"]), int(row["count"])) == (len(mine), yes), (column, label, c)
-            assert close(row["percent"], 100 * yes / len(mine) if mine else math.nan)
-
-
-def export(build, tmp_path_factory) -> tuple:
-    """Build a study and export it once (in a rolled-back atomic, so module fixtures leave no rows behind)."""
-    from django.db import transaction
-
-    out = tmp_path_factory.mktemp("export")
-    with transaction.atomic():
-        study = build()
-        printed = io.StringIO()
-        call_command("export_study", study.slug, "--out", str(out), stdout=printed)
-        transaction.set_rollback(True)
-    return out, printed.getvalue()
-
-
 @pytest.fixture(scope="module")
 def exported(django_db_setup, django_db_blocker, tmp_path_factory):
     """The Gnomes at Night factory study, exported once for every acceptance test of this module."""
@@ -405,114 +293,3 @@ def test_box_plots_are_valid_pngs(exported):
         with Image.open(path) as image:
             image.verify()
             assert image.format == "PNG"
-
-
-# --- a competitive game: a Santorini study, participants against the random agent or each other ---------------------
-
-SANTORINI_CONDITIONS = ["random", "human"]
-
-
-def play_santorini(people: list[Participant], round_index: int, rng: random.Random, *, agent: str = "") -> None:
-    """One finished Santorini round through the match service, every move a seeded random legal move: one
-    participant against ``agent`` in seat 1, or two participants. The agent's moves carry its task's payload."""
-    study = people[0].study
-    second = SeatController("agent", agent_name=agent) if agent else SeatController("human")
-    controllers = [SeatController("human"), second]
-    match = services.create_match(
-        "santorini", controllers, seed=rng.randrange(10**6), options=study.rounds[round_index],
-        schedule_agents=False, private=True,
-    )
-    for seat, p in enumerate(people):
-        others = [x for x in people if x.pk != p.pk]
-        ParticipantRound.objects.create(
-            participant=p, round_index=round_index, match=match, seat_index=seat,
-            partner_participant=others[0] if others else None, partner_agent=agent,
-        )
-    state = state_of(match)
-    while not state.is_terminal():
-        (seat,) = state.current_seats()
-        action = rng.choice(state.legal_actions(seat)).id
-        extra = {"agent": agent, "agent_think_ms": rng.randint(5, 50)} if agent and seat == 1 else None
-        match = services.submit_action(
-            match.pk, seat, action, expected_version=match.version, extra=extra, schedule_agents=False
-        )
-        state = state_of(match)
-    Event.objects.filter(match=match, seq=1).update(
-        created_at=match.finished_at - timedelta(seconds=rng.uniform(20, 200))
-    )
-
-
-def build_santorini_study(slug: str = "santorini-pilot", *, per_condition: int = 3, rounds: int = 2) -> Study:
-    rng = random.Random(11)
-    study = Study.objects.create(
-        slug=slug, title="Santorini pilot", game_id="santorini", rounds=[{} for _ in range(rounds)],
-        consent_text="Consent?", instructions="Climb to the third level.",
-    )
-    Condition.objects.create(study=study, key="random", label="Random agent", **condition_fields("agent", "random"))
-    Condition.objects.create(study=study, key="human", label="Another participant", **condition_fields("human"))
-    alone = [make_participant(study, "random", step=Step.COMPLETE, pid=f"random-{i}") for i in range(per_condition)]
-    pairs = [
-        [make_participant(study, "human", step=Step.COMPLETE, pid=f"human-{i}-{j}") for j in (0, 1)]
-        for i in range(per_condition)
-    ]
-    for k in range(rounds):
-        for p in alone:
-            play_santorini([p], k, rng, agent="random")
-        for pair in pairs:
-            play_santorini(pair, k, rng)
-    for p in alone + [p for pair in pairs for p in pair]:
-        answer(p, engagement=rng.randint(1, 5), satisfaction=rng.randint(1, 5))
-    return study
-
-
-@pytest.fixture(scope="module")
-def santorini_exported(django_db_setup, django_db_blocker, tmp_path_factory):
-    with django_db_blocker.unblock():
-        return export(build_santorini_study, tmp_path_factory)
-
-
-def test_santorini_rounds_have_scores_winners_and_the_declared_turns(santorini_exported):
-    out, _ = santorini_exported
-    rows = read_csv(out / "rounds.csv")
-    assert len(rows) == 3 * 2 + 6 * 2
-    assert "m_turns" in rows[0] and "m_success" not in rows[0] and "m_wall_hits" not in rows[0]
-    for row in rows:
-        assert row["completed"] == "1" and row["status"] == "finished" and row["as_assigned"] == "1"
-        assert row["score"] in {"0.0", "1.0"} and row["won"] == ("1" if row["score"] == "1.0" else "0")
-        assert int(row["m_turns"]) > 0 and int(row["actions"]) > int(row["m_turns"])
-    against_agent = [r for r in rows if r["condition"] == "random"]
-    assert {(r["partner"], r["partner_kind"], r["condition_partner"]) for r in against_agent} == {
-        ("random", "agent", "agent random")
-    }
-    assert all(r["agent_think_ms_mean"] for r in against_agent)
-    by_match = defaultdict(list)
-    for row in rows:
-        if row["condition"] == "human":
-            by_match[row["match_id"]].append(row)
-    for pair in by_match.values():  # two people in one match: partners name each other, exactly one wins
-        first, second = sorted(pair, key=lambda r: r["seat"])
-        assert (first["partner"], second["partner"]) == (second["participant"], first["participant"])
-        assert {first["won"], second["won"]} == {"0", "1"} and first["partner_kind"] == "human"
-
-
-@pytest.mark.parametrize("column", ["time_to_complete_s", "actions", "score", "m_turns"])
-def test_santorini_anova_and_tukey_over_its_conditions(santorini_exported, column):
-    out, _ = santorini_exported
-    assert check_anova_and_tukey(out, column, SANTORINI_CONDITIONS, rounds=2) == 3  # 1 pair in 2 rounds and 'all'
-    row = next(r for r in read_csv(out / "anova.csv") if (r["measure"], r["round"]) == (column, "1"))
-    assert row["groups_compared"] == "random;human" and (row["n_random"], row["n_human"]) == ("3", "3")
-
-
-def test_santorini_win_rates_and_bundle(santorini_exported):
-    out, _ = santorini_exported
-    check_rates(out, "won", SANTORINI_CONDITIONS, rounds=2)
-    assert {r["measure"] for r in read_csv(out / "rates.csv")} == {"won"}  # Santorini declares no yes/no measure
-    stems = ("time", "actions", "score", "m_turns")
-    assert {p.name for p in out.glob("boxplot_*.png")} == {
-        f"boxplot_{s}_{r}.png" for s in stems for r in ("round1", "round2", "all")
-    }
-    readme = (out / "README.txt").read_text(encoding="utf-8")
-    (turns,) = create_game("santorini").spec.measures
-    assert f"m_turns (number): {turns.description}" in readme
-    assert "random: Random agent (plays with: agent random; seats: 0: participant, 1: agent random)" in readme
-    assert "Seats: 0 = " in readme and "gnomes" not in readme.lower()
