@@ -83,13 +83,7 @@ def box_plot(
     height = top + plot_h + 78
     img = Image.new("RGB", (width, height), "white")
     draw = ImageDraw.Draw(img)
-    y_text = 12
-    for line in title_lines:
-        draw.text((16, y_text), line, font=title_font, fill=INK)
-        y_text += 25
-    for line in note_lines:
-        draw.text((16, y_text + 3), line, font=note_font, fill=MUTED)
-        y_text += 18
+    draw_heading(draw, title_lines, title_font, note_lines, note_font)
 
     stats = [box_stats(values) for _, values in groups]
     present = [s for s in stats if s is not None]
@@ -143,6 +137,18 @@ def nice_ticks(lo: float, hi: float, target: int = 6) -> list[float]:
 
 
 # --- helpers -------------------------------------------------------------------
+
+
+def draw_heading(draw: ImageDraw.ImageDraw, title_lines, title_font, note_lines, note_font) -> None:
+    """A figure's wrapped title, then its smaller note, from the top-left corner (the analysis figures' layout:
+    the caller reserves 14 + 25 px a title line + 18 px a note line + 18 px above the plot)."""
+    y = 12
+    for line in title_lines:
+        draw.text((16, y), line, font=title_font, fill=INK)
+        y += 25
+    for line in note_lines:
+        draw.text((16, y + 3), line, font=note_font, fill=MUTED)
+        y += 18
 
 
 def _tick_label(v: float) -> str:

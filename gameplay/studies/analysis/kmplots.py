@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw
 
 from gameplay.pillow_text import font, png_bytes, wrap
 
-from .boxplots import GRID, INK, MUTED, _short, _tick_label, _vertical_text, nice_ticks
+from .boxplots import GRID, INK, MUTED, _short, _tick_label, _vertical_text, draw_heading, nice_ticks
 from .survival import Curve
 
 COLOURS = ((0, 114, 178), (213, 94, 0), (0, 158, 115), (204, 121, 167), (86, 180, 233), (230, 159, 0))
@@ -35,13 +35,7 @@ def km_plot(
     height = top + plot_h + 64 + legend_h
     img = Image.new("RGB", (width, height), "white")
     draw = ImageDraw.Draw(img)
-    y_text = 12
-    for line in title_lines:
-        draw.text((16, y_text), line, font=title_font, fill=INK)
-        y_text += 25
-    for line in note_lines:
-        draw.text((16, y_text + 3), line, font=note_font, fill=MUTED)
-        y_text += 18
+    draw_heading(draw, title_lines, title_font, note_lines, note_font)
 
     present = [c for _, c in curves if c is not None]
     hi = max((max(c.times) for c in present), default=1.0)
