@@ -47,7 +47,7 @@ class BeliefConstants:
     """
 
     hint_factor: float = 4.0
-    move_factor: float = 2.0
+    move_factor: float = 1.0
     decline_likelihood: float = 0.7
 
 

@@ -59,6 +59,7 @@ BASE_OUTCOMES = (TIME, ACTIONS, SCORE)
 ALL_ROUNDS = "all"
 PER_ROUND_NOTE = "Completed rounds, played as the condition prescribes; each match once."
 PER_PARTICIPANT_NOTE = "Each participant's mean over their completed rounds played as the condition prescribes."
+CENSORED_BOX_NOTE = " Rounds that missed the goal sit at their end value (e.g. the turn cap): see the km_ figures."
 SURVEY = "survey"
 
 ANOVA_COLUMNS: dict[str, str] = {
@@ -302,7 +303,8 @@ def analyse(
                 list(sample.groups.items()),
                 title=f"{outcome.title}, {where}",
                 y_label=outcome.axis,
-                note=PER_PARTICIPANT_NOTE if sample.round == ALL_ROUNDS else PER_ROUND_NOTE,
+                note=(PER_PARTICIPANT_NOTE if sample.round == ALL_ROUNDS else PER_ROUND_NOTE)
+                + (CENSORED_BOX_NOTE if goal and outcome in timed else ""),
             )
     kruskal = [kruskal_row(item, likert_groups(answers, conditions, item)) for item in likert_items]
     rates = [row for column in flags for row in rate_rows(rounds, conditions, round_count, column)]
