@@ -25,7 +25,7 @@ EVALUATION_SEEDS = range(0, 30)
 SWEEP: dict[str, tuple[float, ...]] = {
     "hint_factor": (2.0, 4.0, 8.0),
     "move_factor": (1.0, 2.0, 3.0),
-    "decline_likelihood": (0.6, 0.7, 0.8, 0.9),
+    "decline_likelihood": (0.5, 0.6, 0.7, 0.8, 0.9),
 }
 
 

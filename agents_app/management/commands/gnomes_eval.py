@@ -72,6 +72,7 @@ class Command(BaseCommand):
             self.stdout.write(json.dumps(report, indent=2))
             return
         self.stdout.write(render_text(report, egos, rounds))
+        self.stdout.write(_conversation_line(report, egos))
         self.stdout.write(f"({len(jobs)} rounds played in {elapsed:.0f} s with {options['workers']} worker(s))")
 
 
@@ -123,7 +124,8 @@ def _fewer(comm: dict, mute: dict) -> str:
 def render_text(report: dict, egos, rounds) -> str:
     chat = ", ".join(f"{kind}: chat {setting}" for kind, setting in report["chat"].items())
     lines = [
-        f"Gnomes at Night, {report['seeds']} seeds, budget {report['budget']} iterations/move ({chat}); "
+        f"Gnomes at Night, {report['partner']} partner, seeds {report['seed_range'][0]}..{report['seed_range'][1]} "
+        f"({report['seeds']}), budget {report['budget']} iterations/move ({chat}); "
         f"{report['note']}."
     ]
     header = f"{'round':>7} " + " ".join(
@@ -150,3 +152,14 @@ def render_text(report: dict, egos, rounds) -> str:
             f"comm needs fewer turns than mute in {report['comm_fewer_turns_in_rounds']} of {len(rounds)} rounds"
         )
     return "\n".join(lines)
+
+
+def _conversation_line(report: dict, egos) -> str:
+    if "comm" not in egos:
+        return "(the mute agent never speaks)"
+    overall = report["overall"] if len(egos) == 1 else report["overall"]["comm"]
+    ratio = overall["agent_per_partner_message"]
+    return (
+        f"comm agent lines per partner line: {'-' if ratio is None else f'{ratio:.2f}'}; "
+        f"lines repeated without a partner line between: {overall['repeated_agent_lines']}"
+    )
