@@ -9,7 +9,8 @@ it, the public history and the chat), and behaves like a cooperative, plain-spok
 - Otherwise it follows the agent's latest request if its side allows it (sometimes saying "ok"), says it
   cannot when a wall is in the way, and keeps carrying out a request it has just done while the agent stays
   silent. With nothing to follow it explores, preferring cells the token has not visited yet. Asked a
-  question, it says the treasure is not on its side.
+  question, it says the treasure is not on its side. Speaking free form, it also asks where the treasure is
+  before its first move and now and then makes small talk.
 
 The same partner plays with every ego; with the mute agent there are simply no requests to follow.
 Its speech (``partner_speech``) is plain template English by default, which the rule-based parser reads as
@@ -35,6 +36,7 @@ from .worlds import EGO, PARTNER, Grid, cost_to_go
 MOVES = ("right", "up", "left", "down")
 
 _ACCEPT_CHANCE = 0.4
+_CHATTER_CHANCE = 0.1
 
 
 class SimulatedPartner(Agent):
@@ -117,7 +119,16 @@ class SimulatedPartner(Agent):
             standing = self._standing_request(data, seat)
             if standing is not None and maze.can_move(token, standing):
                 return Decision(action_id=standing)
-        return Decision(action_id=_explore(data, maze, token, rng))
+        return Decision(action_id=_explore(data, maze, token, rng), message=self._small_talk(data, seat, rng))
+
+    def _small_talk(self, data: Mapping, seat: int, rng: random.Random) -> str | None:
+        """A person who cannot see the treasure asks where it is before their first move, and now and then
+        says something that asks for nothing (free-form speech only: the templates have no such lines)."""
+        if not self.speech.converses:
+            return None
+        if not any(entry["seat"] == seat for entry in data.get("history") or ()):
+            return self.speech.line("ask", rng)
+        return self.speech.line("chatter", rng) if rng.random() < _CHATTER_CHANCE else None
 
     def _standing_request(self, data: Mapping, seat: int) -> str | None:
         """The agent's latest request, if my last move carried it out (silence then means: keep going)."""

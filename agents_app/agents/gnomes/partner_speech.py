@@ -24,6 +24,7 @@ class TemplateSpeech:
     """The partner's plain template lines."""
 
     name = "template"
+    converses = False  # no questions or small talk of its own: only hints, answers and replies to requests
     _HINTS = (
         "Go {move}",
         "Please move {move}",
@@ -63,6 +64,7 @@ class FreeformSpeech:
     none; for an acceptance, one naming no move or the same move."""
 
     name = "freeform"
+    converses = True  # asks where the treasure is, and makes small talk now and then
 
     def __init__(self, rows: Iterable[Mapping]):
         self._by_use: dict[str, list[Mapping]] = defaultdict(list)
@@ -70,7 +72,7 @@ class FreeformSpeech:
             if row.get("use") in USES:
                 self._by_use[row["use"]].append(row)
         self._hints = {row["text"]: row["move"] for row in self._by_use["hint"]}
-        missing = [use for use in ("hint", "refuse_wall", "accept", "answer_no_treasure") if not self._by_use[use]]
+        missing = [use for use in USES if use not in ("wait", "refuse_plain") and not self._by_use[use]]
         if missing:
             raise ValueError(f"the free-form set has no lines for {', '.join(missing)}")
 
