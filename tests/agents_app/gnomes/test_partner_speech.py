@@ -87,3 +87,21 @@ def test_tuning_uses_only_its_own_seeds_disjoint_from_evaluation():
     assert found[0] == CONSTANTS and len(found) == len(set(found))
     assert BeliefConstants(hint_factor=8.0, move_factor=CONSTANTS.move_factor,
                            decline_likelihood=CONSTANTS.decline_likelihood) in found
+
+
+def test_the_free_form_partner_asks_where_the_treasure_is_before_its_first_move_and_the_agent_answers():
+    from agents_app.agents.gnomes.comm_agent import GnomesCommAgent
+    from agents_app.agents.gnomes.evaluation import view_for
+    from agents_app.agents.gnomes.intents import RuleBasedParser
+    from gameplay.engines.gnomes import GnomesGame
+
+    asks = {r["text"] for r in ROWS if r["use"] == "ask"}
+    state = GnomesGame(options={"round": 2}).new_initial_state(0)  # seat 0 moves first and sees no treasure
+    decision = make_partner("freeform").decide(view_for(state, 0, 5))
+    assert decision.message in asks
+    assert SimulatedPartner().decide(view_for(state, 0, 5)).message is None  # the template partner does not
+    state.apply_action(0, decision.action_id)
+    state.record_message(0, decision.message)
+    assert RuleBasedParser().parse(decision.message).value == "INQUIRY"  # "north or south?"
+    reply = GnomesCommAgent(budget=60, worlds=8).decide(view_for(state, 1, 5)).message
+    assert reply.startswith("From here I can move right or up on my side.")  # an answer about its own side
