@@ -56,6 +56,8 @@ def turn_view(game_id: str, state: State, seat: int, seed: int, *, with_image: b
         rules=state.game.rules,
         seed=seed,
         image=_image_of(state, observation) if with_image else None,
+        chat=state.game.spec.has_chat and state.game.chat_enabled(),
+        cooperative=state.game.num_seats > 1 and len(set(state.game.teams())) == 1,
     )
 
 

@@ -59,6 +59,11 @@ class TurnView:
     # A PNG of the observation (Game.observation_image), filled in only for agents that set
     # ``accepts_images = True`` and only for games that draw one; None otherwise.
     image: bytes | None = None
+    # The match's chat is open to this seat (the game declares chat and its options leave it on): an agent
+    # may send one message with its move (``Decision.message``).
+    chat: bool = False
+    # Every seat is on one team (``Game.teams``): the players win or lose together, nobody plays against them.
+    cooperative: bool = False
 
 
 class Agent(ABC):

@@ -54,31 +54,34 @@ class LLMAgent(Agent):
             raise ValueError("no legal action to choose from")
         caller = ChatCaller(self._client, self.settings, sleep=self._sleep)
         try:
+            message = None
             if self.settings.scaffold == "rap":
                 action_id, text = rap_choice(view, caller, self.settings, self.text_validator)
             else:
-                action_id, text = self._converse(view, caller)
+                action_id, text, message = self._converse(view, caller)
         except (GiveUp, NoLogprobs, _NoValidReply) as err:
             return self._fallback(view, caller, err.reason)
         except Exception as err:  # a bug or an odd reply object must not stall the match either
             logger.exception("LLM agent %s failed unexpectedly", self.name)
             return self._fallback(view, caller, f"unexpected error: {type(err).__name__}: {err}"[:300])
-        return Decision(action_id=action_id, text=text, calls=tuple(caller.calls))
+        return Decision(action_id=action_id, text=text, message=message, calls=tuple(caller.calls))
 
     # --- base and Chain-of-Thought -----------------------------------------------------------------------------
 
-    def _converse(self, view: TurnView, caller: ChatCaller) -> tuple[str, str | None]:
+    def _converse(self, view: TurnView, caller: ChatCaller) -> tuple[str, str | None, str | None]:
         messages: list[dict] = [{"role": "system", "content": prompts.system_prompt(view, self.settings.explain_limit)}]
         if self.settings.scaffold == "cot":
             messages.append(self._user_turn(view, prompts.cot_prompt(view)))
             reasoning = caller.call(messages, purpose="reason")
             messages.append({"role": "assistant", "content": reasoning.text or reasoning.refusal})
-            messages.append({"role": "user", "content": prompts.cot_answer_request()})
+            messages.append({"role": "user", "content": prompts.cot_answer_request(view)})
         else:
             messages.append(self._user_turn(view, f"{prompts.turn_prompt(view)}\n\n{prompts.move_request()}"))
         return self._move_loop(view, caller, messages)
 
-    def _move_loop(self, view: TurnView, caller: ChatCaller, messages: list[dict]) -> tuple[str, str | None]:
+    def _move_loop(
+        self, view: TurnView, caller: ChatCaller, messages: list[dict]
+    ) -> tuple[str, str | None, str | None]:
         purpose, corrections, explains = "move", 0, 0
         while True:
             reply = caller.call(messages, purpose=purpose, json_mode=self.settings.json_mode)
@@ -100,7 +103,7 @@ class LLMAgent(Agent):
             else:
                 if not isinstance(parsed, ExplainReply):
                     caller.annotate_last(parsed_action=parsed.action_id)
-                    return parsed.action_id, parsed.text
+                    return parsed.action_id, parsed.text, parsed.message
                 explains += 1
                 purpose, answer = "explain", prompts.explanation(view, parsed.topic)
             messages.append({"role": "assistant", "content": reply.text or reply.refusal})

@@ -7,40 +7,70 @@ subtopics the model may ask about, the seat's observation between <state> tags, 
 from __future__ import annotations
 
 import json
+import random
 
 from agents_app.agents.base import TurnView
+from agents_app.agents.random_agent import short_text_for
 
 # GameBench's Chain-of-Thought sentence, verbatim: a CoT prompt ends with it.
 COT_SENTENCE = (
     "First, let's reason out loud about which action you should take to maximize your probability of winning."
 )
+# The same sentence for a cooperative game, where nobody wins against anybody: the team reaches the goal or not.
+COT_SENTENCE_COOPERATIVE = (
+    "First, let's reason out loud about which action best helps you and your partner reach the goal together."
+)
 # Correction messages list the valid ids; beyond this many they point back to the list instead.
 _IDS_IN_CORRECTION = 60
+# The longest chat message an agent may send with its move (longer ones are cut at a word boundary).
+MAX_MESSAGE_CHARS = 300
 
 
 def system_prompt(view: TurnView, explain_limit: int) -> str:
     parts = [f"You are playing a game called {view.game_id}."]
+    if view.cooperative:
+        parts.append(
+            "It is a cooperative game: you and your partner win or lose together, nobody plays against you. "
+            "Work with your partner towards the game's goal."
+        )
     if view.rules is not None:
         parts.append(f"The rules are as follows: {view.rules.summary}")
         if view.rules.topics and explain_limit > 0:
-            topics = ", ".join(view.rules.topics)
+            topics = list(view.rules.topics)
             parts.append(
-                "If you would like to learn more about the rules, reply with "
-                '{"explain": "<topic>"} where <topic> is one of: '
-                f"{topics} (at most {explain_limit} per move)."
+                "If you would like to learn more about the rules, reply with a JSON object naming one topic, "
+                f"for example {json.dumps({'explain': topics[0]})}. The topics are: {', '.join(topics)} "
+                f"(at most {explain_limit} per move)."
             )
     parts.append(reply_format(view))
     return "\n\n".join(parts)
 
 
+def example_action(view: TurnView) -> str:
+    """A real id from this turn's list for the examples (picked by the view's seed, so no position is favoured
+    from turn to turn): a model copies an example, and a placeholder like <id> got copied literally."""
+    ids = [a.id for a in view.legal_actions] or [t.id for t in view.text_actions]
+    return random.Random(view.seed).choice(ids)
+
+
 def reply_format(view: TurnView) -> str:
+    example = example_action(view)
     lines = [
-        "When you choose your action, reply with a single JSON object and nothing else:",
-        '{"action": "<id>"} where <id> is the id of one of the available actions.',
+        "When you choose your action, reply with a single JSON object and nothing else, for example "
+        f"{json.dumps({'action': example})}; the action must be the id of one of the available actions.",
     ]
-    if view.text_actions:
+    for spec in view.text_actions:
+        sample = short_text_for(spec.hint, random.Random(view.seed))[: spec.max_length]
         lines.append(
-            'For an open-ended action reply {"action": "<id>", "text": "<your text>"}; the text is required there.'
+            f"The open-ended action {spec.id} needs your text as well, for example "
+            f"{json.dumps({'action': spec.id, 'text': sample})}."
+        )
+    if view.chat:
+        lines.append(
+            "You can talk with the other players in the chat: add a \"message\" to the same object, for example "
+            f"{json.dumps({'action': example, 'message': 'I will try this way; where are you heading?'})}. "
+            f"One message per move, at most {MAX_MESSAGE_CHARS} characters; leave it out when you have nothing to "
+            "say. Read the chat in your observation and answer questions addressed to you."
         )
     return "\n".join(lines)
 
@@ -69,11 +99,12 @@ def move_request() -> str:
 
 
 def cot_prompt(view: TurnView) -> str:
-    return f"{turn_prompt(view)}\n\n{COT_SENTENCE}"
+    return f"{turn_prompt(view)}\n\n{COT_SENTENCE_COOPERATIVE if view.cooperative else COT_SENTENCE}"
 
 
-def cot_answer_request() -> str:
-    return 'Now give your final answer: a single JSON object such as {"action": "<id>"}, and nothing else.'
+def cot_answer_request(view: TurnView) -> str:
+    example = json.dumps({"action": example_action(view)})
+    return f"Now give your final answer: a single JSON object such as {example}, and nothing else."
 
 
 def explanation(view: TurnView, topic: str) -> str:
@@ -99,11 +130,13 @@ def correction(view: TurnView, problem: str) -> str:
         valid = f"the id of one of the {len(ids)} available actions listed above"
     else:
         valid = "one of: " + ", ".join(ids) if ids else "an open-ended action id"
+    example = json.dumps({"action": example_action(view)})
     lines = [
         f"Your reply was invalid: {problem}.",
-        f'Reply with exactly one JSON object and nothing else: {{"action": "<id>"}} where <id> is {valid}.',
+        f"Reply with exactly one JSON object and nothing else, such as {example}; the action must be {valid}.",
     ]
     for spec in view.text_actions:
-        example = json.dumps({"action": spec.id, "text": f"<{spec.hint or 'your text'}>"})
+        sample = short_text_for(spec.hint, random.Random(view.seed))[: spec.max_length]
+        example = json.dumps({"action": spec.id, "text": sample})
         lines.append(f"For the open-ended action {spec.id!r} reply {example} (at most {spec.max_length} characters).")
     return "\n".join(lines)

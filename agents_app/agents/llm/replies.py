@@ -14,6 +14,8 @@ from dataclasses import dataclass
 
 from agents_app.agents.base import TurnView
 
+from .prompts import MAX_MESSAGE_CHARS
+
 # (action_id, text) -> an error message, or None when the text is acceptable.
 TextValidator = Callable[[str, str], str | None]
 
@@ -40,6 +42,7 @@ _FENCE = re.compile(r"```(?:json)?[ \t]*\n?(.*?)\n?[ \t]*```", re.DOTALL | re.IG
 class MoveReply:
     action_id: str
     text: str | None = None
+    message: str | None = None  # a chat line to send with the move (only when the view's chat is open)
 
 
 @dataclass(frozen=True)
@@ -104,8 +107,9 @@ def _move(obj: dict, view: TurnView, text_validator: TextValidator | None) -> Mo
     action_id = obj["action"]
     if not isinstance(action_id, str):
         raise InvalidReply("malformed", '"action" must be an action id given as a string')
+    message = chat_message(obj, view)
     if action_id in {a.id for a in view.legal_actions}:
-        return MoveReply(action_id)  # text is only for open-ended actions; ignore any given
+        return MoveReply(action_id, message=message)  # text is only for open-ended actions; ignore any given
     spec = next((t for t in view.text_actions if t.id == action_id), None)
     if spec is None:
         raise InvalidReply("unknown-id", f"{_short(action_id)!r} is not one of the available action ids")
@@ -121,7 +125,22 @@ def _move(obj: dict, view: TurnView, text_validator: TextValidator | None) -> Mo
         error = text_validator(action_id, text)
         if error:
             raise InvalidReply("rejected-text", f"the text for {action_id!r} was rejected: {error}")
-    return MoveReply(action_id, text)
+    return MoveReply(action_id, text, message)
+
+
+def chat_message(obj: dict, view: TurnView) -> str | None:
+    """The reply's chat line: only where the chat is open, a string, blank = none, cut to the limit at a word
+    boundary (a long line is worth sending shortened, not worth a correction round)."""
+    message = obj.get("message")
+    if not view.chat or message is None:
+        return None
+    if not isinstance(message, str):
+        raise InvalidReply("malformed", '"message" must be a string (or left out)')
+    message = " ".join(message.split())
+    if len(message) > MAX_MESSAGE_CHARS:
+        cut = message[: MAX_MESSAGE_CHARS - 1]
+        message = (cut.rsplit(" ", 1)[0] if " " in cut else cut).rstrip(" ,;:") + "…"
+    return message or None
 
 
 def _short(text: str, limit: int = 80) -> str:

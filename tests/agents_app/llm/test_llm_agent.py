@@ -98,7 +98,9 @@ def test_a_valid_move_is_played_and_fully_recorded():
     assert call.prompt_tokens > 0 and call.completion_tokens > 0 and call.latency_ms is not None
     system, user = server.requests[0].messages
     assert view.rules.summary in system["content"]
-    assert "moving" in system["content"] and '{"explain": "<topic>"}' in system["content"]
+    topic = next(iter(view.rules.topics))
+    assert "moving" in system["content"] and json.dumps({"explain": topic}) in system["content"]
+    assert "<" not in system["content"].split("The topics are")[1]  # no placeholder a model could copy
     assert view.observation.text in user["content"] and "place:a1: Place a worker on A1" in user["content"]
     assert call.request_messages == server.requests[0].messages
 
