@@ -7,6 +7,7 @@ import json
 from django.core.management.base import BaseCommand, CommandError
 
 from agents_app.selectors import agent_choices, agent_exists
+from agents_app.services import preflight
 from agents_app.tasks import play_agent_turns
 from gameplay import services
 from gameplay.engines.registry import GAMES
@@ -33,6 +34,11 @@ class Command(BaseCommand):
             if not agent_exists(name):
                 known = ", ".join(name for name, _ in agent_choices())
                 raise CommandError(f"unknown agent {name!r}; known: {known}", returncode=2)
+        for name in dict.fromkeys(agents):  # before anything starts, as run_tournament does
+            try:
+                preflight(name)
+            except Exception as err:  # an endpoint that cannot even be probed is as good a reason not to start
+                raise CommandError(f"agent {name!r} cannot play: {err}", returncode=2) from None
         try:
             options = json.loads(opts["options"])
             assert isinstance(options, dict)
