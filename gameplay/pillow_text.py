@@ -40,3 +40,24 @@ def png_bytes(img: Image.Image) -> bytes:
     buf = io.BytesIO()
     img.save(buf, "PNG", optimize=True)
     return buf.getvalue()
+
+
+def draw_heading(
+    draw: ImageDraw.ImageDraw,
+    title: tuple[list[str], ImageFont.FreeTypeFont, tuple[int, int, int]],
+    note: tuple[list[str], ImageFont.FreeTypeFont, tuple[int, int, int]],
+    *,
+    title_step: int,
+    note_step: int,
+) -> None:
+    """A figure's wrapped title lines, then its smaller note lines, from the top-left corner; each is
+    (lines, font, colour), and the steps are the line heights the caller reserved room for."""
+    y = 12
+    lines, f, colour = title
+    for line in lines:
+        draw.text((16, y), line, font=f, fill=colour)
+        y += title_step
+    lines, f, colour = note
+    for line in lines:
+        draw.text((16, y + (note_step - 15)), line, font=f, fill=colour)
+        y += note_step

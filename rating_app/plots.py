@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw, ImageFont
 
-from gameplay.pillow_text import font, png_bytes, text_width, vertical_text_layer, wrap
+from gameplay.pillow_text import draw_heading, font, png_bytes, text_width, vertical_text_layer, wrap
 from rating_app.ratings import ScopeRating
 
 WIDTH = 800
@@ -229,10 +229,4 @@ def _text_on(colour: tuple[int, int, int]) -> tuple[int, int, int]:
 
 def _draw_heading(draw, title_lines, title_font, note_lines, note_font) -> None:
     """Title lines, then smaller note lines, from the top-left corner of a figure."""
-    y = 12
-    for line in title_lines:
-        draw.text((16, y), line, font=title_font, fill=INK)
-        y += 26
-    for line in note_lines:
-        draw.text((16, y + 4), line, font=note_font, fill=MUTED)
-        y += 19
+    draw_heading(draw, (title_lines, title_font, INK), (note_lines, note_font, MUTED), title_step=26, note_step=19)

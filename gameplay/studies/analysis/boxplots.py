@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw, ImageFont
 
+from gameplay import pillow_text
 from gameplay.pillow_text import font, png_bytes, vertical_text_layer, wrap
 
 INK = (29, 35, 42)
@@ -140,15 +141,10 @@ def nice_ticks(lo: float, hi: float, target: int = 6) -> list[float]:
 
 
 def draw_heading(draw: ImageDraw.ImageDraw, title_lines, title_font, note_lines, note_font) -> None:
-    """A figure's wrapped title, then its smaller note, from the top-left corner (the analysis figures' layout:
-    the caller reserves 14 + 25 px a title line + 18 px a note line + 18 px above the plot)."""
-    y = 12
-    for line in title_lines:
-        draw.text((16, y), line, font=title_font, fill=INK)
-        y += 25
-    for line in note_lines:
-        draw.text((16, y + 3), line, font=note_font, fill=MUTED)
-        y += 18
+    """The analysis figures' title and note (the caller reserves 14 + 25 px a title line + 18 px a note line)."""
+    pillow_text.draw_heading(
+        draw, (title_lines, title_font, INK), (note_lines, note_font, MUTED), title_step=25, note_step=18
+    )
 
 
 def _tick_label(v: float) -> str:
