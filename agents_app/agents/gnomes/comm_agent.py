@@ -21,7 +21,7 @@ from agents_app.agents.base import Agent, Decision, TurnView
 from agents_app.agents.llm.client import ChatCaller, make_openai_client
 
 from .belief import Suggestion
-from .conversation import compose
+from .conversation import compose, partner_lines_since_my_move
 from .deliberation import Deliberation, check_game, deliberate, planner_config
 from .flags import Flag
 from .intents import RuleBasedParser, combine
@@ -116,13 +116,6 @@ class GnomesCommAgent(Agent):
     def _answer(self, view: TurnView, result: Deliberation, question: str, caller: ChatCaller | None) -> str:
         facts = inquiry_facts(view.observation.data, result)
         return answer_inquiry(question, facts, caller)
-
-
-def partner_lines_since_my_move(data: Mapping, seat: int) -> list[str]:
-    """The partner's chat lines posted after the agent's latest move (all of them before its first)."""
-    my_moves = [entry for entry in data.get("history") or () if entry["seat"] == seat]
-    since = int(my_moves[-1]["turn"]) if my_moves else 0
-    return [str(line["text"]) for line in data.get("chat") or () if line["seat"] != seat and line["turn"] >= since]
 
 
 def inquiry_facts(data: Mapping, result: Deliberation) -> InquiryFacts:

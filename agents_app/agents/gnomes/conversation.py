@@ -10,7 +10,8 @@ which reads as noise and drowns the partner's own lines. The rules here:
 - it asks the partner for a move only when that is news: not while the partner is carrying out the same
   request, and not the request it made last before the partner has said anything since (silence means the
   request stands; asking for something else replaces it);
-- and never the very line it sent last, unless the partner has spoken since.
+- and never the very line it sent last, unless the partner has spoken since its last move (counted by turn:
+  a quick partner's line can land in the chat before the agent's own line about its move).
 
 Everything is read again from the observation's chat and history at each decision: agents keep no state.
 """
@@ -42,6 +43,13 @@ def compose(
 
     ``answer`` is called only when there is a question to answer (it may ask a model);
     ``request_just_followed(flag)``: the partner has just carried out that same request."""
+    line = _line(data, seat, selection, input_flag, answer, request_just_followed)
+    if line is not None and line == last_line(data, seat) and not partner_lines_since_my_move(data, seat):
+        return None
+    return line
+
+
+def _line(data, seat, selection, input_flag, answer, request_just_followed) -> str | None:
     flag = selection.output_flag
     if flag == Flag.INQUIRY:
         return answer()
@@ -53,19 +61,26 @@ def compose(
         parts.append(acknowledge(selection.action))
     if flag.action is not None and not request_just_followed(flag) and flag.action != standing_request(data, seat):
         parts.append(suggest(flag))
-    line = " ".join(parts) or None
-    if line is not None and line == last_line(data, seat) and not partner_spoke_since_my_last_line(data, seat):
-        return None
-    return line
+    return " ".join(parts) or None
 
 
 def _chat(data: Mapping) -> list[Mapping]:
     return list(data.get("chat") or ())
 
 
+def partner_lines_since_my_move(data: Mapping, seat: int) -> list[str]:
+    """The partner's chat lines posted after this seat's latest move (all of them before its first).
+
+    By turn, not by position in the chat: a partner who answers at once can get their line in before this
+    seat's own line about that same move is posted."""
+    my_moves = [entry for entry in data.get("history") or () if entry["seat"] == seat]
+    since = int(my_moves[-1]["turn"]) if my_moves else 0
+    return [str(line["text"]) for line in _chat(data) if line["seat"] != seat and line["turn"] >= since]
+
+
 def standing_request(data: Mapping, seat: int) -> str | None:
-    """The move this seat asked for last, if the partner has not said anything since: asking again adds
-    nothing (None when the partner has spoken since, or nothing was asked)."""
+    """The move this seat asked for last, if the partner has not said anything after it in the chat: asking
+    again adds nothing (None when the partner has spoken since, or nothing was asked)."""
     for line in reversed(_chat(data)):
         if line["seat"] != seat:
             return None
@@ -78,8 +93,3 @@ def standing_request(data: Mapping, seat: int) -> str | None:
 def last_line(data: Mapping, seat: int) -> str | None:
     mine = [line for line in _chat(data) if line["seat"] == seat]
     return str(mine[-1]["text"]) if mine else None
-
-
-def partner_spoke_since_my_last_line(data: Mapping, seat: int) -> bool:
-    chat = _chat(data)
-    return bool(chat) and chat[-1]["seat"] != seat
