@@ -39,6 +39,8 @@ class Score:
     confusions: Counter = field(default_factory=Counter)  # (expected, parsed) -> count
     errors: list[tuple[str, Flag, Flag]] = field(default_factory=list)
     fallbacks: int | None = None  # LLM parser only: replies answered by the rules instead
+    parsed: list[Flag] = field(default_factory=list)  # this parser's flag per message, in set order
+    agreed: int | None = None  # LLM parser only: messages where it gave the rule-based parser's flag
 
     def precision(self, flag: Flag) -> float | None:
         """Of the messages parsed as ``flag``, the share labelled ``flag``; None if none was parsed so."""
@@ -79,6 +81,9 @@ class Score:
             ],
             "errors": [{"text": t, "expected": e.value, "parsed": p.value} for t, e, p in self.errors],
             "fallbacks": self.fallbacks,
+            # A valid but wrong flag is no failure, so a weak model can look healthy: how often it agrees with the
+            # rules says more, and needs no labels.
+            "agreement_with_rules": None if self.agreed is None else round(self.agreed / self.total, 4),
         }
 
 
@@ -112,10 +117,18 @@ def load_set(path: Path) -> list[tuple[str, Flag]]:
     return examples
 
 
-def measure(name: str, parser: IntentParser, examples: list[tuple[str, Flag]]) -> Score:
+def measure(
+    name: str, parser: IntentParser, examples: list[tuple[str, Flag]], reference: list[Flag] | None = None
+) -> Score:
+    """Score ``parser`` on the set; with ``reference`` (the rule-based parser's flags), count the agreement too."""
     score = Score(name, fallbacks=0 if isinstance(parser, LLMParser) else None)
-    for text, expected in examples:
+    if reference is not None:
+        score.agreed = 0
+    for i, (text, expected) in enumerate(examples):
         parsed = parser.parse(text)
+        score.parsed.append(parsed)
+        if reference is not None and parsed is reference[i]:
+            score.agreed += 1
         score.total += 1
         score.support[expected] += 1
         score.predicted[parsed] += 1
@@ -153,7 +166,10 @@ class Command(BaseCommand):
             # The same client code as the agent's; a whole set is one long "decision": no overall deadline.
             caller = ChatCaller(make_openai_client(llm_settings), llm_settings, budget_s=math.inf)
             llm_parser = LLMParser(caller)
-            scores.append(measure(f"LLM ({llm_settings.model} at {llm_settings.display_url})", llm_parser, examples))
+            scores.append(measure(
+                f"LLM ({llm_settings.model} at {llm_settings.display_url})", llm_parser, examples,
+                reference=scores[0].parsed,
+            ))
 
         if opts["json"]:
             report = {"set": str(path), "messages": len(examples), "scores": [s.as_dict() for s in scores]}
@@ -168,6 +184,9 @@ class Command(BaseCommand):
         line = f"{score.parser} parser: {score.correct}/{score.total} correct ({score.accuracy:.1%})"
         if score.fallbacks is not None:
             line += f"; {score.fallbacks} of {score.total} replies fell back to the rule-based parser"
+        if score.agreed is not None:
+            share = score.agreed / score.total
+            line += f"; agrees with the rule-based parser on {score.agreed}/{score.total} ({share:.1%})"
         self.stdout.write(line)
         self.stdout.write(f"  {'flag':<8} {'support':>7} {'parsed':>7} {'correct':>7} {'precision':>9} {'recall':>7}")
         for flag in Flag:

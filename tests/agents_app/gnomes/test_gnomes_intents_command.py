@@ -103,6 +103,16 @@ def test_configured_endpoint_measures_the_llm_parser_too(small_set, monkeypatch)
     # "ok" got an unusable reply, so the rules answered it (correctly, ACCEPT); "lol" is mislabelled in the set.
     assert re.search(
         r"LLM \(gpt-3\.5-turbo at http://127\.0\.0\.1:\d+/v1\) parser: 3/4 correct \(75\.0%\); "
-        r"1 of 4 replies fell back to the rule-based parser",
+        r"1 of 4 replies fell back to the rule-based parser; agrees with the rule-based parser on 4/4 \(100\.0%\)",
         output,
     ), output
+
+
+def test_a_model_that_reads_everything_as_none_shows_up_in_its_agreement_with_the_rules(small_set, monkeypatch):
+    # A valid but wrong flag is no failure, so only the agreement gives such a model away.
+    with scripted_openai_server(lambda body: "NONE") as server:
+        monkeypatch.setenv("GNOMES_LLM_BASE_URL", server.base_url)
+        report = json.loads(run("--set", str(small_set), "--json"))
+    rules, llm = report["scores"]
+    assert rules["agreement_with_rules"] is None and llm["fallbacks"] == 0
+    assert llm["agreement_with_rules"] == 0.25  # only "lol", which the rules read as NONE too
