@@ -20,6 +20,8 @@ from .rap import NO_LOGPROBS_REASON
 from .replies import InvalidReply, json_object_in
 from .settings import LLMAgentSettings
 
+JSON_PROBE_TOKENS = 200
+
 
 @dataclass(frozen=True)
 class ProbeReport:
@@ -76,9 +78,9 @@ def probe(
     errors: list[str] = []
     latencies: list[int] = []
 
-    def ask(purpose: str, messages: list[dict], **options):
+    def ask(purpose: str, messages: list[dict], max_tokens: int = 20, **options):
         try:
-            reply = caller.call(messages, purpose=purpose, max_tokens=20, **options)
+            reply = caller.call(messages, purpose=purpose, max_tokens=max_tokens, **options)
         except GiveUp as err:
             errors.append(f"{purpose}: {err.reason}")
             return None, err
@@ -91,6 +93,9 @@ def probe(
             {"role": "system", "content": "You reply in JSON."},
             {"role": "user", "content": 'Reply with the JSON object {"ok": true} and nothing else.'},
         ],
+        # Room to finish the object: an endpoint that enforces JSON pads or reasons first on some models, and a
+        # reply cut off at 20 tokens read as "JSON mode: no" (issue 22).
+        max_tokens=JSON_PROBE_TOKENS,
         json_mode=True,
     )
     # A client error (400 and the like, not 429) means the endpoint refused the request itself.

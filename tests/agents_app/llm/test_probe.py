@@ -5,7 +5,7 @@ from __future__ import annotations
 import socket
 
 from agents_app.agents.llm import blocking_problems, probe, requires_logprobs
-from agents_app.agents.llm.probe import tiny_png
+from agents_app.agents.llm.probe import JSON_PROBE_TOKENS, tiny_png
 from agents_app.agents.llm.rap import NO_LOGPROBS_REASON
 from tests.agents_app.llm import settings_for
 from tests.support.openai_server import ScriptedReply, scripted_openai_server
@@ -32,6 +32,8 @@ def test_a_capable_endpoint_reports_everything_supported():
     assert report.errors == () and report.latency_ms is not None
     first, second, third = server.requests
     assert first.body["response_format"] == {"type": "json_object"}
+    # Enough tokens to finish the object (at 20 an enforcing endpoint's reply was cut and read as "no").
+    assert first.body["max_tokens"] == JSON_PROBE_TOKENS >= 100 and second.body["max_tokens"] == 20
     assert second.body["logprobs"] is True and second.body["top_logprobs"] == 5
     assert third.image_urls and third.image_urls[0].startswith("data:image/png;base64,")
     lines = report.lines()
