@@ -17,7 +17,7 @@ from gameplay.selectors import state_of
 from gameplay.services import SeatController
 
 ORIGIN = [(b"origin", b"http://localhost")]
-TIMEOUT = 5  # seconds to wait for a frame; generous for Redis on a busy CI machine
+TIMEOUT = 15  # seconds to wait for an expected frame: at 5 an agent turn on a loaded 2-core CI run once missed it
 HUMAN = SeatController("human")
 RANDOM = SeatController("agent", agent_name="random")
 FLASH_ERROR = 'class="flash error"'
