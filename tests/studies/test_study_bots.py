@@ -10,7 +10,6 @@ participant) must run end to end and export ANOVA/Tukey over its three condition
 from __future__ import annotations
 
 import csv
-import itertools
 import json
 import math
 import random
@@ -295,15 +294,14 @@ def check_the_agent_converses(out) -> None:
         by_match[r["match_id"]].append(r)
     repeats = []
     for match_lines in by_match.values():
-        # By turn (messages.csv "turn": actions applied when the line was sent): the agent sends its line right
-        # after its move, so its line of turn t belongs to its move t, and a participant line sent at turn
-        # t <= u < t' came between the agent's moves t and t', even when it reached the chat before the agent's
-        # own line of turn t.
-        said = [(int(r["turn"]), r["text"]) for r in match_lines if r["sender"] == "gnomes-comm"]
-        heard = [int(r["turn"]) for r in match_lines if r["sender"] == "participant"]
-        for (t1, first), (t2, second) in itertools.pairwise(said):
-            if first == second and not any(t1 <= u < t2 for u in heard):
-                repeats.append((match_lines[0]["match_id"], t2, second))
+        previous = None
+        for r in match_lines:  # messages.csv lists a match's lines in the order they reached the chat
+            if r["sender"] != "gnomes-comm":
+                previous = None
+            elif r["text"] == previous:
+                repeats.append((r["match_id"], r["turn"], r["text"]))
+            else:
+                previous = r["text"]
     assert not repeats, repeats
     (overall,) = [r for r in read_csv(out / "chat.csv") if r["condition"] == "comm" and r["round"] == "all"]
     assert float(overall["partner_per_participant_message"]) <= 2.5

@@ -10,8 +10,8 @@ which reads as noise and drowns the partner's own lines. The rules here:
 - it asks the partner for a move only when that is news: not while the partner is carrying out the same
   request, and not the request it made last before the partner has said anything since (silence means the
   request stands; asking for something else replaces it);
-- and never the very line it sent last, unless the partner has spoken since its last move (counted by turn:
-  a quick partner's line can land in the chat before the agent's own line about its move).
+- and never the very line it sent last, unless a partner line came after it in the chat (whatever the branch:
+  a refusal or an answer is not repeated either).
 
 Everything is read again from the observation's chat and history at each decision: agents keep no state.
 """
@@ -44,7 +44,7 @@ def compose(
     ``answer`` is called only when there is a question to answer (it may ask a model);
     ``request_just_followed(flag)``: the partner has just carried out that same request."""
     line = _line(data, seat, selection, input_flag, answer, request_just_followed)
-    if line is not None and line == last_line(data, seat) and not partner_lines_since_my_move(data, seat):
+    if line is not None and line == last_line(data, seat) and not partner_spoke_since_my_last_line(data, seat):
         return None
     return line
 
@@ -93,3 +93,11 @@ def standing_request(data: Mapping, seat: int) -> str | None:
 def last_line(data: Mapping, seat: int) -> str | None:
     mine = [line for line in _chat(data) if line["seat"] == seat]
     return str(mine[-1]["text"]) if mine else None
+
+
+def partner_spoke_since_my_last_line(data: Mapping, seat: int) -> bool:
+    """Whether a partner line comes after this seat's latest line in the chat. By chat position on purpose:
+    a partner line that reached the chat just before the agent's own line (the partner typed while the agent's
+    line was being posted) crossed it, and saying the same thing again would answer nothing new."""
+    chat = _chat(data)
+    return bool(chat) and chat[-1]["seat"] != seat

@@ -59,20 +59,21 @@ def test_a_request_the_partner_is_carrying_out_is_not_repeated():
 
 
 def test_the_last_line_is_never_sent_again_without_a_partner_line_between():
-    # The agent moved at turn 1 and said its line; the partner has said nothing since that move.
-    data = {**chat((PARTNER, "go right"), (AGENT, "OK, moving right.")), "history": [{"seat": AGENT, "turn": 1}]}
+    data = chat((PARTNER, "go right"), (AGENT, "OK, moving right."))
     assert say(data, Selection("right", Flag.NONE, None), Flag.RIGHT) is None
-    again = {**chat((AGENT, "OK, moving right."), (PARTNER, "go right")), "history": [{"seat": AGENT, "turn": 0}]}
+    again = chat((AGENT, "OK, moving right."), (PARTNER, "go right"))
     assert say(again, Selection("right", Flag.NONE, None), Flag.RIGHT) == "OK, moving right."
 
 
-def test_a_partner_line_that_lands_before_the_agents_own_line_still_counts_as_new():
-    # The agent moved (turn 4); the partner typed at once, so its line is in the chat before the agent's line
-    # about that move. The partner's line came after the move: asked again, the agent answers again.
+def test_a_partner_line_that_crossed_the_agents_own_line_does_not_get_the_same_line_again():
+    # The partner typed "Go down" while the agent's refusal was being posted, so the refusal came after it: the
+    # agent has already answered, and saying it again would answer nothing new (refusals are no exception).
     data = {
         "chat": [{"seat": PARTNER, "text": "Go down", "turn": 4}, {"seat": AGENT, "text": cannot("down"), "turn": 4}],
         "history": [{"seat": AGENT, "turn": 4}, {"seat": PARTNER, "turn": 5}],
     }
+    assert say(data, Selection("up", Flag.REJECT, None, "down"), Flag.DOWN) is None
+    data["chat"].append({"seat": PARTNER, "text": "Please move down", "turn": 5})
     assert say(data, Selection("up", Flag.REJECT, None, "down"), Flag.DOWN) == cannot("down")
 
 
