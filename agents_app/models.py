@@ -55,6 +55,12 @@ class AgentConfig(models.Model):
     rap_iterations = models.PositiveSmallIntegerField("RAP iterations", default=10, validators=[MinValueValidator(1)])
     vision = models.BooleanField(default=False, help_text="Send the board picture when the game draws one.")
     json_mode = models.BooleanField(default=True, help_text="Ask the endpoint for a JSON object reply.")
+    chat_replies = models.PositiveSmallIntegerField(
+        "chat lines per turn",
+        default=1,
+        help_text="In games with chat: lines it may send between two of its moves, the one sent with a move "
+        "included, answering what its partners write to it (0: it talks only with its moves).",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -9,8 +9,8 @@ from django.dispatch import receiver
 
 from agents_app import turn_runner
 from agents_app.models import AgentConfig
-from agents_app.tasks import play_agent_turns
-from gameplay.signals import agent_turn_due
+from agents_app.tasks import answer_chat, play_agent_turns
+from gameplay.signals import agent_turn_due, chat_posted
 
 
 @receiver(agent_turn_due, dispatch_uid="agents_app.queue_agent_turns")
@@ -24,6 +24,16 @@ def queue_agent_turns(sender, match_id: int, **kwargs) -> None:
         turn_runner.runner().submit(match_id)
     else:
         play_agent_turns.delay(match_id)
+
+
+@receiver(chat_posted, dispatch_uid="agents_app.queue_chat_answers")
+def queue_chat_answers(sender, match_id: int, **kwargs) -> None:
+    """A chat line committed in a match with an agent seat: let agents that are not to move answer it, off the
+    announcing thread as for turns (agents_app.chat_services decides who owes an answer)."""
+    if answer_chat.app.conf.task_always_eager and not settings.AGENT_TURNS_INLINE:
+        turn_runner.chat_runner().submit(match_id)
+    else:
+        answer_chat.delay(match_id)
 
 
 @receiver(pre_delete, sender=AgentConfig, dispatch_uid="agents_app.protect_played_configs")

@@ -88,6 +88,16 @@ def build_agent(name: str, *, text_validator: TextValidator | None = None) -> Ag
     return LLMAgent(llm_settings(config), text_validator=text_validator)
 
 
+def chat_replies_per_turn(name: str) -> int:
+    """How many chat lines the agent may send between two of its moves (``Agent.chat_replies_per_turn``), read
+    without building the agent: most never answer between moves, and asking costs nothing then."""
+    cls = registry.AGENTS.get(name)
+    if cls is not None:
+        return int(cls.chat_replies_per_turn)
+    config = agent_config(name)
+    return int(config.chat_replies) if config is not None else 0
+
+
 def wants_images(name: str) -> bool:
     """Whether the agent's views should carry the board picture (drawing one costs time)."""
     cls = registry.AGENTS.get(name)

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from agents_app import selectors
-from agents_app.agents.base import Decision, ModelCall, TurnView
+from agents_app.agents.base import ChatLine, Decision, ModelCall, TurnView
 from agents_app.agents.random_agent import RandomAgent
 from agents_app.models import AgentCall
 from gameplay.engines.api import State
@@ -44,8 +44,11 @@ def decision_seed(match_seed: int, version: int, seat: int) -> int:
     return (match_seed * 1_000_003 + version * 7_919 + seat * 104_729) % (2**63)
 
 
-def turn_view(game_id: str, state: State, seat: int, seed: int, *, with_image: bool = False) -> TurnView:
-    """The seat's view for one decision; with_image adds the game's picture of that same observation."""
+def turn_view(
+    game_id: str, state: State, seat: int, seed: int, *, with_image: bool = False, chat_log: tuple[ChatLine, ...] = ()
+) -> TurnView:
+    """The seat's view for one decision; with_image adds the game's picture of that same observation, chat_log the
+    match's recent chat where the game keeps it outside its state (agents_app.chat_selectors.recent_chat)."""
     observation = state.observation(seat)
     return TurnView(
         game_id=game_id,
@@ -58,6 +61,7 @@ def turn_view(game_id: str, state: State, seat: int, seed: int, *, with_image: b
         image=_image_of(state, observation) if with_image else None,
         chat=state.game.spec.has_chat and state.game.chat_enabled(),
         cooperative=state.game.num_seats > 1 and len(set(state.game.teams())) == 1,
+        chat_log=chat_log,
     )
 
 
@@ -69,7 +73,9 @@ def _image_of(state: State, observation) -> bytes | None:
         return None
 
 
-def decide(agent_name: str, game_id: str, state: State, seat: int, seed: int) -> AgentTurn:
+def decide(
+    agent_name: str, game_id: str, state: State, seat: int, seed: int, *, chat_log: tuple[ChatLine, ...] = ()
+) -> AgentTurn:
     """Ask the named agent; if it raises or proposes an illegal action, a random legal one is used (logged).
 
     An agent that gave up by itself (``Decision.fallback_reason``) already chose a random legal action;
@@ -81,7 +87,9 @@ def decide(agent_name: str, game_id: str, state: State, seat: int, seed: int) ->
         agent = selectors.build_agent(agent_name, text_validator=_text_checker(state, seat))
     except Exception as err:  # an unknown or broken agent must never stall a match
         problem = f"{type(err).__name__}: {err}"
-    view = turn_view(game_id, state, seat, seed, with_image=bool(getattr(agent, "accepts_images", False)))
+    view = turn_view(
+        game_id, state, seat, seed, with_image=bool(getattr(agent, "accepts_images", False)), chat_log=chat_log
+    )
     if agent is not None:
         try:
             decision = agent.decide(view)
@@ -142,13 +150,14 @@ def record_calls(
     calls: Sequence[ModelCall],
     fallback: bool,
     not_applied: str = "",
+    what: str = "action",
 ) -> list[AgentCall]:
     """Store the model calls of one decision, in the order they were made.
 
     ``event`` is the action event the decision produced; None when the action was rejected, in which case
     ``not_applied`` says why and is noted on every row.
     """
-    note = f"action not applied: {not_applied}" if not_applied else ""
+    note = f"{what} not applied: {not_applied}" if not_applied else ""
     rows = [
         AgentCall(
             match_id=match_id,

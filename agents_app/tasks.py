@@ -6,6 +6,8 @@ import logging
 
 from celery import shared_task
 
+from agents_app import chat_services
+from agents_app.chat_selectors import recent_chat
 from agents_app.services import decide, decision_seed, record_calls
 from gameplay import services as match_services
 from gameplay.models import Event, Match, Seat
@@ -43,7 +45,10 @@ def play_agent_turns(match_id: int) -> int:
         if not pending:
             break
         seat = pending[0]
-        turn = decide(agents[seat], match.game_id, state, seat, decision_seed(match.seed, match.version, seat))
+        game = state.game
+        chat_log = recent_chat(match, game) if game.chat_enabled() and not game.spec.chat_in_state else ()
+        seed = decision_seed(match.seed, match.version, seat)
+        turn = decide(agents[seat], match.game_id, state, seat, seed, chat_log=chat_log)
         extra = {"agent": agents[seat], "agent_think_ms": turn.think_ms}
         if turn.fallback:
             extra.update(fallback=True, fallback_reason=turn.reason[:500])
@@ -84,6 +89,14 @@ def play_agent_turns(match_id: int) -> int:
             except match_services.ServiceError as err:
                 logger.info("agent message dropped: %s", err)
     return applied
+
+
+# Like a turn: acknowledged after it ran. An answer lost with its process is not re-queued by the watchdog (chat
+# is optional); a partner who asks again is answered then.
+@shared_task(name="agents_app.answer_chat", acks_late=True, reject_on_worker_lost=True)
+def answer_chat(match_id: int) -> int:
+    """Agents answer the chat lines written to them while another seat is to move (agents_app.chat_services)."""
+    return chat_services.answer_chat(match_id)
 
 
 def _action_event(match_id: int, seat: int, version: int) -> Event | None:

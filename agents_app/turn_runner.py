@@ -18,6 +18,7 @@ import asyncio
 import logging
 import os
 import threading
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -150,12 +151,33 @@ def runner() -> TurnRunner:
         return _runner
 
 
+_chat_runner: TurnRunner | None = None
+
+
+def chat_runner() -> TurnRunner:
+    """The process's runner of chat answers between moves (its own pool: a chat answer never delays a move)."""
+    global _chat_runner
+    with _runner_lock:
+        if _chat_runner is None:
+            _chat_runner = TurnRunner(_answer_chat, settings.AGENT_TURN_THREADS)
+        return _chat_runner
+
+
 def _play_agent_turns(match_id: int) -> int:
     from agents_app import tasks  # late: the task module imports models, and this module is imported early
 
     return tasks.play_agent_turns(match_id)
 
 
+def _answer_chat(match_id: int) -> int:
+    from agents_app import tasks
+
+    return tasks.answer_chat(match_id)
+
+
 def wait_idle(timeout: float) -> bool:
-    """Wait until the process's runner has nothing queued or running; True at once if it never ran."""
-    return _runner is None or _runner.wait_idle(timeout)
+    """Wait until the process's runners have nothing queued or running; True at once for one that never ran."""
+    deadline = time.monotonic() + timeout
+    return all(
+        pool is None or pool.wait_idle(max(0.0, deadline - time.monotonic())) for pool in (_runner, _chat_runner)
+    )

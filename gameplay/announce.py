@@ -17,7 +17,7 @@ from gameplay.committed import CommittedAction
 from gameplay.engines.api import State
 from gameplay.models import Match, Seat
 from gameplay.selectors import match_group_name, state_of
-from gameplay.signals import agent_turn_due, match_finished
+from gameplay.signals import agent_turn_due, chat_posted, match_finished
 
 logger = logging.getLogger(__name__)
 
@@ -87,3 +87,16 @@ def announce_finished(match_id: int, game_id: str) -> None:
     for receiver, result in match_finished.send_robust(sender=Match, match_id=match_id, game_id=game_id):
         if isinstance(result, Exception):
             logger.error("match_finished receiver %r failed for match %s", receiver, match_id, exc_info=result)
+
+
+def schedule_chat_posted(match: Match, seat: int, seq: int) -> None:
+    """Send ``chat_posted`` once the current transaction commits, if an agent other than the sender sits in the
+    match (an agent may answer between its moves; nobody else listens)."""
+    if match.seats.filter(controller=Seat.Controller.AGENT).exclude(index=seat).exists():
+        transaction.on_commit(partial(_announce_chat_posted, match.pk, seat, seq))
+
+
+def _announce_chat_posted(match_id: int, seat: int, seq: int) -> None:
+    for receiver, result in chat_posted.send_robust(sender=Match, match_id=match_id, seat=seat, seq=seq):
+        if isinstance(result, Exception):
+            logger.error("chat_posted receiver %r failed for match %s", receiver, match_id, exc_info=result)

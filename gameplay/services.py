@@ -27,6 +27,7 @@ from gameplay.announce import (  # noqa: F401 (NOTIFY_RETRY_DELAYS: part of this
     announce_finished,
     notify_match_changed,
     schedule_agent_turns,
+    schedule_chat_posted,
 )
 from gameplay.committed import CommittedAction
 from gameplay.engines.api import EngineError, IllegalActionError
@@ -235,13 +236,24 @@ def apply_move_text(
     )
 
 
-def post_message(match_id: int, seat_index: int, text: Any) -> Event:
+def post_message(
+    match_id: int,
+    seat_index: int,
+    text: Any,
+    *,
+    expected_version: int | None = None,
+    unless_spoke_after: int | None = None,
+) -> Event:
     """Append a chat line from a seat. Chat is an event beside the actions, not an action.
 
     Refused when the game (with this match's options) has no chat: ``Game.chat_enabled()``, when the text
     is not clean (``text_input``: valid Unicode, no NUL or control characters but newline and tab, bounded), and
     when the seat already sent MAX_CHAT_PER_MINUTE lines in the last minute (counted from the log, so the limit
     holds for every caller and across server processes).
+
+    An agent answering between its moves passes the two guards, checked under the match lock: ``expected_version``
+    (the line was written for that position; refused once somebody has moved) and ``unless_spoke_after`` (refused
+    when this seat has posted a line after that event already: a second run of the same reply task says nothing).
     """
     try:
         text = clean_text(text, max_length=settings.MAX_CHAT_LENGTH, multiline=True, what="message")
@@ -262,6 +274,12 @@ def post_message(match_id: int, seat_index: int, text: Any) -> Event:
         )
         if recent.count() >= limit:  # counted under the match lock: two lines sent at once cannot both slip in
             raise ServiceError(f"too many messages: at most {limit} a minute; please wait a little")
+        if expected_version is not None and match.version != expected_version:
+            raise ServiceError(f"the match moved on (version {match.version}, not {expected_version})")
+        if unless_spoke_after is not None and match.events.filter(
+            kind=Event.Kind.MESSAGE, seat=seat_index, seq__gt=unless_spoke_after
+        ).exists():
+            raise ServiceError("this seat has already spoken since")
         fields = ["updated_at"]
         if game.spec.chat_in_state:
             # Games whose observations include the chat (Gnomes at Night) keep it in their state too,
@@ -275,6 +293,7 @@ def post_message(match_id: int, seat_index: int, text: Any) -> Event:
             fields.append("state")
         event = append_event(match, Event.Kind.MESSAGE, seat_index, {"text": text}, None)
         match.save(update_fields=fields)
+        schedule_chat_posted(match, seat_index, event.seq)
     notify_match_changed(match, seq=event.seq)
     return event
 

@@ -11,3 +11,8 @@ match_finished = Signal()
 # (agents_app queues its Celery task) never reads an uncommitted match. Outside any transaction it is sent
 # at once. sender: gameplay.models.Match; keyword arguments: match_id.
 agent_turn_due = Signal()
+
+# Sent when a seat's chat line has committed, if the match has an agent seat other than the sender's, so an agent
+# may answer between its own moves. sender: gameplay.models.Match; keyword arguments: match_id, seat (the sender),
+# seq (the message event's sequence number).
+chat_posted = Signal()

@@ -43,6 +43,25 @@ class Decision:
 
 
 @dataclass(frozen=True)
+class ChatLine:
+    """One line of a match's chat as an agent reads it: who said it (seat and the game's name for it) and what."""
+
+    seat: int
+    speaker: str
+    text: str
+
+
+@dataclass(frozen=True)
+class ChatAnswer:
+    """What an agent says between its own moves: a message, or None to stay quiet (``problem`` says why, when it
+    meant to speak but could not), with the model calls behind it."""
+
+    message: str | None
+    calls: tuple[ModelCall, ...] = ()
+    problem: str | None = None
+
+
+@dataclass(frozen=True)
 class TurnView:
     """Everything an agent may use for one decision."""
 
@@ -64,6 +83,9 @@ class TurnView:
     chat: bool = False
     # Every seat is on one team (``Game.teams``): the players win or lose together, nobody plays against them.
     cooperative: bool = False
+    # The match's recent chat, oldest first, for games that keep chat outside their state (``chat_in_state`` off);
+    # where the state keeps it, the observation already holds it and this stays empty.
+    chat_log: tuple[ChatLine, ...] = ()
 
 
 class Agent(ABC):
@@ -77,7 +99,15 @@ class Agent(ABC):
     games: frozenset[str] | None = None
     # Vision-capable agents set this to receive TurnView.image (drawing it costs time, so it is opt-in).
     accepts_images: bool = False
+    # How many chat lines the agent may send between two of its own moves, the one sent with a move included;
+    # 0: it speaks only with its moves. The platform asks ``answer`` when a partner wrote to it since.
+    chat_replies_per_turn: int = 0
 
     @abstractmethod
     def decide(self, view: TurnView) -> Decision:
         """Choose one of ``view.legal_actions`` (or a text action with its text)."""
+
+    def answer(self, view: TurnView, lines: tuple[ChatLine, ...]) -> ChatAnswer:
+        """Answer chat ``lines`` addressed to this seat while another seat is to move (``view.legal_actions`` is
+        then empty). Only called for agents with ``chat_replies_per_turn`` above 0; the default stays quiet."""
+        return ChatAnswer(None)

@@ -52,6 +52,7 @@ def admin_form(**overrides) -> dict:
         "retries": "2",
         "http_retries": "1",
         "explain_limit": "3",
+        "chat_replies": "1",
         "scaffold": "cot",
         "rap_depth": "2",
         "rap_iterations": "10",

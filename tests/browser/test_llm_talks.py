@@ -1,6 +1,7 @@
 """An LLM player talks in Gnomes at Night (issue 22): a person starts a match against an LLM configuration
-(answered by a scripted OpenAI-compatible server), makes a move, and the model's chat line arrives on the
-person's page over the match websocket, without a reload.
+(answered by a scripted OpenAI-compatible server), asks it a question on their own turn and gets its answer, then
+makes a move, and the model's line sent with its move arrives too: both over the match websocket, without a
+reload.
 
 The site runs in its own daphne process on its own database, so the configuration is created there with
 manage.py, as an admin would create it in the admin."""
@@ -17,9 +18,14 @@ from tests.support.live_server import ROOT, daphne_server, migrate, server_env
 from tests.support.openai_server import ScriptedReply, scripted_openai_server
 
 LINE = "I can move right from here. Where is the treasure on your side?"
+QUESTION = "Can you see the treasure?"
+ANSWER = "Not yet; I see a wall to my left, so try going up."
 
 
 def talking_model(body) -> ScriptedReply:
+    """Moves with a line; asked to answer the chat between its moves (no action list shown), answers."""
+    if "Available actions" not in "\n".join(str(m.get("content")) for m in body["messages"]):
+        return ScriptedReply.text({"message": ANSWER})
     return ScriptedReply.text({**first_listed_action(body).content, "message": LINE})
 
 
@@ -47,10 +53,15 @@ def test_an_llm_partners_chat_line_reaches_the_persons_page_live(chromium, tmp_p
                 page.wait_for_url(re.compile(r"/play/[\w-]+/$"))
                 page.wait_for_selector("#board svg.maze")
                 assert LINE not in page.locator("#chat-log").inner_text()
+                # Asked on the person's own turn, the model answers between its moves, live.
+                page.get_by_label("Message").fill(QUESTION)
+                page.get_by_label("Message").press("Enter")
+                page.wait_for_selector(f"#chat-log >> text={ANSWER}", timeout=20_000)
                 page.locator('#board button[data-action-id="stay"]').click()  # Gnome A moves first
                 # The model moves and talks; the line is pushed to this page (no reload happens here).
                 page.wait_for_selector(f"#chat-log >> text={LINE}", timeout=20_000)
-                assert model.requests and '"message"' in model.requests[0].messages[0]["content"]
+                assert QUESTION in model.requests[0].prompt_text  # the answer was written to the question
+                assert '"message"' in model.requests[-1].messages[0]["content"]
             except Exception:
                 page.screenshot(path=str(ARTIFACTS / "llm-talks-failure.png"), full_page=True)
                 raise

@@ -15,13 +15,13 @@ from collections.abc import Callable, Mapping
 
 import openai
 
-from agents_app.agents.base import Agent, Decision, TurnView
+from agents_app.agents.base import Agent, ChatAnswer, ChatLine, Decision, TurnView
 from agents_app.agents.random_agent import short_text_for
 
 from . import prompts
 from .client import ChatCaller, GiveUp, image_part, make_openai_client
 from .rap import NoLogprobs, rap_choice
-from .replies import ExplainReply, InvalidReply, TextValidator, parse_reply
+from .replies import ExplainReply, InvalidReply, TextValidator, parse_answer, parse_reply
 from .settings import LLMAgentSettings
 
 logger = logging.getLogger(__name__)
@@ -40,6 +40,7 @@ class LLMAgent(Agent):
         self.settings = settings
         self.name = settings.name
         self.accepts_images = settings.vision
+        self.chat_replies_per_turn = settings.chat_replies
         self.description = f"{settings.model} at {settings.display_url} ({settings.scaffold} scaffold)"
         # The key goes straight into the client; nothing on this object holds it.
         self._client = client if client is not None else make_openai_client(settings, environ)
@@ -65,6 +66,33 @@ class LLMAgent(Agent):
             logger.exception("LLM agent %s failed unexpectedly", self.name)
             return self._fallback(view, caller, f"unexpected error: {type(err).__name__}: {err}"[:300])
         return Decision(action_id=action_id, text=text, message=message, calls=tuple(caller.calls))
+
+    # --- talking between moves --------------------------------------------------------------------------------
+
+    def answer(self, view: TurnView, lines: tuple[ChatLine, ...]) -> ChatAnswer:
+        """One chat answer to ``lines`` (every scaffold answers directly: nothing to plan). An invalid reply gets
+        one correction; after that, or when the endpoint fails, the agent stays quiet and says why."""
+        caller = ChatCaller(self._client, self.settings, sleep=self._sleep)
+        messages: list[dict] = [
+            {"role": "system", "content": prompts.answer_system_prompt(view)},
+            {"role": "user", "content": prompts.answer_request(view, lines)},
+        ]
+        try:
+            for _ in range(1 + min(self.settings.retries, 1)):  # the answer and at most one correction
+                reply = caller.call(messages, purpose="answer", json_mode=self.settings.json_mode)
+                try:
+                    return ChatAnswer(parse_answer(reply.text, view, refusal=reply.refusal), tuple(caller.calls))
+                except InvalidReply as err:
+                    caller.annotate_last(error=f"invalid reply ({err.kind}): {err.problem}")
+                    problem = err.problem
+                messages.append({"role": "assistant", "content": reply.text or reply.refusal})
+                messages.append({"role": "user", "content": prompts.answer_correction(problem)})
+            return ChatAnswer(None, tuple(caller.calls), problem=f"no valid chat answer; last problem: {problem}")
+        except GiveUp as err:
+            return ChatAnswer(None, tuple(caller.calls), problem=err.reason)
+        except Exception as err:  # never let a chat answer break anything: it is optional
+            logger.exception("LLM agent %s failed to answer the chat", self.name)
+            return ChatAnswer(None, tuple(caller.calls), problem=f"unexpected error: {type(err).__name__}: {err}"[:300])
 
     # --- base and Chain-of-Thought -----------------------------------------------------------------------------
 

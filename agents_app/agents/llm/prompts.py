@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import random
 
-from agents_app.agents.base import TurnView
+from agents_app.agents.base import ChatLine, TurnView
 from agents_app.agents.random_agent import short_text_for
 
 # GameBench's Chain-of-Thought sentence, verbatim: a CoT prompt ends with it.
@@ -27,6 +27,19 @@ MAX_MESSAGE_CHARS = 300
 
 
 def system_prompt(view: TurnView, explain_limit: int) -> str:
+    parts = _game_intro(view)
+    if view.rules is not None and view.rules.topics and explain_limit > 0:
+        topics = list(view.rules.topics)
+        parts.append(
+            "If you would like to learn more about the rules, reply with a JSON object naming one topic, "
+            f"for example {json.dumps({'explain': topics[0]})}. The topics are: {', '.join(topics)} "
+            f"(at most {explain_limit} per move)."
+        )
+    parts.append(reply_format(view))
+    return "\n\n".join(parts)
+
+
+def _game_intro(view: TurnView) -> list[str]:
     parts = [f"You are playing a game called {view.game_id}."]
     if view.cooperative:
         parts.append(
@@ -35,15 +48,7 @@ def system_prompt(view: TurnView, explain_limit: int) -> str:
         )
     if view.rules is not None:
         parts.append(f"The rules are as follows: {view.rules.summary}")
-        if view.rules.topics and explain_limit > 0:
-            topics = list(view.rules.topics)
-            parts.append(
-                "If you would like to learn more about the rules, reply with a JSON object naming one topic, "
-                f"for example {json.dumps({'explain': topics[0]})}. The topics are: {', '.join(topics)} "
-                f"(at most {explain_limit} per move)."
-            )
-    parts.append(reply_format(view))
-    return "\n\n".join(parts)
+    return parts
 
 
 def example_action(view: TurnView) -> str:
@@ -77,10 +82,7 @@ def reply_format(view: TurnView) -> str:
 
 def turn_prompt(view: TurnView) -> str:
     """The observation and the actions; the caller appends the closing request."""
-    parts = [
-        "Your observation of the game is between <state> and </state>:",
-        f"<state>\n{view.observation.text}\n</state>",
-    ]
+    parts = _observation_parts(view)
     if view.legal_actions:
         parts.append("Available actions (id: label):\n" + "\n".join(f"{a.id}: {a.label}" for a in view.legal_actions))
     else:
@@ -92,6 +94,52 @@ def turn_prompt(view: TurnView) -> str:
             lines.append(f"{spec.id}: {spec.label}{hint}; at most {spec.max_length} characters")
         parts.append("Open-ended actions (reply with the id and your text):\n" + "\n".join(lines))
     return "\n\n".join(parts)
+
+
+def _observation_parts(view: TurnView) -> list[str]:
+    parts = [
+        "Your observation of the game is between <state> and </state>:",
+        f"<state>\n{view.observation.text}\n</state>",
+    ]
+    if view.chat_log:
+        parts.append("Recent chat, oldest first:\n" + "\n".join(_quoted(line) for line in view.chat_log))
+    return parts
+
+
+def _quoted(line: ChatLine) -> str:
+    return f"{line.speaker}: {json.dumps(line.text, ensure_ascii=False)}"
+
+
+# --- answering the chat between moves --------------------------------------------------------------------------
+
+# What the examples say; concrete sentences, since a model copies an example's shape (and a placeholder literally).
+_ANSWER_EXAMPLE = "I can see a wall on my left; try going up first."
+
+
+def answer_system_prompt(view: TurnView) -> str:
+    parts = _game_intro(view)
+    parts.append(
+        "It is not your turn now, but you can talk in the chat while you wait. When somebody writes to you, answer "
+        "with a single JSON object and nothing else, for example "
+        f"{json.dumps({'message': _ANSWER_EXAMPLE})}, at most {MAX_MESSAGE_CHARS} characters; reply "
+        f"{json.dumps({'message': ''})} when there is nothing useful to say. Only say what your observation shows."
+    )
+    return "\n\n".join(parts)
+
+
+def answer_request(view: TurnView, lines: tuple[ChatLine, ...]) -> str:
+    parts = _observation_parts(view)
+    parts.append("New in the chat, written to you:\n" + "\n".join(_quoted(line) for line in lines))
+    parts.append("Answer in the chat. Reply with a single JSON object with your \"message\".")
+    return "\n\n".join(parts)
+
+
+def answer_correction(problem: str) -> str:
+    example = json.dumps({"message": _ANSWER_EXAMPLE})
+    return (
+        f"Your reply was invalid: {problem}.\n"
+        f"Reply with exactly one JSON object and nothing else, such as {example}."
+    )
 
 
 def move_request() -> str:

@@ -128,6 +128,16 @@ def _move(obj: dict, view: TurnView, text_validator: TextValidator | None) -> Mo
     return MoveReply(action_id, text, message)
 
 
+def parse_answer(content: str | None, view: TurnView, *, refusal: str | None = None) -> str | None:
+    """A between-moves chat answer: one JSON object with a "message" (blank: nothing to say)."""
+    if refusal and refusal.strip():
+        raise InvalidReply("refusal", f"you declined to answer ({_short(refusal)}); answer your partner in the chat")
+    obj = json_object_in(content or "")
+    if "message" not in obj:
+        raise InvalidReply("malformed", 'the JSON object has no "message" key')
+    return chat_message(obj, view)
+
+
 def chat_message(obj: dict, view: TurnView) -> str | None:
     """The reply's chat line: only where the chat is open, a string, blank = none, cut to the limit at a word
     boundary (a long line is worth sending shortened, not worth a correction round)."""

@@ -1,0 +1,64 @@
+"""Reads of a match's chat for agent seats: the recent lines an agent may read, and the lines it owes an answer.
+
+Chat is public to every seat of a match (the seats' pages show all of it), so an agent may read all of it; what
+an agent must never read is another seat's observation, and nothing here touches one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from agents_app.agents.base import ChatLine
+from gameplay.engines.api import Game
+from gameplay.models import Event, Match
+
+# How many recent lines a view carries for a game that keeps chat outside its state.
+CHAT_LOG_LINES = 12
+
+
+def recent_chat(match: Match, game: Game, limit: int = CHAT_LOG_LINES) -> tuple[ChatLine, ...]:
+    """The match's last ``limit`` chat lines, oldest first, named by the game's seat names."""
+    events = match.events.filter(kind=Event.Kind.MESSAGE).order_by("-seq")[:limit]
+    return tuple(_line(event, game) for event in reversed(list(events)))
+
+
+@dataclass(frozen=True)
+class OwedAnswer:
+    """Chat lines written to a seat since it last moved or spoke, which it has not answered yet."""
+
+    lines: tuple[ChatLine, ...]
+    # The seq of the seat's own last move or line: if it has posted anything after this, the lines are answered.
+    answered_after: int
+
+
+def owed_answer(match: Match, game: Game, seat: int, limit: int) -> OwedAnswer | None:
+    """What ``seat`` owes an answer to, or None: nothing new addressed to it, or it has already sent ``limit``
+    lines since its last move (the line sent with that move included)."""
+    last_move = (
+        match.events.filter(kind=Event.Kind.ACTION, seat=seat).order_by("-seq").values_list("seq", flat=True).first()
+        or 0
+    )
+    mine = list(
+        match.events.filter(kind=Event.Kind.MESSAGE, seat=seat, seq__gt=last_move).values_list("seq", flat=True)
+    )
+    if len(mine) >= limit:
+        return None
+    answered_after = max([last_move, *mine])
+    new = match.events.filter(kind=Event.Kind.MESSAGE, seq__gt=answered_after).exclude(seat=seat).order_by("seq")
+    lines = tuple(_line(event, game) for event in new)
+    lines = tuple(line for line in lines if addressed_to(line.text, game, seat))
+    return OwedAnswer(lines, answered_after) if lines else None
+
+
+def addressed_to(text: str, game: Game, seat: int) -> bool:
+    """Whether a chat line speaks to ``seat``: with one partner every line does; with more, a line naming the
+    seat (its name in the game, e.g. "Blue" or "Player 2") does."""
+    if game.num_seats <= 2:
+        return True
+    return game.seat_name(seat).casefold() in text.casefold()
+
+
+def _line(event: Event, game: Game) -> ChatLine:
+    seat = event.seat if event.seat is not None else -1
+    speaker = game.seat_name(seat) if seat >= 0 else "spectator"
+    return ChatLine(seat=seat, speaker=speaker, text=str(event.payload.get("text", "")))

@@ -1,0 +1,67 @@
+"""Agents answering the chat between their own moves (issue 22): a partner asks on its turn, the agent answers.
+
+``answer_chat`` runs as a Celery task (or on the turn runner's threads when Celery is eager), after a chat line
+committed (``gameplay.signals.chat_posted``). It is idempotent: each answer is posted with the version it was
+written for and only if the seat has said nothing since the lines it answers, so a second run of the task, or a
+move made meanwhile, leaves the chat as it is (the model's calls are kept either way, marked not applied).
+"""
+
+from __future__ import annotations
+
+import logging
+
+from agents_app import chat_selectors, selectors
+from agents_app.services import decision_seed, record_calls, turn_view
+from gameplay import services as match_services
+from gameplay.models import Match, Seat
+from gameplay.selectors import state_of
+
+logger = logging.getLogger(__name__)
+
+
+def answer_chat(match_id: int) -> int:
+    """Let every agent seat that is not to move answer the lines written to it; returns the lines posted."""
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None or match.status != Match.Status.ACTIVE:
+        return 0
+    state = state_of(match)
+    game = state.game
+    if not game.chat_enabled():
+        return 0
+    to_move = set(state.current_seats())  # a seat to move answers with its move, which reads the chat anyway
+    posted = 0
+    for seat in match.seats.filter(controller=Seat.Controller.AGENT).order_by("index"):
+        limit = selectors.chat_replies_per_turn(seat.agent_name)
+        if seat.index in to_move or limit <= 0:
+            continue
+        owed = chat_selectors.owed_answer(match, game, seat.index, limit)
+        if owed is None:
+            continue
+        try:
+            agent = selectors.build_agent(seat.agent_name)
+        except Exception as err:  # an unknown or broken agent plays by fallback; it just says nothing here
+            logger.info("agent %s of match %s cannot answer the chat: %s", seat.agent_name, match_id, err)
+            continue
+        seed = decision_seed(match.seed, match.version, seat.index) ^ owed.answered_after
+        chat_log = () if game.spec.chat_in_state else chat_selectors.recent_chat(match, game)
+        view = turn_view(match.game_id, state, seat.index, seed, chat_log=chat_log)
+        answer = agent.answer(view, owed.lines)
+        if answer.problem:
+            logger.warning("agent %s of match %s stays quiet: %s", seat.agent_name, match_id, answer.problem)
+        event, not_applied = None, ""
+        if answer.message:
+            try:
+                event = match_services.post_message(
+                    match.pk, seat.index, answer.message,
+                    expected_version=match.version, unless_spoke_after=owed.answered_after,
+                )
+                posted += 1
+            except match_services.ServiceError as err:
+                not_applied = str(err)
+                logger.info("chat answer of %s in match %s not posted: %s", seat.agent_name, match_id, err)
+        if answer.calls:
+            record_calls(
+                match_id=match.pk, event=event, seat=seat.index, agent_name=seat.agent_name, version=match.version,
+                calls=answer.calls, fallback=False, not_applied=not_applied, what="chat answer",
+            )
+    return posted
