@@ -338,6 +338,13 @@ class State(ABC):
         """Per seat, string values only that seat may see (default: none)."""
         return {}
 
+    def rule_topics(self, seat: int, action_id: str) -> tuple[str, ...]:
+        """The rule topics (names in ``Game.rules.topics``) a player needs to understand the legal action
+        ``action_id`` of ``seat``: a language-model player is offered these topics, so each rule a move depends on
+        is in the summary or a topic away (the conformance suite checks every legal move names at least one, and
+        only topics that exist). Every engine declares them: the default names none."""
+        return ()
+
     # --- optional hooks, each with a default (declared on GameSpec where a capability) -----------
     def action_labels(self, seat: int, action_id: str, text: str | None = None) -> ActionLabels:
         """How the action ``seat`` is about to take reads to each seat and to the public.

@@ -140,6 +140,22 @@ def check_goal_declaration(spec) -> None:
             assert spec.goal_measure, f"{m.name!r} counts up to a goal, but the game declares no goal_measure"
 
 
+def check_rule_topics(state: State) -> None:
+    """Every legal move names the rule topics it depends on (``State.rule_topics``), and each is offered to a
+    language-model player: a topic of ``rules.topics``, or named in the summary itself."""
+    rules = state.game.rules
+    summary = rules.summary.casefold()
+    for seat in state.current_seats():
+        for action in [*state.legal_actions(seat), *state.text_actions(seat)]:
+            topics = state.rule_topics(seat, action.id)
+            assert topics, f"{state.game.spec.id}: legal action {action.id!r} names no rule topic"
+            for topic in topics:
+                assert topic in rules.topics or topic.casefold() in summary, (
+                    f"{state.game.spec.id}: {action.id!r} needs rule topic {topic!r}, which is neither offered as a "
+                    f"topic ({', '.join(rules.topics)}) nor in the summary"
+                )
+
+
 def check_spec(game: Game) -> None:
     """Game-level capabilities: the spec is consistent, chat and rounds answer as declared."""
     spec = game.spec
@@ -413,6 +429,7 @@ def random_playout(game: Game, seed: int, texts: tuple[str, ...] = DEFAULT_TEXTS
         for s in seats:
             assert state.legal_actions(s) or state.text_actions(s), f"seat {s} must act but cannot"
         if step % probe_every == 0:
+            check_rule_topics(state)
             check_rejects_illegal(state)
             check_resignation_scores(state)
             check_agreed_draw_scores(state)

@@ -102,7 +102,8 @@ def test_action_labels_and_paths():
     0a 0. 0. 0b 0B
     """)
     move = {a.id: a for a in state.legal_actions(0)}["move:c3-d4"]
-    assert move.label == "Move worker C3 → D4 (level 0 → 1)"
+    assert move.label == "Move worker A from C3 to D4 (level 0 → 1)"  # the worker by its letter, then the cells
+    assert {a.id: a for a in state.legal_actions(0)}["move:e1-d2"].label == "Move worker B from E1 to D2 (level 0 → 0)"
     assert move.path == ("c3", "d4")
     state.apply_action(0, "move:c3-d4")
     builds = {a.id: a for a in state.legal_actions(0)}

@@ -134,7 +134,7 @@ async def test_move_by_seat_0_reaches_seat_1(layer):
     await comm0.send_to(text_data=json.dumps(clickable(selected, "action")["c3"]["vals"]))
     views = {s: await comms[s].receive_from(timeout=TIMEOUT) for s in (0, 1)}
     assert shows_worker(views[1], "c3", "opponent's") and not shows_worker(views[1], "b2", "opponent's")
-    assert "Move worker B2 → C3" in views[1]
+    assert "from B2 to C3" in views[1]
     assert version_of(views[1]) == 5
     assert (await fingerprint(match_id))[1] == 5
     await close_all(comm0, comm1)

@@ -164,6 +164,9 @@ class GnomesState(State):
         seen = own if after != self.token else UNMOVED_LABEL
         return ActionLabels(by_seat=tuple(own if s == seat else seen for s in (0, 1)), public=seen)
 
+    def rule_topics(self, seat: int, action_id: str) -> tuple[str, ...]:
+        return ("moves", "walls") if any(a.id == action_id for a in self.legal_actions(seat)) else ()
+
     def observation(self, seat: int | None) -> Observation:
         if seat not in (0, 1, None):
             raise ValueError(f"no seat {seat!r} in a two-seat game")

@@ -25,6 +25,12 @@ from .rules import RULES
 from .textview import board_lines, render_text
 from .uhp import describe_all, game_type_string, move_string, parse_move
 
+# The rules topic of each bug, by its letter in the piece names (wQ, bS1, ...).
+_BUG_TOPICS = {
+    "Q": "queen", "S": "spider", "B": "beetle", "G": "grasshopper", "A": "ant", "M": "mosquito", "L": "ladybug",
+    "P": "pillbug",
+}
+
 HARD_CAP = 500  # turns, when max_turns is 0
 GAMEBENCH_TURNS = 250
 MAX_TURN_LIMIT = 5000
@@ -67,6 +73,20 @@ class HiveState(State):
 
     def current_seats(self) -> list[int]:
         return [] if self.pos.is_over() else [self.pos.ply % 2]
+
+    def rule_topics(self, seat: int, action_id: str) -> tuple[str, ...]:
+        move = self._legal()[1].get(action_id) if seat in self.current_seats() else None
+        if move is None:
+            return ()
+        if move == PASS:
+            return ("passing",)
+        piece, src, _dst = move
+        if src is None:
+            return ("placement", "notation")
+        topics = (_BUG_TOPICS[piece[1]], "one_hive", "freedom_to_move", "notation")
+        if piece[0] != "wb"[seat]:  # the other side's piece: moved by a Pillbug's (or a Mosquito's) special ability
+            topics += ("pillbug",)
+        return topics
 
     def legal_actions(self, seat: int) -> list[Action]:
         if self.pos.is_over() or seat != self.pos.ply % 2:

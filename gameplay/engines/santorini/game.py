@@ -96,10 +96,20 @@ class SantoriniState(State):
         return self.levels[src] == 2 or self.game.options["win_on_any_level3"]
 
     def _move_label(self, src: int, dst: int) -> str:
+        # Names the worker by its letter as the board shows it (A/B for seat 0, a/b for seat 1) and the cells with
+        # "from"/"to": "Move worker A4 → B3" read as worker A on cell 4, or the worker on A4, when worker B stood
+        # on A4 (issue 22).
         return (
-            f"Move worker {NAMES[src].upper()} → {NAMES[dst].upper()} "
+            f"Move worker {self._worker_letter(src)} from {NAMES[src].upper()} to {NAMES[dst].upper()} "
             f"(level {self.levels[src]} → {self.levels[dst]})"
         )
+
+    def _worker_letter(self, cell: int) -> str:
+        for seat in range(2):
+            if cell in self.workers[seat]:
+                letter = WORKER_IDS[self.workers[seat].index(cell)]
+                return letter if seat == 0 else letter.lower()
+        return "?"  # no worker there: not reached for a legal move
 
     def _build_label(self, cell: int) -> str:
         level = self.levels[cell]
@@ -139,6 +149,14 @@ class SantoriniState(State):
             ]
         actions.sort(key=lambda a: a.id)
         return actions
+
+    def rule_topics(self, seat: int, action_id: str) -> tuple[str, ...]:
+        kind = action_id.partition(":")[0]
+        topics = {"place": ("setup",), "move": ("moving", "winning"), "build": ("building",)}.get(kind, ())
+        options = self.game.options
+        if topics and (options["alternate_workers"] or options["win_on_any_level3"]):
+            topics += ("variant",)  # the GameBench variant changes which worker moves and what wins
+        return topics
 
     def _apply(self, seat: int, action_id: str, text: str | None) -> None:
         kind, _, arg = action_id.partition(":")

@@ -7,9 +7,12 @@ from ..api import Rules
 RULES = Rules(
     summary=(
         "Santorini is a two-player abstract strategy game on a 5x5 board. Each player has two "
-        "workers. On your turn you move one of your workers one step, then build one level next "
-        "to the worker you moved. Climb a worker up onto a level-3 tower to win; a player who "
-        "cannot move at the start of their turn loses. Cells are named like chess squares: "
+        "workers. On your turn you move one of your workers one step to a neighbouring cell "
+        "(diagonals count) that holds no worker and no dome, climbing at most one level up (any "
+        "number down); then the same worker builds one level on a neighbouring cell without a "
+        "worker or dome: 0 to 1, 1 to 2, 2 to 3, and 3 to a dome, which nobody can enter or build "
+        "on. Move a worker up from level 2 onto level 3 to win; a player who cannot move at the "
+        "start of their turn loses. Cells are named like chess squares: "
         "columns a-e from left to right, rows 1-5 from bottom to top (a1 is bottom-left, e5 is "
         "top-right)."
     ),
