@@ -30,7 +30,7 @@ class AgentConfigAdmin(admin.ModelAdmin):
             },
         ),
         ("Sampling and limits", {"fields": ["temperature", "max_tokens", "timeout_s", "http_retries"]}),
-        ("Answers", {"fields": ["retries", "explain_limit", "chat_replies"]}),
+        ("Answers", {"fields": ["retries", "explain_limit", "chat_replies", "history_moves"]}),
         (
             "Scaffold",
             {

@@ -13,5 +13,16 @@ class AgentsAppConfig(AppConfig):
         from gameplay.agent_directory import AgentProvider, register
 
         register(
-            AgentProvider(exists=selectors.agent_exists, choices=selectors.agent_choices, plays=selectors.agent_plays)
+            AgentProvider(
+                exists=selectors.agent_exists,
+                choices=selectors.agent_choices,
+                plays=selectors.agent_plays,
+                not_ready=_not_ready,
+            )
         )
+
+
+def _not_ready(name: str) -> str | None:
+    from agents_app.services import readiness_problem  # late: services imports models
+
+    return readiness_problem(name)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 
-from agents_app import chat_selectors, selectors
+from agents_app import context_selectors, selectors
 from agents_app.services import decision_seed, record_calls, turn_view
 from gameplay import services as match_services
 from gameplay.models import Match, Seat
@@ -34,7 +34,7 @@ def answer_chat(match_id: int) -> int:
         limit = selectors.chat_replies_per_turn(seat.agent_name)
         if seat.index in to_move or limit <= 0:
             continue
-        owed = chat_selectors.owed_answer(match, game, seat.index, limit)
+        owed = context_selectors.owed_answer(match, game, seat.index, limit)
         if owed is None:
             continue
         try:
@@ -43,7 +43,7 @@ def answer_chat(match_id: int) -> int:
             logger.info("agent %s of match %s cannot answer the chat: %s", seat.agent_name, match_id, err)
             continue
         seed = decision_seed(match.seed, match.version, seat.index) ^ owed.answered_after
-        chat_log = () if game.spec.chat_in_state else chat_selectors.recent_chat(match, game)
+        chat_log = () if game.spec.chat_in_state else context_selectors.recent_chat(match, game)
         view = turn_view(match.game_id, state, seat.index, seed, chat_log=chat_log)
         answer = agent.answer(view, owed.lines)
         if answer.problem:

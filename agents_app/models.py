@@ -8,6 +8,8 @@ decision produced. A ``Tournament`` is a set of ``TournamentMatch`` rows schedul
 
 from __future__ import annotations
 
+import json
+
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
@@ -61,6 +63,12 @@ class AgentConfig(models.Model):
         help_text="In games with chat: lines it may send between two of its moves, the one sent with a move "
         "included, answering what its partners write to it (0: it talks only with its moves).",
     )
+    history_moves = models.PositiveSmallIntegerField(
+        "history window",
+        default=8,
+        validators=[MaxValueValidator(20)],
+        help_text="How many of the match's latest moves the prompt lists, as this seat saw them (0: none).",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -109,10 +117,18 @@ class AgentCall(models.Model):
     latency_ms = models.PositiveIntegerField(null=True, blank=True)
     prompt_tokens = models.PositiveIntegerField(null=True, blank=True)
     completion_tokens = models.PositiveIntegerField(null=True, blank=True)
+    details = models.JSONField(
+        default=dict, blank=True, help_text="What a search made of the reply (RAP: probabilities, values, choice)."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["match", "version", "seq"]
+
+    @property
+    def details_text(self) -> str:
+        """``details`` as indented JSON, for the transcript panel."""
+        return json.dumps(self.details, indent=1, sort_keys=True, ensure_ascii=False)
 
 
 class Tournament(models.Model):

@@ -178,6 +178,9 @@ def transcript_lines(match: Match) -> Iterator[str]:
             "latency_ms": call.latency_ms,
             "prompt_tokens": call.prompt_tokens,
             "completion_tokens": call.completion_tokens,
+            "details": call.details,
+            # Why the platform played a random legal move instead of the agent's, when it did (the move's event).
+            "fallback_reason": (call.event.payload.get("fallback_reason") if call.event else None) or "",
             "created_at": call.created_at.isoformat(),
         }
         yield json.dumps(row, ensure_ascii=False) + "\n"

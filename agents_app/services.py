@@ -45,16 +45,25 @@ def decision_seed(match_seed: int, version: int, seat: int) -> int:
 
 
 def turn_view(
-    game_id: str, state: State, seat: int, seed: int, *, with_image: bool = False, chat_log: tuple[ChatLine, ...] = ()
+    game_id: str,
+    state: State,
+    seat: int,
+    seed: int,
+    *,
+    with_image: bool = False,
+    with_next_actors: bool = False,
+    chat_log: tuple[ChatLine, ...] = (),
+    history: tuple[str, ...] = (),
 ) -> TurnView:
     """The seat's view for one decision; with_image adds the game's picture of that same observation, chat_log the
-    match's recent chat where the game keeps it outside its state (agents_app.chat_selectors.recent_chat)."""
+    match's recent chat where the game keeps it outside its state (agents_app.context_selectors.recent_chat)."""
     observation = state.observation(seat)
+    legal = tuple(state.legal_actions(seat))
     return TurnView(
         game_id=game_id,
         seat=seat,
         observation=observation,
-        legal_actions=tuple(state.legal_actions(seat)),
+        legal_actions=legal,
         text_actions=tuple(state.text_actions(seat)),
         rules=state.game.rules,
         seed=seed,
@@ -62,7 +71,37 @@ def turn_view(
         chat=state.game.spec.has_chat and state.game.chat_enabled(),
         cooperative=state.game.num_seats > 1 and len(set(state.game.teams())) == 1,
         chat_log=chat_log,
+        next_actors=_next_actors(state, seat, legal) if with_next_actors else {},
+        move_topics=_move_topics(state, seat, legal),
+        history=history,
     )
+
+
+def _move_topics(state: State, seat: int, legal) -> tuple[str, ...]:
+    found: dict[str, None] = {}
+    for action in [*legal, *state.text_actions(seat)]:
+        found.update(dict.fromkeys(state.rule_topics(seat, action.id)))
+    return tuple(found)
+
+
+def _next_actors(state: State, seat: int, legal) -> dict[str, str]:
+    """Who acts after each legal action, found by trying it on a copy of the state (the turn indicator shows the
+    same right after the move; nothing of the copy but whose turn it is leaves this function)."""
+    game, found = state.game, {}
+    for action in legal:
+        trial = state.clone()
+        try:
+            trial.apply_action(seat, action.id)
+        except Exception:  # an engine refusing its own legal action is a bug elsewhere; just say nothing here
+            continue
+        seats = [] if trial.is_terminal() else trial.current_seats()
+        if not seats:
+            found[action.id] = "nobody: the game ends"
+        elif seat in seats:
+            found[action.id] = "you"
+        else:
+            found[action.id] = " and ".join(game.seat_name(s) for s in seats)
+    return found
 
 
 def _image_of(state: State, observation) -> bytes | None:
@@ -74,7 +113,14 @@ def _image_of(state: State, observation) -> bytes | None:
 
 
 def decide(
-    agent_name: str, game_id: str, state: State, seat: int, seed: int, *, chat_log: tuple[ChatLine, ...] = ()
+    agent_name: str,
+    game_id: str,
+    state: State,
+    seat: int,
+    seed: int,
+    *,
+    chat_log: tuple[ChatLine, ...] = (),
+    history: tuple[str, ...] = (),
 ) -> AgentTurn:
     """Ask the named agent; if it raises or proposes an illegal action, a random legal one is used (logged).
 
@@ -88,7 +134,14 @@ def decide(
     except Exception as err:  # an unknown or broken agent must never stall a match
         problem = f"{type(err).__name__}: {err}"
     view = turn_view(
-        game_id, state, seat, seed, with_image=bool(getattr(agent, "accepts_images", False)), chat_log=chat_log
+        game_id,
+        state,
+        seat,
+        seed,
+        with_image=bool(getattr(agent, "accepts_images", False)),
+        with_next_actors=bool(getattr(agent, "wants_next_actors", False)),
+        chat_log=chat_log,
+        history=history,
     )
     if agent is not None:
         try:
@@ -175,6 +228,7 @@ def record_calls(
             latency_ms=_non_negative(call.latency_ms),
             prompt_tokens=_non_negative(call.prompt_tokens),
             completion_tokens=_non_negative(call.completion_tokens),
+            details=dict(call.details or {}),
         )
         for seq, call in enumerate(calls, start=1)
     ]
@@ -186,11 +240,12 @@ def _non_negative(value) -> int | None:
     return max(int(value), 0) if value is not None else None
 
 
-# --- before a tournament --------------------------------------------------------------------------------
+# --- before an agent plays: tournaments, play_match, the new-match form, studies ----------------------------
 
 
 def preflight(name: str) -> None:
-    """Raise AgentNotReady when the named agent cannot play (unknown, or RAP on an endpoint without logprobs).
+    """Raise AgentNotReady when the named agent cannot play: unknown, RAP on an endpoint without logprobs, or
+    vision on an endpoint that refuses images.
 
     Only configurations that need a capability are probed, so checking ordinary seats costs no request.
     """
@@ -202,11 +257,35 @@ def preflight(name: str) -> None:
     from agents_app.agents.llm import blocking_problems, probe, requires_logprobs
 
     settings = selectors.llm_settings(config)
-    if not requires_logprobs(settings):
+    if not (requires_logprobs(settings) or settings.vision):
         return
     report = probe(settings)
-    if not report.logprobs:
+    if requires_logprobs(settings) and not report.logprobs:
         raise AgentNotReady(f"{name}: {RAP_WITHOUT_LOGPROBS}")
     problems = blocking_problems(settings, report)  # probed anyway: refuse what else cannot work
     if problems:
         raise AgentNotReady(f"{name}: {'; '.join(problems)}")
+
+
+# A verdict is kept this long, so a form posted twice or a study's many rounds do not probe the endpoint each time;
+# a configuration edited in the admin is probed afresh (its updated_at is part of the key).
+READINESS_TTL_S = 60.0
+_readiness: dict[tuple[str, str], tuple[float, str | None]] = {}
+
+
+def readiness_problem(name: str) -> str | None:
+    """Why the agent cannot play as configured (preflight's reason), or None; probes at most once a minute."""
+    config = selectors.agent_config(name)
+    if config is None:
+        return None if selectors.agent_exists(name) else f"unknown agent {name!r}"
+    key, now = (name, config.updated_at.isoformat()), time.monotonic()
+    cached = _readiness.get(key)
+    if cached is not None and now - cached[0] < READINESS_TTL_S:
+        return cached[1]
+    try:
+        preflight(name)
+        problem = None
+    except AgentNotReady as err:
+        problem = str(err)
+    _readiness[key] = (now, problem)
+    return problem

@@ -7,7 +7,7 @@ import logging
 from celery import shared_task
 
 from agents_app import chat_services
-from agents_app.chat_selectors import recent_chat
+from agents_app.context_selectors import recent_chat, recent_moves
 from agents_app.services import decide, decision_seed, record_calls
 from gameplay import services as match_services
 from gameplay.models import Event, Match, Seat
@@ -48,12 +48,15 @@ def play_agent_turns(match_id: int) -> int:
         game = state.game
         chat_log = recent_chat(match, game) if game.chat_enabled() and not game.spec.chat_in_state else ()
         seed = decision_seed(match.seed, match.version, seat)
-        turn = decide(agents[seat], match.game_id, state, seat, seed, chat_log=chat_log)
+        history = recent_moves(match, game, seat)
+        turn = decide(agents[seat], match.game_id, state, seat, seed, chat_log=chat_log, history=history)
         extra = {"agent": agents[seat], "agent_think_ms": turn.think_ms}
         if turn.fallback:
             extra.update(fallback=True, fallback_reason=turn.reason[:500])
         if turn.calls:
             extra["model_calls"] = len(turn.calls)
+        if turn.decision.note:
+            extra["agent_note"] = turn.decision.note[:300]
         transcript = {
             "match_id": match.pk,
             "seat": seat,

@@ -16,6 +16,8 @@ class AgentProvider:
     exists: Callable[[str], bool]
     choices: Callable[..., list[tuple[str, str]]]  # (name, description), of the agents playing game_id if given
     plays: Callable[[str, str], bool]  # (name, game_id): the agent exists and knows how to play that game
+    # Why the agent cannot play as configured (its endpoint lacks what it needs, e.g. logprobs for RAP), or None.
+    not_ready: Callable[[str], str | None] = lambda name: None
 
 
 _providers: list[AgentProvider] = []
@@ -34,6 +36,15 @@ def agent_plays(name: str, game_id: str) -> bool:
     """Whether agent ``name`` knows how to play ``game_id``: a match never starts with an agent that would only
     fall back to random moves (the random agent itself plays every game)."""
     return isinstance(name, str) and bool(name) and any(p.plays(name, game_id) for p in _providers)
+
+
+def why_not_ready(name: str) -> str | None:
+    """Why agent ``name`` cannot play now, as a sentence for the person choosing it, or None: the same preflight
+    as tournaments and play_match run (a probe of the endpoint, for configurations that need a capability)."""
+    for provider in _providers:
+        if provider.exists(name):
+            return provider.not_ready(name)
+    return None
 
 
 def agent_choices(game_id: str | None = None) -> list[tuple[str, str]]:

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from django import forms
 
-from gameplay.agent_directory import agent_choices
+from gameplay.agent_directory import agent_choices, why_not_ready
 from gameplay.engines.api import GameSpec, OptionSpec
 
 YOU = "you"
 INVITE = "invite"
+AGENT_PREFIX = "agent:"
 
 
 def controller_choices(game_id: str | None = None) -> list[tuple[str, str]]:
@@ -16,7 +17,7 @@ def controller_choices(game_id: str | None = None) -> list[tuple[str, str]]:
     # Built-in agents and stored LLM configurations alike, through the directory agents_app registers with
     # (read at form time, so new configs show at once); only those that play this game.
     choices += [
-        (f"agent:{name}", f"Agent: {name} — {description}") for name, description in agent_choices(game_id)
+        (f"{AGENT_PREFIX}{name}", f"Agent: {name} — {description}") for name, description in agent_choices(game_id)
     ]
     return choices
 
@@ -78,4 +79,9 @@ class NewMatchForm(forms.Form):
         chosen = self.controllers()
         if chosen.count(YOU) > 1:
             raise forms.ValidationError("Only one seat can be yours; invite other people with links.")
+        for seat, choice in enumerate(chosen):
+            if choice.startswith(AGENT_PREFIX):
+                problem = why_not_ready(choice.removeprefix(AGENT_PREFIX))
+                if problem:
+                    self.add_error(f"seat_{seat}", f"This agent cannot play now: {problem}")
         return data

@@ -24,6 +24,8 @@ class ModelCall:
     latency_ms: int | None = None
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
+    # What a search made of the reply, for the transcript (RAP: the probabilities read, the values it computed).
+    details: dict | None = None
 
 
 @dataclass(frozen=True)
@@ -40,6 +42,9 @@ class Decision:
     message: str | None = None
     calls: tuple[ModelCall, ...] = ()
     fallback_reason: str | None = None
+    # Something the agent wants on record with this move (e.g. which of its parsers it trusted); kept in the move's
+    # event as "agent_note" and in a study's rounds.csv (agent_notes).
+    note: str | None = None
 
 
 @dataclass(frozen=True)
@@ -86,6 +91,15 @@ class TurnView:
     # The match's recent chat, oldest first, for games that keep chat outside their state (``chat_in_state`` off);
     # where the state keeps it, the observation already holds it and this stays empty.
     chat_log: tuple[ChatLine, ...] = ()
+    # Who acts after each legal action (action id -> "you", the seats' names, or "nobody: the game ends"), for agents
+    # that set ``wants_next_actors`` (a planner predicting the next position needs to know whose move it is: in
+    # Santorini a move is followed by the same player's build). Whose turn it is is public in every game here.
+    next_actors: dict = field(default_factory=dict)
+    # The rule topics the legal actions depend on (State.rule_topics, in first-seen order): what to ask about.
+    move_topics: tuple[str, ...] = ()
+    # The match's latest moves as this seat reads them ("Gnome A: moved right"), oldest first, at most
+    # HISTORY_LIMIT; an agent shows as many as it is configured to (LLM: ``history_moves``).
+    history: tuple[str, ...] = ()
 
 
 class Agent(ABC):
@@ -99,6 +113,8 @@ class Agent(ABC):
     games: frozenset[str] | None = None
     # Vision-capable agents set this to receive TurnView.image (drawing it costs time, so it is opt-in).
     accepts_images: bool = False
+    # Agents that set this receive TurnView.next_actors (one trial move per legal action: opt-in as well).
+    wants_next_actors: bool = False
     # How many chat lines the agent may send between two of its own moves, the one sent with a move included;
     # 0: it speaks only with its moves. The platform asks ``answer`` when a partner wrote to it since.
     chat_replies_per_turn: int = 0

@@ -46,6 +46,10 @@ ROUND_COLUMNS: dict[str, str] = {
     "agent_think_ms_mean": "agent seats: mean decision time in ms (blank without agents)",
     "agent_think_ms_median": "agent seats: median decision time in ms",
     "agent_think_ms_max": "agent seats: longest decision time in ms",
+    "agent_fallbacks": "agent seats: moves the platform or the agent played as a random legal fallback (a model "
+    "that did not answer usably, an agent that failed); the reasons are in the match transcript",
+    "agent_notes": "agent seats: the last note each agent recorded with a move, as 'agent: note', ' | '-separated "
+    "(e.g. which intent parser the communicating agent trusted); blank without notes",
     "started_at": "server time of the round's start event (ISO 8601, UTC)",
     "finished_at": "server time the match ended, blank while playing or if aborted",
 }

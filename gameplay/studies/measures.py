@@ -208,6 +208,8 @@ def _round_row(study: Study, r: _Round, declared: tuple[MeasureSpec, ...]) -> di
         if e.kind == Event.Kind.ACTION and e.seat in agent_seats
     ]
     think = [float(ms) for ms in think if ms is not None]
+    agent_moves = [e for e in r.events if e.kind == Event.Kind.ACTION and e.seat in agent_seats]
+    notes = {e.seat: e.payload["agent_note"] for e in agent_moves if e.payload.get("agent_note")}
     reported = state.measures(rec.seat_index) or {}
     row = {
         "study": study.slug,
@@ -242,6 +244,8 @@ def _round_row(study: Study, r: _Round, declared: tuple[MeasureSpec, ...]) -> di
         "agent_think_ms_mean": round(statistics.fmean(think), 3) if think else None,
         "agent_think_ms_median": statistics.median(think) if think else None,
         "agent_think_ms_max": max(think) if think else None,
+        "agent_fallbacks": sum(1 for e in agent_moves if e.payload.get("fallback")) if agent_seats else None,
+        "agent_notes": " | ".join(f"{r.seats[seat].agent_name}: {note}" for seat, note in sorted(notes.items())),
         "started_at": iso(start),
         "finished_at": iso(match.finished_at),
     }

@@ -15,7 +15,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from gameplay.agent_directory import agent_exists, agent_plays
+from gameplay.agent_directory import agent_exists, agent_plays, why_not_ready
 from gameplay.engines.api import EngineError, GameSpec
 from gameplay.engines.registry import UnknownGameError, create_game, game_class
 from gameplay.studies.models import AGENT, PARTICIPANT, Study
@@ -100,6 +100,8 @@ def seats_errors(spec: GameSpec | None, seats: Any) -> Errors:
                 _add(errors, "seats", f"Seat {number}: unknown agent {name!r}.")
             elif spec is not None and not agent_plays(name, spec.id):
                 _add(errors, "seats", f"Seat {number}: agent {name!r} does not play {spec.name}.")
+            elif problem := why_not_ready(name):
+                _add(errors, "seats", f"Seat {number}: agent {name!r} cannot play: {problem}.")
         else:
             _add(errors, "seats", f'Seat {number}: kind must be "{PARTICIPANT}" or "{AGENT}".')
     if not participants:
@@ -175,6 +177,8 @@ def study_errors(data: Mapping[str, Any], conditions: Sequence[Mapping[str, Any]
         _add(errors, "pairing_fallback_agent", f"Unknown agent {fallback!r}.")
     elif uses_agent and fallback and spec is not None and not agent_plays(fallback, spec.id):
         _add(errors, "pairing_fallback_agent", f"Agent {fallback!r} does not play {spec.name}.")
+    elif uses_agent and fallback and (problem := why_not_ready(fallback)):
+        _add(errors, "pairing_fallback_agent", f"Agent {fallback!r} cannot play: {problem}.")
     errors.update(enrolment_errors(data, conditions))
     if not conditions:
         _add(errors, "conditions", "Give at least one condition.")

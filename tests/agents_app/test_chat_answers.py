@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from agents_app import chat_selectors, chat_services
+from agents_app import chat_services, context_selectors
 from agents_app.agents.base import ChatLine
 from agents_app.agents.llm import prompts
 from agents_app.models import AgentCall
@@ -140,8 +140,8 @@ class _ThreeSeats:
 
 def test_with_more_than_one_partner_only_lines_naming_the_seat_are_addressed_to_it():
     game = _ThreeSeats()
-    assert chat_selectors.addressed_to("blue, where are you going?", game, 1)
-    assert not chat_selectors.addressed_to("Green, where are you going?", game, 1)
+    assert context_selectors.addressed_to("blue, where are you going?", game, 1)
+    assert not context_selectors.addressed_to("Green, where are you going?", game, 1)
 
 
 @pytest.mark.django_db(transaction=True)

@@ -53,6 +53,7 @@ def admin_form(**overrides) -> dict:
         "http_retries": "1",
         "explain_limit": "3",
         "chat_replies": "1",
+        "history_moves": "8",
         "scaffold": "cot",
         "rap_depth": "2",
         "rap_iterations": "10",

@@ -98,6 +98,7 @@ def test_the_replay_loads_the_calls_of_each_step_escaped(client, garbage_player)
     assert panel.status_code == 200
     text = panel.content.decode()
     assert "Model calls (2)" in text and "fallback" in text
+    assert "fell back to a random move: no valid reply" in text  # the reason, from the move's event
     assert "&lt;b&gt;no idea&lt;/b&gt; &amp; no JSON" in text and GARBAGE not in text
     assert "Available actions (id: label)" in text  # the messages sent, with their roles
     # A step of the other seat has no transcript section, and its panel is empty.
@@ -153,6 +154,8 @@ def test_the_jsonl_export_has_one_line_per_call(client, player):
         "latency_ms",
         "prompt_tokens",
         "completion_tokens",
+        "details",
+        "fallback_reason",
         "created_at",
     }
     assert (first["match"], first["event_seq"], first["version"], first["seat"]) == (
@@ -162,6 +165,7 @@ def test_the_jsonl_export_has_one_line_per_call(client, player):
         0,
     )
     assert first["agent"] == "scripted" and first["request_messages"] == call.request_messages
+    assert (first["details"], first["fallback_reason"]) == ({}, "")  # a base-scaffold move that did not fall back
     assert [r["version"] for r in rows] == sorted(r["version"] for r in rows)
 
 

@@ -75,7 +75,13 @@ def test_round_measures_by_hand():
         duration_s=42.5,
         messages=[(0, 1, "hello"), (2, 0, "go right"), (2, 1, "ok")],
     )
+    # What the agent recorded with its moves (agents_app.tasks: a fallback, a note): the count and the last note.
+    first, second, _ = Event.objects.filter(kind=Event.Kind.ACTION, seat=1).order_by("seq")
+    first.payload.update(fallback=True, fallback_reason="model unreachable", agent_note="intent parser: LLM")
+    second.payload.update(agent_note="intent parser: rules (below 50%)")
+    Event.objects.bulk_update([first, second], ["payload"])
     (row,) = measures.round_rows(study)
+    assert (row["agent_fallbacks"], row["agent_notes"]) == (1, "gnomes-comm: intent parser: rules (below 50%)")
     assert row["m_turns"] == row["actions"] == len(route(1)) + 2 and row["m_wall_hits"] == 1
     assert row["m_success"] is True and row["completed"] and row["status"] == "finished"
     assert row["score"] == 0.5 and row["won"] is None  # cooperative: an even share, no winner

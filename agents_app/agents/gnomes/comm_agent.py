@@ -12,6 +12,7 @@ request, and its records come back as ``Decision.calls``, stored with the move's
 
 from __future__ import annotations
 
+import logging
 import math
 import os
 import time
@@ -21,16 +22,20 @@ from agents_app.agents.base import Agent, Decision, TurnView
 from agents_app.agents.llm.client import ChatCaller, make_openai_client
 
 from .belief import Suggestion
-from .conversation import compose, partner_lines_since_my_move
+from .conversation import compose, partner_lines, partner_lines_since_my_move
 from .deliberation import Deliberation, check_game, deliberate, planner_config
 from .flags import Flag
 from .intents import RuleBasedParser, combine
-from .llm import LLMParser, settings_from_env
+from .llm import LLMParser, min_agreement_from_env, settings_from_env
 from .messages import InquiryFacts, answer_inquiry
 
 # Parses are cached by text for the life of the process: the whole chat is re-read at every decision
 # (agents keep no state), and an LLM should be asked about each partner line once, not once per turn.
+logger = logging.getLogger(__name__)
+
 _PARSE_CACHE_LIMIT = 4096
+# The LLM parser is judged against the rules once this many partner lines of a round have been read by both.
+AGREEMENT_MIN_LINES = 6
 _parse_cache: dict[tuple[str, str], Flag] = {}
 
 
@@ -76,13 +81,14 @@ class GnomesCommAgent(Agent):
         self.config = planner_config(budget, exploration, worlds, depth, rollout)
         self._environ = os.environ if environ is None else environ
         self.llm_settings = settings_from_env(self._environ)
+        self.min_agreement = min_agreement_from_env(self._environ)
         self._sleep = sleep  # between retries of a model request (tests pass one that does not wait)
 
     def decide(self, view: TurnView) -> Decision:
         check_game(view)
         caller = self._caller()
-        parse = self._parser(caller)
         data = view.observation.data
+        parse, note = self._parser(caller, data, view.seat)
         latest = partner_lines_since_my_move(data, view.seat)
         flags = [parse(text) for text in latest]
         input_flag = combine(flags)
@@ -97,7 +103,7 @@ class GnomesCommAgent(Agent):
             request_just_followed=lambda flag: _repeats_done_suggestion(view, result, flag),
         )
         calls = tuple(caller.calls) if caller is not None else ()
-        return Decision(action_id=result.selection.action, message=message, calls=calls)
+        return Decision(action_id=result.selection.action, message=message, calls=calls, note=note)
 
     def _caller(self) -> ChatCaller | None:
         """The decision's chat caller, or None without a configured endpoint (the rules then do everything)."""
@@ -106,12 +112,36 @@ class GnomesCommAgent(Agent):
         client = make_openai_client(self.llm_settings, self._environ)
         return ChatCaller(client, self.llm_settings, sleep=self._sleep)
 
-    def _parser(self, caller: ChatCaller | None) -> Callable[[str], Flag]:
-        if caller is not None:
-            parser = LLMParser(caller)
-            kind = f"llm:{self.llm_settings.base_url}:{self.llm_settings.model}"
-            return _cached(kind, parser.parse, keep=lambda: not parser.last_used_fallback)
-        return _cached("rules", RuleBasedParser().parse)
+    def _parser(self, caller: ChatCaller | None, data: Mapping, seat: int) -> tuple[Callable[[str], Flag], str | None]:
+        """The parser this decision trusts, and the note saying which (None without a model).
+
+        The LLM parser is checked against the rules on every partner line of the round so far (each parsed once
+        per process, through the cache): once AGREEMENT_MIN_LINES lines are in and they agree on fewer than
+        ``min_agreement`` of them, the model is reading the partner wrong (a small model calls nearly everything
+        NONE, which no reply check catches) and the rules parse instead, logged and noted with the move.
+        """
+        rules = _cached("rules", RuleBasedParser().parse)
+        if caller is None:
+            return rules, None
+        parser = LLMParser(caller)
+        kind = f"llm:{self.llm_settings.base_url}:{self.llm_settings.model}"
+        llm = _cached(kind, parser.parse, keep=lambda: not parser.last_used_fallback)
+        agreed = judged = 0
+        for text in partner_lines(data, seat):
+            flag = llm(text)
+            if (kind, text) in _parse_cache:  # the model answered (a failed call fell back to the rules)
+                judged += 1
+                agreed += flag == rules(text)
+        share = f"{agreed}/{judged} partner lines"
+        if judged >= AGREEMENT_MIN_LINES and agreed < self.min_agreement * judged:
+            logger.warning(
+                "gnomes-comm: the LLM intent parser agrees with the rules on %s, below %.0f%%; using the rules",
+                share, self.min_agreement * 100,
+            )
+            return rules, (
+                f"intent parser: rules (the LLM agreed with them on {share}, below {self.min_agreement:.0%})"
+            )
+        return llm, f"intent parser: LLM (agrees with the rules on {share})"
 
     def _answer(self, view: TurnView, result: Deliberation, question: str, caller: ChatCaller | None) -> str:
         facts = inquiry_facts(view.observation.data, result)

@@ -78,6 +78,11 @@ def partner_lines_since_my_move(data: Mapping, seat: int) -> list[str]:
     return [str(line["text"]) for line in _chat(data) if line["seat"] != seat and line["turn"] >= since]
 
 
+def partner_lines(data: Mapping, seat: int) -> list[str]:
+    """Every chat line the partner has posted this round, in chat order."""
+    return [str(line["text"]) for line in _chat(data) if line["seat"] != seat]
+
+
 def standing_request(data: Mapping, seat: int) -> str | None:
     """The move this seat asked for last, if the partner has not said anything after it in the chat: asking
     again adds nothing (None when the partner has spoken since, or nothing was asked)."""

@@ -54,6 +54,25 @@ def settings_from_env(environ: Mapping[str, str]) -> LLMAgentSettings | None:
     )
 
 
+# Below this share of agreement with the rule-based parser the communicating agent stops trusting the model
+# (GNOMES_LLM_MIN_AGREEMENT, 0 to 1; 0 trusts it always).
+DEFAULT_MIN_AGREEMENT = 0.5
+
+
+def min_agreement_from_env(environ: Mapping[str, str]) -> float:
+    raw = (environ.get("GNOMES_LLM_MIN_AGREEMENT") or "").strip()
+    if not raw:
+        return DEFAULT_MIN_AGREEMENT
+    try:
+        value = float(raw)
+    except ValueError:
+        value = -1.0
+    if not 0.0 <= value <= 1.0:
+        logger.warning("GNOMES_LLM_MIN_AGREEMENT=%r is not a share from 0 to 1; using %s", raw, DEFAULT_MIN_AGREEMENT)
+        return DEFAULT_MIN_AGREEMENT
+    return value
+
+
 # --- Intent parsing ------------------------------------------------------------------------------------------
 
 SYSTEM_PROMPT = """\

@@ -12,6 +12,7 @@ import logging
 import random
 import time
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 
 import openai
 
@@ -41,6 +42,7 @@ class LLMAgent(Agent):
         self.name = settings.name
         self.accepts_images = settings.vision
         self.chat_replies_per_turn = settings.chat_replies
+        self.wants_next_actors = settings.scaffold == "rap"  # its predictions need to know whose move comes next
         self.description = f"{settings.model} at {settings.display_url} ({settings.scaffold} scaffold)"
         # The key goes straight into the client; nothing on this object holds it.
         self._client = client if client is not None else make_openai_client(settings, environ)
@@ -53,6 +55,7 @@ class LLMAgent(Agent):
     def decide(self, view: TurnView) -> Decision:
         if not view.legal_actions and not view.text_actions:
             raise ValueError("no legal action to choose from")
+        view = self._windowed(view)
         caller = ChatCaller(self._client, self.settings, sleep=self._sleep)
         try:
             message = None
@@ -73,6 +76,7 @@ class LLMAgent(Agent):
         """One chat answer to ``lines`` (every scaffold answers directly: nothing to plan). An invalid reply gets
         one correction; after that, or when the endpoint fails, the agent stays quiet and says why."""
         caller = ChatCaller(self._client, self.settings, sleep=self._sleep)
+        view = self._windowed(view)
         messages: list[dict] = [
             {"role": "system", "content": prompts.answer_system_prompt(view)},
             {"role": "user", "content": prompts.answer_request(view, lines)},
@@ -93,6 +97,11 @@ class LLMAgent(Agent):
         except Exception as err:  # never let a chat answer break anything: it is optional
             logger.exception("LLM agent %s failed to answer the chat", self.name)
             return ChatAnswer(None, tuple(caller.calls), problem=f"unexpected error: {type(err).__name__}: {err}"[:300])
+
+    def _windowed(self, view: TurnView) -> TurnView:
+        """The view with only the latest ``history_moves`` moves (the platform hands over up to 20)."""
+        keep = self.settings.history_moves
+        return replace(view, history=view.history[-keep:] if keep else ())
 
     # --- base and Chain-of-Thought -----------------------------------------------------------------------------
 

@@ -174,10 +174,13 @@ class ChatCaller:
             self._sleep(wait)
         raise AssertionError("unreachable")  # the loop always returns or raises
 
-    def annotate_last(self, *, parsed_action: str = "", error: str = "") -> None:
-        """Add what the agent made of the latest reply to its record."""
+    def annotate_last(self, *, parsed_action: str = "", error: str = "", details: dict | None = None) -> None:
+        """Add what the agent made of the latest reply to its record (``details`` kept when not given)."""
         if self.calls:
-            self.calls[-1] = replace(self.calls[-1], parsed_action=parsed_action, error=error)
+            last = self.calls[-1]
+            self.calls[-1] = replace(
+                last, parsed_action=parsed_action, error=error, details=last.details if details is None else details
+            )
 
     def _record_success(self, completion, purpose: str, recorded: list, latency: int) -> ChatReply:
         choice = completion.choices[0] if completion.choices else None

@@ -35,6 +35,9 @@ def system_prompt(view: TurnView, explain_limit: int) -> str:
             f"for example {json.dumps({'explain': topics[0]})}. The topics are: {', '.join(topics)} "
             f"(at most {explain_limit} per move)."
         )
+        needed = [t for t in view.move_topics if t in view.rules.topics]
+        if needed:
+            parts.append(f"The rules your available actions depend on now are under: {', '.join(needed)}.")
     parts.append(reply_format(view))
     return "\n\n".join(parts)
 
@@ -101,6 +104,8 @@ def _observation_parts(view: TurnView) -> list[str]:
         "Your observation of the game is between <state> and </state>:",
         f"<state>\n{view.observation.text}\n</state>",
     ]
+    if view.history:
+        parts.append("The latest moves, oldest first:\n" + "\n".join(view.history))
     if view.chat_log:
         parts.append("Recent chat, oldest first:\n" + "\n".join(_quoted(line) for line in view.chat_log))
     return parts

@@ -111,6 +111,26 @@ class RapSearch:
                     break
                 raise
         best = max(root.children, key=lambda c: (c.visits, c.mean_value, c.fast_reward))
+        # The choice and the search values behind it go on the decision's last call, for the transcript, beside what
+        # that call itself read (its details and any error, e.g. the deadline, stay).
+        last = self._caller.calls[-1] if self._caller.calls else None
+        self._caller.annotate_last(
+            parsed_action=best.option.action_id or "",
+            error=last.error if last else "",
+            details={
+                **((last.details or {}) if last else {}),
+                "chosen": best.option.label,
+                "root": [
+                    {
+                        "action": child.option.label,
+                        "visits": child.visits,
+                        "mean_value": round(child.mean_value, 4),
+                        "fast_reward": round(child.fast_reward, 4),
+                    }
+                    for child in root.children
+                ],
+            },
+        )
         return best.option
 
     def _iterate(self, root: Node) -> None:
@@ -140,6 +160,9 @@ class RapSearch:
                 rp.choice_messages(self._view, node.observation, [o.label for o in options], image), "rap-action"
             )
             probabilities = number_probabilities(reply.logprobs, len(options))
+            likeliest = max(range(len(options)), key=lambda i: probabilities[i])
+            read = {o.label: round(p, 4) for o, p in zip(options, probabilities, strict=True) if p > 0}
+            self._caller.annotate_last(parsed_action=_shown(options[likeliest]), details={"probabilities": read})
         else:
             probabilities = [1.0]
         ranked = sorted(range(len(options)), key=lambda i: -probabilities[i])[:MAX_BRANCHING]
@@ -152,14 +175,26 @@ class RapSearch:
             )
             good = yes_probability(reply.logprobs)
             reward = ACTION_WEIGHT * prior + (1 - ACTION_WEIGHT) * good
+            self._caller.annotate_last(
+                parsed_action=_shown(options[i]),
+                details={"p_yes": round(good, 4), "prior": round(prior, 4), "reward": round(reward, 4)},
+            )
             children.append(Node(node.depth + 1, None, option=options[i], parent=node, fast_reward=reward))
         node.children = children
 
     def _predict(self, node: Node) -> None:
         parent = node.parent
-        messages = rp.predict_messages(self._view, parent.observation, node.option.label, self._image_for(parent))
+        # At the root the engine knows who acts after each real action; deeper, the model guesses.
+        actor = self._view.next_actors.get(node.option.action_id) if node.depth == 1 else None
+        messages = rp.predict_messages(
+            self._view, parent.observation, node.option.label, self._image_for(parent), actor
+        )
         reply = self._caller.call(messages, purpose="rap-predict")
-        _others, state, actions = rp.prediction(reply.text)
+        others, state, actions = rp.prediction(reply.text)
+        self._caller.annotate_last(
+            parsed_action=_shown(node.option),
+            details={"next_actor": actor or "", "others": others[:200], "predicted_actions": actions},
+        )
         node.observation = state or "(no prediction)"
         node.options = [Option(label) for label in actions]
 
@@ -167,6 +202,7 @@ class RapSearch:
         if node.win is None:
             reply = self._ask(rp.win_messages(self._view, node.observation, self._image_for(node)), "rap-win")
             node.win = yes_probability(reply.logprobs)
+            self._caller.annotate_last(parsed_action="yes" if node.win >= 0.5 else "no", details={"p_yes": node.win})
         return node.win
 
     def _ask(self, messages: list[dict], purpose: str) -> ChatReply:
@@ -186,6 +222,11 @@ class RapSearch:
             return max(unvisited, key=lambda c: c.fast_reward)
         log_total = math.log(node.visits)
         return max(node.children, key=lambda c: c.mean_value + EXPLORATION * math.sqrt(log_total / c.visits))
+
+
+def _shown(option: Option) -> str:
+    """How a transcript row names an action: its id at the root (a real action), its label deeper (a guess)."""
+    return (option.action_id or option.label)[:200]
 
 
 # --- reading log-probabilities ----------------------------------------------------------------------------------

@@ -60,12 +60,35 @@ def evaluate_messages(view: TurnView, observation: str, label: str, image: bytes
     return _after_action(view, observation, label, "Is this a good action? Answer yes or no.", image)
 
 
-def predict_messages(view: TurnView, observation: str, label: str, image: bytes | None) -> list[dict]:
-    question = (
-        "To the best of your ability, predict what actions the other players will take next, between <others> "
-        "and </others>; then your new observation of the game after your action and theirs, between <state> and "
-        "</state>; then the actions you will have available then, one per line, between <actions> and </actions>."
+def predict_messages(
+    view: TurnView, observation: str, label: str, image: bytes | None, next_actor: str | None = None
+) -> list[dict]:
+    """Ask for the position after ``label``. ``next_actor`` is who the engine says acts next (TurnView.next_actors:
+    "you", seat names, or "nobody: the game ends"); None deeper in the tree, where only the model's guess exists."""
+    rest = (
+        "then your new observation of the game, between <state> and </state>; then the actions you will have "
+        "available on your next turn, one per line, between <actions> and </actions>."
     )
+    if next_actor == "you":
+        question = (
+            "After this action it is your turn again (the rules give you another step). To the best of your "
+            "ability, predict your new observation of the game after this action, between <state> and </state>; "
+            "then the actions you will have available then, one per line, between <actions> and </actions>."
+        )
+    elif next_actor is not None and next_actor.startswith("nobody"):
+        question = (
+            "This action ends the game. Predict your final observation of the game, between <state> and </state>."
+        )
+    elif next_actor is not None:
+        question = (
+            f"Next, {next_actor} will act. To the best of your ability, predict what {next_actor} will do, "
+            f"between <others> and </others>; {rest}"
+        )
+    else:
+        question = (
+            "To the best of your ability, predict what happens next: whoever acts after this action (another "
+            f"player, or you again if the rules give you another step), between <others> and </others>; {rest}"
+        )
     return _after_action(view, observation, label, question, image)
 
 

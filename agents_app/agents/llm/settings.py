@@ -91,6 +91,8 @@ class LLMAgentSettings:
     # Chat lines between two of its own moves (the one sent with a move included) when a partner writes to it;
     # 0: it talks only with its moves.
     chat_replies: int = 1
+    # How many of the match's latest moves the prompt lists (0: none; the observation alone).
+    history_moves: int = 8
     # Checked when the client is made and again before every request; the platform injects its own.
     key_env_policy: KeyEnvPolicy = KeyEnvPolicy()
 
@@ -99,7 +101,7 @@ class LLMAgentSettings:
             raise ValueError(f"unknown scaffold {self.scaffold!r}; known: {', '.join(SCAFFOLDS)}")
         if self.timeout_s <= 0:
             raise ValueError("timeout_s must be positive")
-        for name in ("retries", "http_retries", "explain_limit", "chat_replies"):
+        for name in ("retries", "http_retries", "explain_limit", "chat_replies", "history_moves"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must not be negative")
         if self.rap_depth < 1 or self.rap_iterations < 1:

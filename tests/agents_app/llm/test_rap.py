@@ -36,7 +36,7 @@ class ScriptedWorld:
         if "Is this a good action?" in prompt:
             self.asked["evaluate"] += 1
             return answer("Yes", ("Yes", -0.1), ("No", -2.4))
-        if "predict what actions the other players" in prompt:
+        if " predict " in prompt.lower():
             self.asked["predict"] += 1
             actions = "\n".join(f"{n}. {a}" for n, a in enumerate(self.predicted_actions, 1))
             others, state = "<others>The host opens a door.</others>", "<state>One door is open.</state>"

@@ -1,7 +1,9 @@
-"""Reads of a match's chat for agent seats: the recent lines an agent may read, and the lines it owes an answer.
+"""Reads of a match for an agent seat's view beyond its observation: the recent chat, the latest moves in the
+seat's own wording, and the chat lines it owes an answer.
 
-Chat is public to every seat of a match (the seats' pages show all of it), so an agent may read all of it; what
-an agent must never read is another seat's observation, and nothing here touches one.
+Chat is public to every seat of a match (the seats' pages show all of it), so an agent may read all of it; moves
+are read through the per-seat labels the engine gave them. What an agent must never read is another seat's
+observation or label, and nothing here touches one.
 """
 
 from __future__ import annotations
@@ -20,6 +22,23 @@ def recent_chat(match: Match, game: Game, limit: int = CHAT_LOG_LINES) -> tuple[
     """The match's last ``limit`` chat lines, oldest first, named by the game's seat names."""
     events = match.events.filter(kind=Event.Kind.MESSAGE).order_by("-seq")[:limit]
     return tuple(_line(event, game) for event in reversed(list(events)))
+
+
+# How many of the latest moves a view carries (an agent shows as many of them as it is configured to).
+HISTORY_LIMIT = 20
+
+
+def recent_moves(match: Match, game: Game, seat: int, limit: int = HISTORY_LIMIT) -> tuple[str, ...]:
+    """The match's last ``limit`` moves, oldest first, each as ``seat`` reads it: the per-seat label the engine gave
+    that move (ActionLabels.by_seat), the only wording of a move meant for this seat."""
+    events = match.events.filter(kind=Event.Kind.ACTION).order_by("-seq")[:limit]
+    lines = []
+    for event in reversed(list(events)):
+        labels = event.payload.get("labels") or []
+        label = labels[seat] if 0 <= seat < len(labels) else event.payload.get("label", "")
+        mover = "You" if event.seat == seat else game.seat_name(event.seat) if event.seat is not None else "?"
+        lines.append(f"{mover}: {label}")
+    return tuple(lines)
 
 
 @dataclass(frozen=True)
