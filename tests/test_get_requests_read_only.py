@@ -13,7 +13,6 @@ import re
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.management import call_command
 from django.db import connection
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, resolve
@@ -26,6 +25,7 @@ from gameplay.services import SeatController
 from gameplay.studies.models import Participant, Study
 from rating_app.services import leaderboard
 from tests.support.db_writes import WriteRecorder
+from tests.support.presets import load_gnomes_preset
 
 pytestmark = pytest.mark.django_db
 
@@ -73,7 +73,7 @@ def world(client):
     for seed in range(4):  # people against the random agent: something for the leaderboard to rate
         played_out("santorini", seed=10 + seed, seats=(HUMAN, SeatController("agent", agent_name="random")))
     live_hive = services.create_match("hive", [HUMAN, HUMAN], seed=1, host_seat=None)
-    call_command("load_study", "fixtures/studies/gnomes_seeds003.json", "--open", verbosity=0)
+    load_gnomes_preset("--open")
     Study.objects.filter(slug="gnomes-seeds003").update(assignment=Study.Assignment.URL)
     participant = Client()
     # Consent, instructions and the first round through the real pages (POSTs may write; GETs may not).

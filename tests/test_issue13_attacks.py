@@ -18,11 +18,11 @@ from urllib.parse import urlsplit
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.core.management import call_command
 from django.test import Client
 
 from agents_app.models import AgentConfig
 from gameplay.studies.models import Participant, Study
+from tests.support.presets import load_gnomes_preset
 
 ROOT = Path(__file__).resolve().parents[1]
 PRESET = ROOT / "fixtures" / "studies" / "gnomes_seeds003.json"
@@ -31,7 +31,7 @@ VICTIM = {"PROLIFIC_PID": "5f0c1a2b3c4d5e6f7a8b9c0d", "STUDY_ID": "study-42", "S
 
 @pytest.fixture
 def study(db) -> Study:
-    call_command("load_study", str(PRESET), "--open", verbosity=0)
+    load_gnomes_preset("--open")
     return Study.objects.get(slug="gnomes-seeds003")
 
 

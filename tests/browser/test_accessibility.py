@@ -18,6 +18,7 @@ import pytest
 from tests.browser.santorini_player import wait_until_live
 from tests.browser.test_study_journeys import manage
 from tests.support.live_server import daphne_server, migrate, server_env
+from tests.support.presets import GNOMES_LLM_AGENT
 
 ROOT = Path(__file__).resolve().parents[2]
 AXE = (ROOT / "tests" / "support" / "vendor" / "axe.min.js").read_text(encoding="utf-8")
@@ -40,6 +41,7 @@ def a11y_server(tmp_path_factory):
     preset = json.loads(GNOMES_PRESET.read_text(encoding="utf-8"))
     short = {**preset, "slug": "a11y", "assignment": "url", "rounds": [{"round": 1, "turn_cap": 2, "first_seat": 0}]}
     (tmp / "a11y.json").write_text(json.dumps(short), encoding="utf-8")
+    manage(env, "loaddata", str(GNOMES_LLM_AGENT))  # the preset's LLM partner
     manage(env, "load_study", str(tmp / "a11y.json"), "--open")
     manage(env, "shell", "-c", "from django.contrib.auth.models import User; "
            "User.objects.create_superuser('researcher', 'r@example.org', 'a-long-test-password')")

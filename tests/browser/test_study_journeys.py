@@ -30,6 +30,7 @@ from tests.browser.santorini_player import click_something, wait_for_board_chang
 from tests.browser.test_gnomes_journeys import my_next_move, token_on, turn_on
 from tests.support.live_server import daphne_server, migrate, server_env
 from tests.support.openai_server import ScriptedReply, scripted_openai_server
+from tests.support.presets import GNOMES_LLM_AGENT
 
 ROOT = Path(__file__).resolve().parents[2]
 PRESET = ROOT / "fixtures" / "studies" / "gnomes_seeds003.json"
@@ -64,8 +65,9 @@ def study_server(tmp_path_factory, llm_model):
     env = server_env(f"sqlite:///{tmp / 'db.sqlite3'}")
     migrate(env)
     manage(env, "loaddata", str(SANTORINI_LLM))
+    manage(env, "loaddata", str(GNOMES_LLM_AGENT))
     manage(env, "shell", "-c", "from agents_app.models import AgentConfig; "
-           f"AgentConfig.objects.filter(name='santorini-llm').update(base_url='{llm_model.base_url}')")
+           f"AgentConfig.objects.update(base_url='{llm_model.base_url}')")
     manage(env, "load_study", str(SANTORINI_PRESET), "--open")
     preset = json.loads(PRESET.read_text(encoding="utf-8"))
     short = {**preset, "slug": "gnomes-resume", "rounds": [{**r, "turn_cap": 4} for r in preset["rounds"][:2]]

@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.core.management import call_command
 
 from gameplay.studies.models import Condition, Study
+from tests.support.presets import load_gnomes_preset
 
 pytestmark = pytest.mark.django_db
 
@@ -115,7 +115,7 @@ def test_out_of_range_options_are_errors_beside_their_field_and_nothing_is_saved
 
 
 def test_editing_a_loaded_preset_shows_its_rounds_and_refuses_a_typo(admin_client):
-    call_command("load_study", "fixtures/studies/gnomes_seeds003.json", verbosity=0)
+    load_gnomes_preset()
     study = Study.objects.get(slug="gnomes-seeds003")
     url = f"/admin/studies/study/{study.pk}/change/"
     html = admin_client.get(url).content.decode()

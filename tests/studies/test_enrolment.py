@@ -6,6 +6,7 @@ page and a researcher-visible flag, not the session")."""
 from __future__ import annotations
 
 import pytest
+from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
@@ -20,6 +21,7 @@ from tests.studies.test_journey import (  # noqa: F401 (eager_celery is an autou
     make_study,
     people_condition,
 )
+from tests.support.presets import GNOMES_LLM_AGENT, GNOMES_PRESET
 
 pytestmark = pytest.mark.django_db
 
@@ -157,7 +159,8 @@ class TestAdminForm:
 def test_a_preset_carries_the_enrolment_rules():
     from gameplay.studies.presets import PresetError, load_preset, read_preset
 
-    data = read_preset("fixtures/studies/gnomes_seeds003.json")
+    call_command("loaddata", str(GNOMES_LLM_AGENT), verbosity=0)  # the preset's LLM partner
+    data = read_preset(GNOMES_PRESET)
     study, _ = load_preset({**data, "require_pid": True, "max_participants": 40})
     study.refresh_from_db()
     assert (study.require_pid, study.max_participants) == (True, 40)

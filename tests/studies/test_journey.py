@@ -17,6 +17,7 @@ from gameplay.studies import services
 from gameplay.studies.forms import EntryParams
 from gameplay.studies.models import Condition, PairingTicket, Participant, ParticipantRound, Study, SurveyAnswer
 from tests.support.db_writes import writes_during
+from tests.support.presets import load_gnomes_preset
 
 pytestmark = pytest.mark.django_db
 
@@ -97,7 +98,7 @@ def play_out(participant_round: ParticipantRound) -> Match:
 
 class TestPreset:
     def test_load_study_is_idempotent_by_slug_and_never_closes_an_open_study(self):
-        call_command("load_study", PRESET)
+        load_gnomes_preset()
         study = Study.objects.get(slug="gnomes-seeds003")
         assert not study.is_open
         call_command("load_study", PRESET, "--open")
@@ -111,14 +112,16 @@ class TestPreset:
             120, "agent", "gnomes-comm",
         )
         conditions = {c.key: c for c in study.conditions.all()}
-        assert sorted(conditions) == ["comm", "human", "mute"]
-        human, comm, mute = conditions["human"], conditions["comm"], conditions["mute"]
+        assert sorted(conditions) == ["comm", "human", "llm", "mute"]
+        human, comm, mute, llm = (conditions[key] for key in ("human", "comm", "mute", "llm"))
         assert (human.participant_seats, human.agent_seats, human.options) == ([0, 1], {}, {"chat": True})
         assert human.needs_partner and human.partner_summary == "another participant"
         assert (comm.participant_seats, comm.agent_seats) == ([0], {1: "gnomes-comm"})
         assert comm.options == {"show_hints": True}
         assert (mute.participant_seats, mute.agent_seats, mute.options) == ([0], {1: "gnomes-mute"}, {"chat": False})
         assert not mute.needs_partner and mute.partner_summary == "agent gnomes-mute"
+        # The LLM partner: an LLM configuration in seat 1, chat on (issue 22, point 6).
+        assert (llm.participant_seats, llm.agent_seats, llm.options) == ([0], {1: "gnomes-llm"}, {"chat": True})
 
 
 class TestConsent:

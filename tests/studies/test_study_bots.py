@@ -42,7 +42,10 @@ from tests.support.openai_server import ScriptedReply, scripted_openai_server
 PRESET = "fixtures/studies/gnomes_seeds003.json"
 SLUG = "gnomes-seeds003"
 PARTICIPANTS = 30
-CONDITIONS = ("human", "comm", "mute")
+# The Gnomes preset has four balanced conditions: 32 bots put an even 8 in the human condition, so every one of
+# them gets a partner instead of waiting out the pairing timeout (120 s a round) for a fallback agent.
+GNOMES_PARTICIPANTS = 32
+CONDITIONS = ("human", "comm", "mute", "llm")
 
 # --- the bot's browser pieces (fast) -------------------------------------------------------------------------
 
@@ -201,21 +204,79 @@ def close(a: float, b: float) -> bool:
     return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
 
 
+_LISTED = re.compile(r"Available actions \(id: label\):\n((?:.+\n?)+)")
+_DIRECTION = re.compile(r"\(partner\): .*?\b(up|down|left|right|stay)\b", re.IGNORECASE)
+_TOKEN = re.compile(r"The token is at column (\d), row (\d)")
+_TREASURE = re.compile(r"The treasure is at column (\d), row (\d)")
+_OPEN = re.compile(r"\b(right|up|left|down) open\b")
+_STEPS = {"right": (1, 0), "left": (-1, 0), "up": (0, -1), "down": (0, 1)}
+ANSWER_LINE = "I cannot tell where the treasure is from my side; which way should I go?"
+
+
+class ScriptedGnomesModel:
+    """An OpenAI-compatible "model" for the LLM-partner condition, reading its observation as a model would:
+    when it sees the treasure it takes an open step towards it and says where it is; otherwise it follows the
+    last direction its partner named in the chat when that move is listed, else a seeded random open move. Asked
+    to answer between its moves, it answers."""
+
+    def __init__(self, seed: int = 0):
+        self.rng = random.Random(seed)
+        self.lock = threading.Lock()
+
+    def __call__(self, body) -> ScriptedReply:
+        text = "\n".join(str(m.get("content") or "") for m in body.get("messages", []) if isinstance(m, dict))
+        blocks = _LISTED.findall(text)
+        if not blocks:  # no action list: it is asked to answer the chat
+            return ScriptedReply.text({"message": ANSWER_LINE})
+        ids = [line.split(": ", 1)[0] for line in blocks[-1].splitlines() if ": " in line]
+        state = text.split("<state>")[-1]
+        open_moves = [m for m in _OPEN.findall(state) if m in ids] or ids
+        token, treasure = _TOKEN.search(state), _TREASURE.search(state)
+        named = [d.lower() for d in _DIRECTION.findall(state) if d.lower() in ids]
+        message = None
+        with self.lock:
+            if token and treasure:
+                (x, y), (tx, ty) = map(int, token.groups()), map(int, treasure.groups())
+                closer = [m for m in open_moves if m in _STEPS
+                          and abs(x + _STEPS[m][0] - tx) + abs(y + _STEPS[m][1] - ty) < abs(x - tx) + abs(y - ty)]
+                action = self.rng.choice(closer or open_moves)
+                if self.rng.random() < 1 / 3:
+                    message = f"I went {action}. The treasure is at column {tx}, row {ty}."
+            else:
+                action = named[-1] if named else self.rng.choice(open_moves)
+                if self.rng.random() < 1 / 3:
+                    message = f"I went {action}. Which way now?"
+        return ScriptedReply.text({"action": action, **({"message": message} if message else {})})
+
+
 @pytest.mark.slow
-def test_thirty_bots_through_the_seeds003_preset_and_its_analysis(tmp_path):
+def test_thirty_two_bots_through_the_seeds003_preset_and_its_analysis(tmp_path):
     env = server_env(f"sqlite:///{tmp_path / 'study.sqlite3'}")
     migrate(env)
+    refused = manage(env, "load_study", PRESET)  # the LLM partner's configuration must exist first
+    assert refused.returncode != 0 and "gnomes-llm" in refused.stderr
+    loaded = manage(env, "loaddata", "fixtures/studies/gnomes_llm_agent.json")
+    assert loaded.returncode == 0, loaded.stdout + loaded.stderr
     loaded = manage(env, "load_study", PRESET, "--open")
     assert loaded.returncode == 0, loaded.stdout + loaded.stderr
 
-    started = time.monotonic()
-    with daphne_server(env, log_path=tmp_path / "daphne.log") as url:
-        bots = manage(
-            env, "run_study_bots", SLUG, "--participants", str(PARTICIPANTS), "--seed", "1", "--url", url,
-            "--bot-agent", "gnomes-partner", timeout=900,
-        )
-    print(bots.stdout[-3000:], f"\nrun_study_bots took {time.monotonic() - started:.1f} s")
-    assert bots.returncode == 0, bots.stdout[-5000:] + bots.stderr
+    with scripted_openai_server(ScriptedGnomesModel(seed=3)) as model:
+        pointed = manage(env, "shell", "-c", (
+            "from agents_app.models import AgentConfig; "
+            f"AgentConfig.objects.filter(name='gnomes-llm').update(base_url='{model.base_url}')"
+        ))
+        assert pointed.returncode == 0, pointed.stderr
+        started = time.monotonic()
+        with daphne_server(env, log_path=tmp_path / "daphne.log") as url:
+            bots = manage(
+                env, "run_study_bots", SLUG, "--participants", str(GNOMES_PARTICIPANTS), "--seed", "1", "--url", url,
+                "--bot-agent", "gnomes-partner", timeout=1200,
+            )
+        print(bots.stdout[-3000:], f"\nrun_study_bots took {time.monotonic() - started:.1f} s")
+        assert bots.returncode == 0, bots.stdout[-5000:] + bots.stderr
+        answers = [r for r in model.requests if "Available actions" not in r.prompt_text]
+        print(f"LLM partner: {len(model.requests)} model calls, {len(answers)} of them chat answers between moves")
+        assert answers, "the LLM partner was never asked to answer between its moves"
 
     out = tmp_path / "export"
     exported = manage(env, "export_study", SLUG, "--out", str(out))
@@ -234,7 +295,7 @@ def test_thirty_bots_through_the_seeds003_preset_and_its_analysis(tmp_path):
     assert list(out.rglob("*.png")), "no box plots"
 
     participants = read_csv(out / "participants.csv")
-    assert len(participants) == PARTICIPANTS
+    assert len(participants) == GNOMES_PARTICIPANTS
     assert all(p["completed_at"] for p in participants), [p for p in participants if not p["completed_at"]]
     assert {p["condition"] for p in participants} == set(CONDITIONS)
 
@@ -277,6 +338,18 @@ def test_thirty_bots_through_the_seeds003_preset_and_its_analysis(tmp_path):
     assert checked >= len(round_numbers), f"only {checked} per-round tests could be recomputed"
     check_time_to_goal(out, counted, round_numbers)
     check_the_agent_converses(out)
+    check_the_llm_partner_talks(out)
+
+
+def check_the_llm_partner_talks(out) -> None:
+    """The LLM partner's lines (with its moves and answers between them) are in messages.csv, and every
+    comparison of the bundle has the four conditions."""
+    lines = [r for r in read_csv(out / "messages.csv") if r["condition"] == "llm"]
+    llm = [r for r in lines if r["sender"] == "gnomes-llm"]
+    print(f"llm condition: {len(llm)} LLM messages, {len(lines) - len(llm)} participant messages")
+    assert any(r["text"] == ANSWER_LINE for r in llm) and any(r["text"].startswith("I went ") for r in llm)
+    compared = [set(r["groups_compared"].split(";")) for r in read_csv(out / "anova.csv")]
+    assert set(CONDITIONS) in compared, compared
 
 
 def check_the_agent_converses(out) -> None:
@@ -352,7 +425,6 @@ def check_time_to_goal(out, counted: list[dict], round_numbers: list[int]) -> No
 SANTORINI_PRESET = "fixtures/studies/santorini_agents.json"
 SANTORINI_SLUG = "santorini-agents"
 SANTORINI_CONDITIONS = ("random", "llm", "human")
-_LISTED = re.compile(r"Available actions \(id: label\):\n((?:.+\n?)+)")
 
 
 class ScriptedSantoriniModel:
