@@ -287,6 +287,9 @@ RATING_REFRESH_DELAY = float(os.environ.get("RATING_REFRESH_DELAY", "10"))
 # Seat and participant tokens and Prolific ids are redacted from every logged request path
 # (gameplay/log_redaction.py): on the console handler, and on the loggers that write request lines, so the
 # records are redacted before Django's default handlers see them too.
+# The HTTP client libraries behind the openai client (httpx/httpcore, or the httpx2/httpcore2 builds some
+# openai releases ship with).
+QUIET_HTTP_LOGGERS = ("httpx", "httpcore", "httpx2", "httpcore2")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
@@ -296,6 +299,9 @@ LOGGING = {
         "django.request": {"filters": ["redact_secrets"]},
         "django.server": {"handlers": ["console"], "filters": ["redact_secrets"], "propagate": False},
         "django.channels.server": {"filters": ["redact_secrets"]},  # daphne's runserver
+        # The openai client's HTTP library logs a line per request at INFO: every model call is stored already
+        # (agents_app.AgentCall), so the log keeps its warnings only (issue 22: a tournament printed thousands).
+        **{name: {"level": "WARNING"} for name in QUIET_HTTP_LOGGERS},
     },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from gameplay.models import Match
-from tests.agents_app.llm_match_support import llm_config
+from tests.agents_app.llm_match_support import first_listed_action, llm_config
 from tests.support.live_server import ROOT, migrate, server_env
 from tests.support.openai_server import ScriptedReply, scripted_openai_server
 
@@ -50,3 +50,25 @@ def test_the_same_check_in_process_leaves_no_match():
         with pytest.raises(CommandError, match="logprobs") as caught:
             call_command("play_match", game="santorini", agents="rapper,random")
     assert caught.value.returncode == 2 and not Match.objects.exists()
+
+
+def test_a_model_call_prints_no_http_log_line(tmp_path):
+    """Management commands logged one "HTTP Request: POST ..." line per model call (issue 22); the calls are
+    stored, so the HTTP libraries log warnings only."""
+    env = server_env(f"sqlite:///{tmp_path / 'db.sqlite3'}", LOG_LEVEL="INFO")  # the default level
+    migrate(env)
+    with scripted_openai_server(first_listed_action) as server:
+        made = subprocess.run(
+            [sys.executable, "manage.py", "shell", "-c",
+             "from agents_app.models import AgentConfig; "
+             f"AgentConfig.objects.create(name='plain', base_url={server.base_url!r}, model='m', api_key_env='')"],
+            cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+        )
+        assert made.returncode == 0, made.stderr
+        run = subprocess.run(
+            [sys.executable, "manage.py", "play_match", "--game", "santorini", "--agents", "plain,random"],
+            cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
+        )
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert server.requests, "the model was never asked"
+    assert "HTTP Request" not in run.stdout + run.stderr
