@@ -249,23 +249,33 @@ class ScriptedGnomesModel:
         return ScriptedReply.text({"action": action, **({"message": message} if message else {})})
 
 
+def load_preset_with_its_llm(env, preset: str, fixture: str, agent: str) -> None:
+    """Load a preset as a researcher would: refused while its LLM configuration is missing, loaded after it."""
+    refused = manage(env, "load_study", preset)
+    assert refused.returncode != 0 and agent in refused.stderr
+    loaded = manage(env, "loaddata", fixture)
+    assert loaded.returncode == 0, loaded.stdout + loaded.stderr
+    loaded = manage(env, "load_study", preset, "--open")
+    assert loaded.returncode == 0, loaded.stdout + loaded.stderr
+
+
+def point_agent_at(env, agent: str, base_url: str) -> None:
+    """The fixture names a local server; point it at the scripted one (as a researcher edits it in the admin)."""
+    pointed = manage(env, "shell", "-c", (
+        "from agents_app.models import AgentConfig; "
+        f"AgentConfig.objects.filter(name='{agent}').update(base_url='{base_url}')"
+    ))
+    assert pointed.returncode == 0, pointed.stderr
+
+
 @pytest.mark.slow
 def test_thirty_two_bots_through_the_seeds003_preset_and_its_analysis(tmp_path):
     env = server_env(f"sqlite:///{tmp_path / 'study.sqlite3'}")
     migrate(env)
-    refused = manage(env, "load_study", PRESET)  # the LLM partner's configuration must exist first
-    assert refused.returncode != 0 and "gnomes-llm" in refused.stderr
-    loaded = manage(env, "loaddata", "fixtures/studies/gnomes_llm_agent.json")
-    assert loaded.returncode == 0, loaded.stdout + loaded.stderr
-    loaded = manage(env, "load_study", PRESET, "--open")
-    assert loaded.returncode == 0, loaded.stdout + loaded.stderr
+    load_preset_with_its_llm(env, PRESET, "fixtures/studies/gnomes_llm_agent.json", "gnomes-llm")
 
     with scripted_openai_server(ScriptedGnomesModel(seed=3)) as model:
-        pointed = manage(env, "shell", "-c", (
-            "from agents_app.models import AgentConfig; "
-            f"AgentConfig.objects.filter(name='gnomes-llm').update(base_url='{model.base_url}')"
-        ))
-        assert pointed.returncode == 0, pointed.stderr
+        point_agent_at(env, "gnomes-llm", model.base_url)
         started = time.monotonic()
         with daphne_server(env, log_path=tmp_path / "daphne.log") as url:
             bots = manage(
@@ -446,20 +456,10 @@ class ScriptedSantoriniModel:
 def test_thirty_bots_through_the_santorini_preset_with_an_llm_condition(tmp_path):
     env = server_env(f"sqlite:///{tmp_path / 'study.sqlite3'}", SANTORINI_LLM_API_KEY="scripted-key")
     migrate(env)
-    refused = manage(env, "load_study", SANTORINI_PRESET)  # the LLM configuration must exist first
-    assert refused.returncode != 0 and "santorini-llm" in refused.stderr
-    loaded = manage(env, "loaddata", "fixtures/studies/santorini_llm_agent.json")
-    assert loaded.returncode == 0, loaded.stdout + loaded.stderr
-    loaded = manage(env, "load_study", SANTORINI_PRESET, "--open")
-    assert loaded.returncode == 0, loaded.stdout + loaded.stderr
+    load_preset_with_its_llm(env, SANTORINI_PRESET, "fixtures/studies/santorini_llm_agent.json", "santorini-llm")
 
     with scripted_openai_server(ScriptedSantoriniModel(seed=4)) as model:
-        # The fixture names a local server; point it at the scripted one (as a researcher edits it in the admin).
-        pointed = manage(env, "shell", "-c", (
-            "from agents_app.models import AgentConfig; "
-            f"AgentConfig.objects.filter(name='santorini-llm').update(base_url='{model.base_url}')"
-        ))
-        assert pointed.returncode == 0, pointed.stderr
+        point_agent_at(env, "santorini-llm", model.base_url)
         started = time.monotonic()
         with daphne_server(env, log_path=tmp_path / "daphne.log") as url:
             bots = manage(
