@@ -26,6 +26,7 @@ from gameplay.engines.api import (
     IllegalActionError,
     MeasureSpec,
     Observation,
+    Rules,
     State,
     TextAction,
 )
@@ -64,6 +65,9 @@ class DuelState(State):
         # (the word a seat holds) and the substring leak check cannot tell a guess from a reveal.
         guesses = [Action(f"guess:{w}", f"Guess word #{i + 1}") for i, w in enumerate(WORDS)]
         return guesses + [Action("pass", "Pass"), Action("redeal", "Draw a new word")]
+
+    def rule_topics(self, seat, action_id):
+        return ("guessing",)
 
     def text_actions(self, seat):
         if seat in self.current_seats() and self._talk_turn():
@@ -116,6 +120,7 @@ class DuelGame(Game):
     spec = GameSpec(id="word_duel", name="Word duel", description="test only", min_seats=2,
                     max_seats=2, perfect_information=False, has_chance=True)
     state_class = DuelState
+    rules = Rules("Guess the other seat's secret word.", {"guessing": "Guess, pass, draw a new word, or talk."})
 
     def max_actions(self):
         return MAX_ACTIONS

@@ -8,7 +8,7 @@ face down (drawing another) or passes.
 
 from __future__ import annotations
 
-from gameplay.engines.api import Action, ActionLabels, Game, GameSpec, Observation, State
+from gameplay.engines.api import Action, ActionLabels, Game, GameSpec, Observation, Rules, State
 
 WORDS = ("apple", "river", "tiger", "cloud", "maple", "stone")
 
@@ -22,6 +22,9 @@ class FaceDownState(State):
 
     def current_seats(self):
         return [] if self.is_terminal() else [self.count % 2]
+
+    def rule_topics(self, seat, action_id):
+        return ("playing",)
 
     def legal_actions(self, seat):
         if seat not in self.current_seats():
@@ -76,6 +79,7 @@ class LeakyLabelsGame(Game):
     spec = GameSpec(id="face_down", name="Face down", description="test only", min_seats=2, max_seats=2,
                     perfect_information=False, has_chance=True)
     state_class = FaceDownState
+    rules = Rules("Play your secret word face down, or pass.", {"playing": "A played word is drawn again."})
     length = 6  # actions in a game
 
     def max_actions(self):
