@@ -49,8 +49,8 @@ def answer_chat(match_id: int) -> int:
             logger.info("agent %s of match %s cannot answer the chat: %s", seat.agent_name, match_id, err)
             continue
         seed = decision_seed(match.seed, match.version, seat.index) ^ owed.answered_after
-        chat_log = () if game.spec.chat_in_state else context_selectors.recent_chat(match, game)
-        view = turn_view(match.game_id, state, seat.index, seed, chat_log=chat_log)
+        extra = context_selectors.match_context(match, game, seat.index)
+        view = turn_view(match.game_id, state, seat.index, seed, chat_log=extra.chat_log, history=extra.history)
         answer = agent.answer(view, owed.lines)
         if answer.problem:
             logger.warning("agent %s of match %s stays quiet: %s", seat.agent_name, match_id, answer.problem)

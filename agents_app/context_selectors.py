@@ -24,6 +24,21 @@ def recent_chat(match: Match, game: Game, limit: int = CHAT_LOG_LINES) -> tuple[
     return tuple(_line(event, game) for event in reversed(list(events)))
 
 
+@dataclass(frozen=True)
+class MatchContext:
+    """What a view may carry beyond the seat's observation (TurnView.chat_log and TurnView.history)."""
+
+    chat_log: tuple[ChatLine, ...] = ()
+    history: tuple[str, ...] = ()
+
+
+def match_context(match: Match, game: Game, seat: int) -> MatchContext:
+    """The recent chat (only where the game keeps it outside its state: otherwise the observation has it) and the
+    latest moves as ``seat`` read them. Two queries: read only for agents that use them (Agent.reads_match_context)."""
+    chat_log = recent_chat(match, game) if game.chat_enabled() and not game.spec.chat_in_state else ()
+    return MatchContext(chat_log, recent_moves(match, game, seat))
+
+
 # How many of the latest moves a view carries (an agent shows as many of them as it is configured to).
 HISTORY_LIMIT = 20
 

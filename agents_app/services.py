@@ -9,12 +9,13 @@ from __future__ import annotations
 import logging
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from agents_app import selectors
 from agents_app.agents.base import ChatLine, Decision, ModelCall, TurnView
 from agents_app.agents.random_agent import RandomAgent
+from agents_app.context_selectors import MatchContext
 from agents_app.models import AgentCall
 from gameplay.engines.api import State
 from gameplay.models import Event
@@ -119,10 +120,12 @@ def decide(
     seat: int,
     seed: int,
     *,
-    chat_log: tuple[ChatLine, ...] = (),
-    history: tuple[str, ...] = (),
+    context: Callable[[], MatchContext] | None = None,
 ) -> AgentTurn:
     """Ask the named agent; if it raises or proposes an illegal action, a random legal one is used (logged).
+
+    ``context`` reads the match's recent chat and moves; it is called only for an agent that reads them
+    (``Agent.reads_match_context``), so the built-in agents' turns cost no extra query.
 
     An agent that gave up by itself (``Decision.fallback_reason``) already chose a random legal action;
     that counts as a fallback too, with the agent's reason.
@@ -133,6 +136,7 @@ def decide(
         agent = selectors.build_agent(agent_name, text_validator=_text_checker(state, seat))
     except Exception as err:  # an unknown or broken agent must never stall a match
         problem = f"{type(err).__name__}: {err}"
+    extra = context() if context is not None and agent is not None and agent.reads_match_context else MatchContext()
     view = turn_view(
         game_id,
         state,
@@ -140,8 +144,8 @@ def decide(
         seed,
         with_image=bool(getattr(agent, "accepts_images", False)),
         with_next_actors=bool(getattr(agent, "wants_next_actors", False)),
-        chat_log=chat_log,
-        history=history,
+        chat_log=extra.chat_log,
+        history=extra.history,
     )
     if agent is not None:
         try:

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import logging
+from functools import partial
 
 from celery import shared_task
 
 from agents_app import chat_services
-from agents_app.context_selectors import recent_chat, recent_moves
+from agents_app.context_selectors import match_context
 from agents_app.services import decide, decision_seed, record_calls
 from gameplay import services as match_services
 from gameplay.models import Event, Match, Seat
@@ -46,10 +47,9 @@ def play_agent_turns(match_id: int) -> int:
             break
         seat = pending[0]
         game = state.game
-        chat_log = recent_chat(match, game) if game.chat_enabled() and not game.spec.chat_in_state else ()
         seed = decision_seed(match.seed, match.version, seat)
-        history = recent_moves(match, game, seat)
-        turn = decide(agents[seat], match.game_id, state, seat, seed, chat_log=chat_log, history=history)
+        context = partial(match_context, match, game, seat)
+        turn = decide(agents[seat], match.game_id, state, seat, seed, context=context)
         extra = {"agent": agents[seat], "agent_think_ms": turn.think_ms}
         if turn.fallback:
             extra.update(fallback=True, fallback_reason=turn.reason[:500])

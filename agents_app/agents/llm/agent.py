@@ -29,6 +29,8 @@ logger = logging.getLogger(__name__)
 
 
 class LLMAgent(Agent):
+    reads_match_context = True  # the prompt lists the latest moves and, where the state has none, the chat
+
     def __init__(
         self,
         settings: LLMAgentSettings,

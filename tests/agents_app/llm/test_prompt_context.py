@@ -47,3 +47,15 @@ def test_a_window_of_zero_lists_no_moves():
         llm_config("no-history", server.base_url, history_moves=0)
         santorini_after_the_persons_placements("no-history")
     assert server.requests and all("The latest moves" not in r.prompt_text for r in server.requests)
+
+
+def test_agents_that_do_not_read_the_match_context_cost_no_query_for_it():
+    from agents_app.services import decide
+    from gameplay.engines.registry import create_game
+
+    def must_not_be_read():
+        raise AssertionError("the random agent's turn read the chat and move history")
+
+    state = create_game("santorini").new_initial_state(3)
+    turn = decide("random", "santorini", state, 0, seed=1, context=must_not_be_read)
+    assert not turn.fallback and turn.decision.action_id in {a.id for a in state.legal_actions(0)}
