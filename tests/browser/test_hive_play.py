@@ -8,17 +8,13 @@ import re
 import time
 
 from tests.browser.conftest import ARTIFACTS
+from tests.browser.new_match import start_against_agent
 
 OWN_TURNS = 6
 
 
 def start_match(page, server_url: str) -> None:
-    page.goto(server_url + "/")
-    page.get_by_role("link", name="New Hive match").click()
-    page.get_by_label("Black").select_option("agent:random")
-    page.get_by_role("button", name="Start match").click()
-    page.wait_for_url(re.compile(r"/play/[\w-]+/$"))
-    page.wait_for_selector("#board .hive-board svg.hive-overlay")
+    start_against_agent(page, server_url, "Hive", "Black", "random", "#board .hive-board svg.hive-overlay")
 
 
 def image_loaded(page) -> None:

@@ -8,12 +8,12 @@ manage.py, as an admin would create it in the admin."""
 
 from __future__ import annotations
 
-import re
 import subprocess
 import sys
 
 from tests.agents_app.llm_match_support import first_listed_action
 from tests.browser.conftest import ARTIFACTS
+from tests.browser.new_match import start_against_agent
 from tests.support.live_server import ROOT, daphne_server, migrate, server_env
 from tests.support.openai_server import ScriptedReply, scripted_openai_server
 
@@ -46,12 +46,7 @@ def test_an_llm_partners_chat_line_reaches_the_persons_page_live(chromium, tmp_p
             context = chromium.new_context()
             page = context.new_page()
             try:
-                page.goto(url + "/")
-                page.get_by_role("link", name="New Gnomes at Night match").click()
-                page.get_by_label("Gnome B").select_option("agent:talker")
-                page.get_by_role("button", name="Start match").click()
-                page.wait_for_url(re.compile(r"/play/[\w-]+/$"))
-                page.wait_for_selector("#board svg.maze")
+                start_against_agent(page, url, "Gnomes at Night", "Gnome B", "talker", "#board svg.maze")
                 assert LINE not in page.locator("#chat-log").inner_text()
                 # Asked on the person's own turn, the model answers between its moves, live.
                 page.get_by_label("Message").fill(QUESTION)

@@ -13,10 +13,8 @@ import csv
 import json
 import math
 import random
-import re
 import subprocess
 import sys
-import threading
 import time
 from collections import defaultdict
 
@@ -36,8 +34,9 @@ from gameplay.studies.bots.player import (
     seat_token,
     turn_view,
 )
+from tests.studies.scripted_models import ANSWER_LINE, ScriptedGnomesModel, ScriptedSantoriniModel
 from tests.support.live_server import ROOT, daphne_server, migrate, server_env
-from tests.support.openai_server import ScriptedReply, scripted_openai_server
+from tests.support.openai_server import scripted_openai_server
 
 PRESET = "fixtures/studies/gnomes_seeds003.json"
 SLUG = "gnomes-seeds003"
@@ -202,52 +201,6 @@ def counted_rounds(rounds: list[dict]) -> list[dict]:
 
 def close(a: float, b: float) -> bool:
     return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
-
-
-_LISTED = re.compile(r"Available actions \(id: label\):\n((?:.+\n?)+)")
-_DIRECTION = re.compile(r"\(partner\): .*?\b(up|down|left|right|stay)\b", re.IGNORECASE)
-_TOKEN = re.compile(r"The token is at column (\d), row (\d)")
-_TREASURE = re.compile(r"The treasure is at column (\d), row (\d)")
-_OPEN = re.compile(r"\b(right|up|left|down) open\b")
-_STEPS = {"right": (1, 0), "left": (-1, 0), "up": (0, -1), "down": (0, 1)}
-ANSWER_LINE = "I cannot tell where the treasure is from my side; which way should I go?"
-
-
-class ScriptedGnomesModel:
-    """An OpenAI-compatible "model" for the LLM-partner condition, reading its observation as a model would:
-    when it sees the treasure it takes an open step towards it and says where it is; otherwise it follows the
-    last direction its partner named in the chat when that move is listed, else a seeded random open move. Asked
-    to answer between its moves, it answers."""
-
-    def __init__(self, seed: int = 0):
-        self.rng = random.Random(seed)
-        self.lock = threading.Lock()
-
-    def __call__(self, body) -> ScriptedReply:
-        text = "\n".join(str(m.get("content") or "") for m in body.get("messages", []) if isinstance(m, dict))
-        blocks = _LISTED.findall(text)
-        if not blocks:  # no action list: it is asked to answer the chat
-            return ScriptedReply.text({"message": ANSWER_LINE})
-        ids = [line.split(": ", 1)[0] for line in blocks[-1].splitlines() if ": " in line]
-        state = text.split("<state>")[-1]
-        open_moves = [m for m in _OPEN.findall(state) if m in ids] or ids
-        token, treasure = _TOKEN.search(state), _TREASURE.search(state)
-        named = [d.lower() for d in _DIRECTION.findall(state) if d.lower() in ids]
-        message = None
-        with self.lock:
-            if token and treasure:
-                (x, y), (tx, ty) = map(int, token.groups()), map(int, treasure.groups())
-                towards = [m for m in _STEPS if abs(x + _STEPS[m][0] - tx) + abs(y + _STEPS[m][1] - ty)
-                           < abs(x - tx) + abs(y - ty)]
-                closer = [m for m in open_moves if m in towards]
-                action = self.rng.choice(closer or open_moves)
-                # Guide the partner too: the way to the treasure, which a wall on this side may not block on theirs.
-                message = f"I went {action}. Go {self.rng.choice(towards)} next, the treasure is that way."
-            else:
-                action = named[-1] if named else self.rng.choice(open_moves)
-                if self.rng.random() < 1 / 3:
-                    message = f"I went {action}. Which way now?"
-        return ScriptedReply.text({"action": action, **({"message": message} if message else {})})
 
 
 def load_preset_with_its_llm(env, preset: str, fixture: str, agent: str) -> None:
@@ -442,21 +395,6 @@ def check_time_to_goal(out, counted: list[dict], round_numbers: list[int]) -> No
 SANTORINI_PRESET = "fixtures/studies/santorini_agents.json"
 SANTORINI_SLUG = "santorini-agents"
 SANTORINI_CONDITIONS = ("random", "llm", "human")
-
-
-class ScriptedSantoriniModel:
-    """An OpenAI-compatible "model" that plays a seeded random action of the latest list it was shown."""
-
-    def __init__(self, seed: int = 0):
-        self.rng = random.Random(seed)
-        self.lock = threading.Lock()
-
-    def __call__(self, body) -> ScriptedReply:
-        text = "\n".join(str(m.get("content") or "") for m in body.get("messages", []) if isinstance(m, dict))
-        blocks = _LISTED.findall(text)
-        ids = [line.split(": ", 1)[0] for line in blocks[-1].splitlines() if ": " in line] if blocks else []
-        with self.lock:
-            return ScriptedReply.text({"action": self.rng.choice(ids)} if ids else {"explain": "moves"})
 
 
 @pytest.mark.slow
