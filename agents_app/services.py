@@ -53,6 +53,7 @@ def turn_view(
     *,
     with_image: bool = False,
     with_next_actors: bool = False,
+    with_move_topics: bool = False,
     chat_log: tuple[ChatLine, ...] = (),
     history: tuple[str, ...] = (),
 ) -> TurnView:
@@ -73,7 +74,7 @@ def turn_view(
         cooperative=state.game.num_seats > 1 and len(set(state.game.teams())) == 1,
         chat_log=chat_log,
         next_actors=_next_actors(state, seat, legal) if with_next_actors else {},
-        move_topics=_move_topics(state, seat, legal),
+        move_topics=_move_topics(state, seat, legal) if with_move_topics else (),
         history=history,
     )
 
@@ -136,7 +137,8 @@ def decide(
         agent = selectors.build_agent(agent_name, text_validator=_text_checker(state, seat))
     except Exception as err:  # an unknown or broken agent must never stall a match
         problem = f"{type(err).__name__}: {err}"
-    extra = context() if context is not None and agent is not None and agent.reads_match_context else MatchContext()
+    reads_context = agent is not None and agent.reads_match_context
+    extra = context() if context is not None and reads_context else MatchContext()
     view = turn_view(
         game_id,
         state,
@@ -144,6 +146,7 @@ def decide(
         seed,
         with_image=bool(getattr(agent, "accepts_images", False)),
         with_next_actors=bool(getattr(agent, "wants_next_actors", False)),
+        with_move_topics=reads_context,
         chat_log=extra.chat_log,
         history=extra.history,
     )

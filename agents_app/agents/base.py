@@ -115,7 +115,8 @@ class Agent(ABC):
     accepts_images: bool = False
     # Agents that set this receive TurnView.next_actors (one trial move per legal action: opt-in as well).
     wants_next_actors: bool = False
-    # Agents that set this receive TurnView.chat_log and TurnView.history (read from the match log: opt-in too).
+    # Agents that set this receive TurnView.chat_log and TurnView.history (read from the match log) and
+    # TurnView.move_topics (asked of the engine per legal action): opt-in too.
     reads_match_context: bool = False
     # How many chat lines the agent may send between two of its own moves, the one sent with a move included;
     # 0: it speaks only with its moves. The platform asks ``answer`` when a partner wrote to it since.
