@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from .base import Agent
+from .boxer import BoxerAgent
 from .gnomes.comm_agent import GnomesCommAgent
 from .gnomes.mute_agent import GnomesMuteAgent
 from .gnomes.partner import SimulatedPartner
 from .random_agent import RandomAgent
 
 AGENTS: dict[str, type[Agent]] = {
-    cls.name: cls for cls in (RandomAgent, GnomesCommAgent, GnomesMuteAgent, SimulatedPartner)
+    cls.name: cls for cls in (RandomAgent, GnomesCommAgent, GnomesMuteAgent, SimulatedPartner, BoxerAgent)
 }
 
 

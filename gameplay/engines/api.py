@@ -175,6 +175,10 @@ class GameSpec:
       found), for games where a round can end without it (a turn cap). A finished round whose goal measure is
       false is *censored*: exports mark it, and its time and ``until_goal`` measures enter time-to-event
       analyses as censored. "" when every finished game has simply ended (a win, a loss or a draw).
+    - ``realtime``: the game runs on a clock (``Game.frames_per_second``). Its seats choose simultaneously at
+      decision points every ``State.frames_per_decision()`` frames; a seat that has not chosen in time takes
+      ``State.idle_action(seat)``. The platform can then play it live, streaming the frames each decision point
+      played (``State.keep_frames`` / ``State.take_frames``) while people hold keys. Requires ``simultaneous``.
     """
 
     id: str
@@ -197,6 +201,7 @@ class GameSpec:
     measures: tuple[MeasureSpec, ...] = ()
     draw_by_agreement: bool = False
     goal_measure: str = ""
+    realtime: bool = False
 
 
 class Game(ABC):
@@ -269,6 +274,10 @@ class Game(ABC):
     def chat_enabled(self) -> bool:
         """Whether players may chat in a match with these options. Default: ``spec.has_chat``."""
         return self.spec.has_chat
+
+    def frames_per_second(self) -> int:
+        """Frames the game plays per second of real time (``spec.realtime``); 0 for games without a clock."""
+        return 0
 
     def next_round_options(self) -> dict | None:
         """Options of the round after this one (``spec.round_sequence``); None after the last round or for
@@ -378,6 +387,25 @@ class State(ABC):
         Raise IllegalActionError when the text is not a legal move. Default: no notation.
         """
         raise IllegalActionError(f"{self.game.spec.name} does not accept typed moves")
+
+    # --- realtime hooks (``spec.realtime``) ----------------------------------------------------------
+    def frames_per_decision(self) -> int:
+        """Frames between two decision points; 0 for games without a clock."""
+        return 0
+
+    def idle_action(self, seat: int) -> str | None:
+        """The legal action a seat that has not chosen in time takes (e.g. keep holding the last one); None for
+        games without a clock, where the platform's own fallback applies."""
+        return None
+
+    def keep_frames(self, keep: bool) -> None:
+        """Ask the state to keep the frames each decision point plays, for ``take_frames`` (a live stream)."""
+        return None
+
+    def take_frames(self) -> list[bytes]:
+        """PNG images of the frames the last decision point played while ``keep_frames`` was on, oldest first,
+        then forgotten. Only public pictures: they go to every viewer. Default: none."""
+        return []
 
     def result_text(self) -> str | None:
         """A sentence describing how a finished game ended (e.g. for cooperative games); default None."""

@@ -6,13 +6,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from .api import EngineError, Game, GameSpec
+from .atari_boxing import BoxingGame
 from .gnomes import GnomesGame
 from .hive import HiveGame
 from .santorini import SantoriniGame
 
 GAMES: dict[str, type[Game]] = {
     cls.spec.id: cls
-    for cls in (SantoriniGame, HiveGame, GnomesGame)
+    for cls in (SantoriniGame, HiveGame, GnomesGame, BoxingGame)
 }
 
 

@@ -167,6 +167,11 @@ def check_spec(game: Game) -> None:
     for measure in spec.measures:
         assert measure.kind in MEASURE_KINDS, f"measure {measure.name!r} has unknown kind {measure.kind!r}"
         assert measure.description, f"measure {measure.name!r} needs a description"
+    if spec.realtime:
+        assert spec.simultaneous, "realtime needs simultaneous (both seats choose at each decision point)"
+        assert game.frames_per_second() > 0, "a realtime game plays a positive number of frames per second"
+    else:
+        assert game.frames_per_second() == 0, f"{spec.id} declares no clock (spec.realtime) but has frames"
     enabled = game.chat_enabled()
     assert isinstance(enabled, bool), "chat_enabled() must be a bool"
     if not spec.has_chat:
@@ -353,6 +358,30 @@ def check_agreed_draw_scores(state: State) -> None:
     assert _dump(state) == before, "agreed_draw_scores changed the state"
 
 
+def check_realtime(state: State) -> None:
+    """``spec.realtime``: every seat still to choose has a legal idle action, and a copy asked to keep frames
+    gives one PNG per frame its next decision point plays (the idle actions of every seat), then none. Without
+    the capability the hooks keep their defaults. The state itself never changes."""
+    before = _dump(state)
+    spec = state.game.spec
+    if not spec.realtime:
+        assert state.frames_per_decision() == 0 and state.take_frames() == [], f"{spec.id} is not realtime"
+        assert all(state.idle_action(s) is None for s in range(state.game.num_seats)), "idle_action without a clock"
+        return
+    assert state.frames_per_decision() > 0, "a realtime game has frames between decision points"
+    probe = state.clone()
+    probe.keep_frames(True)
+    for seat in probe.current_seats():
+        idle = probe.idle_action(seat)
+        assert idle in {a.id for a in probe.legal_actions(seat)}, f"idle action {idle!r} of seat {seat} is not legal"
+        probe.apply_action(seat, idle)
+    frames = probe.take_frames()
+    assert 0 < len(frames) <= probe.frames_per_decision(), f"a decision point played {len(frames)} frames"
+    assert all(f.startswith(PNG_SIGNATURE) for f in frames), "take_frames gives PNG images"
+    assert probe.take_frames() == [], "take_frames forgets the frames it gave"
+    assert _dump(state) == before, "probing the realtime hooks changed the state"
+
+
 def check_rejects_illegal(state: State) -> None:
     """Illegal ids and out-of-turn seats raise IllegalActionError and change nothing."""
     before = _dump(state)
@@ -430,6 +459,7 @@ def random_playout(game: Game, seed: int, texts: tuple[str, ...] = DEFAULT_TEXTS
             assert state.legal_actions(s) or state.text_actions(s), f"seat {s} must act but cannot"
         if step % probe_every == 0:
             check_rule_topics(state)
+            check_realtime(state)
             check_rejects_illegal(state)
             check_resignation_scores(state)
             check_agreed_draw_scores(state)

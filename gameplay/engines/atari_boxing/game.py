@@ -1,0 +1,294 @@
+"""Atari Boxing as a pure engine: two seats choose joystick actions simultaneously every k frames.
+
+A decision point waits for both seats. The first choice is kept hidden in the state (its seat's observation
+shows it; the other seat and the public only learn that a choice is in), and the second runs the console for
+k frames with both joysticks held. The engine keeps no emulator between calls: the state holds ALE's own
+snapshot of the console plus what was decoded from its RAM (see ``emulator``), so JSON round trips are exact and
+``Game.replay`` rebuilds a bout frame for frame from the action log.
+
+The bout ends at a knockout, when the cartridge's 2:00 clock runs out, or at the optional ``max_frames`` cap
+(GameBench's own runs cut bouts after 1,000 frames; ``max_frames=1000`` reproduces that).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from ..api import (
+    Action,
+    ActionLabels,
+    Game,
+    GameSpec,
+    InvalidOptionsError,
+    MeasureSpec,
+    Observation,
+    OptionSpec,
+    State,
+)
+from . import emulator
+from .actions import BY_ID, JOYSTICK
+from .ram import Ringside
+from .rules import RULES
+from .text import observation_text
+
+SEATS = ("White", "Black")
+DECISION_FRAME_CHOICES = (1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 30, 60)
+# A bout without a knockout lasts 7,139-7,141 frames; the cap leaves room for any ROM timing.
+LONGEST_BOUT_FRAMES = 8000
+PLAYING, OVER = "playing", "over"
+
+
+def _clock(seconds: int) -> str:
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+class BoxingState(State):
+    game: BoxingGame
+
+    def __init__(self, game: BoxingGame, seed: int):
+        super().__init__(game, seed)
+        start = emulator.opening()
+        self.snapshot = start.snapshot
+        self.screen = start.screen
+        self.ringside = Ringside.from_ram(start.ram)
+        self.frame = 0
+        self.decision = 0  # decision points played
+        self.pending: list[str | None] = [None, None]
+        self.last: list[str] = ["noop", "noop"]
+        self.status = PLAYING
+        # Frames of the last decision point, kept only while a live runner streams them (never in JSON).
+        self._keep_frames = False
+        self._frames: list[bytes] = []
+
+    # --- contract --------------------------------------------------------------------------------
+    def current_seats(self) -> list[int]:
+        if self.status != PLAYING:
+            return []
+        return [seat for seat in (0, 1) if self.pending[seat] is None]
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        if seat not in self.current_seats():
+            return []
+        return [Action(j.id, j.label) for j in JOYSTICK]
+
+    def _apply(self, seat: int, action_id: str, text: str | None) -> None:
+        self.pending[seat] = action_id
+        if None not in self.pending:
+            self._play_decision()
+
+    def _play_decision(self) -> None:
+        frames = self.game.options["frames_per_decision"]
+        cap = self.game.options["max_frames"]
+        if cap:
+            frames = min(frames, cap - self.frame)
+        white, black = (BY_ID[a].ale for a in self.pending)
+        step = emulator.run(self.snapshot, white, black, frames, keep_screens=self._keep_frames)
+        self.snapshot, self.screen = step.snapshot, step.screen
+        self.ringside = Ringside.from_ram(step.ram)
+        self.frame += step.frames
+        self.decision += 1
+        self.last = [str(a) for a in self.pending]
+        self.pending = [None, None]
+        self._frames = list(step.screens)
+        if step.over or self.ringside.knockout or (cap and self.frame >= cap):
+            self.status = OVER
+
+    def is_terminal(self) -> bool:
+        return self.status == OVER
+
+    def scores(self) -> list[float]:
+        if not self.is_terminal():
+            return [0.5, 0.5]
+        white, black = self.ringside.scores
+        if white == black:
+            return [0.5, 0.5]
+        return [1.0, 0.0] if white > black else [0.0, 1.0]
+
+    def result_text(self) -> str | None:
+        if not self.is_terminal():
+            return None
+        white, black = self.ringside.scores
+        if self.ringside.knockout:
+            return f"{SEATS[0 if white > black else 1]} wins by knockout."
+        if white == black:
+            return f"A draw, {white}-{black}."
+        how = "on points" if self.ringside.seconds_left == 0 else "on points when the bout was cut short"
+        return f"{SEATS[0 if white > black else 1]} wins {max(white, black)}-{min(white, black)} {how}."
+
+    def measures(self, seat: int) -> dict[str, Any]:
+        own, other = self.ringside.scores[seat], self.ringside.scores[1 - seat]
+        return {"points": own, "points_against": other, "knockout_win": self.ringside.knockout and own > other,
+                "frames": self.frame}
+
+    # --- realtime hooks --------------------------------------------------------------------------
+    def frames_per_decision(self) -> int:
+        return self.game.options["frames_per_decision"]
+
+    def idle_action(self, seat: int) -> str:
+        """A seat that does not choose in time keeps holding what it held at the previous decision point."""
+        return self.last[seat]
+
+    def keep_frames(self, keep: bool) -> None:
+        self._keep_frames = bool(keep)
+
+    def take_frames(self) -> list[bytes]:
+        """PNG images of every frame the last decision point played (while ``keep_frames`` is on), then forgets
+        them. The screen is public: both boxers and the scores are in plain view."""
+        frames, self._frames = self._frames, []
+        return [frame_png(screen) for screen in frames]
+
+    # --- labels and observations -----------------------------------------------------------------
+    def _own_choice_label(self, seat: int, action_id: str) -> str:
+        return f"You chose {BY_ID[action_id].label} ({action_id}) for decision point {self.decision + 1}"
+
+    def action_labels(self, seat: int, action_id: str, text: str | None = None) -> ActionLabels:
+        """The first choice of a decision point reads as "has chosen" to everyone but its chooser; the second
+        completes the pair, so it shows both."""
+        name = SEATS[seat]
+        number = self.decision + 1
+        if action_id not in BY_ID:
+            return super().action_labels(seat, action_id, text)
+        other = 1 - seat
+        if self.pending[other] is None:
+            hidden = f"{name} has chosen for decision point {number}"
+            by_seat = tuple(self._own_choice_label(seat, action_id) if s == seat else hidden for s in (0, 1))
+            return ActionLabels(by_seat=by_seat, public=hidden)
+        pair = {seat: action_id, other: self.pending[other]}
+        public = (f"Decision point {number}: {SEATS[0]} {BY_ID[pair[0]].label}, "
+                  f"{SEATS[1]} {BY_ID[pair[1]].label}")
+        by_seat = tuple(
+            f"Decision point {number}: you {BY_ID[pair[s]].label}, {SEATS[1 - s]} {BY_ID[pair[1 - s]].label}"
+            for s in (0, 1)
+        )
+        return ActionLabels(by_seat=by_seat, public=public)
+
+    def rule_topics(self, seat: int, action_id: str) -> tuple[str, ...]:
+        if action_id not in BY_ID or seat not in self.current_seats():
+            return ()
+        return ("controls", "positioning", "timing") if BY_ID[action_id].fire else ("controls", "timing")
+
+    def observation(self, seat: int | None) -> Observation:
+        if seat not in (0, 1, None):
+            raise ValueError(f"no seat {seat!r} in a two-seat game")
+        ring = self.ringside
+        boxers = [
+            {"name": SEATS[s], "x": (ring.white, ring.black)[s][0], "y": (ring.white, ring.black)[s][1],
+             "score": ring.scores[s], "last_action": self.last[s], "last_label": BY_ID[self.last[s]].label,
+             "has_chosen": self.pending[s] is not None}
+            for s in (0, 1)
+        ]
+        data: dict[str, Any] = {
+            "seat": seat,
+            "boxers": boxers,
+            "seconds_left": ring.seconds_left,
+            "clock": _clock(ring.seconds_left),
+            "frame": self.frame,
+            "decision": self.decision,
+            "frames_per_decision": self.frames_per_decision(),
+            "max_frames": self.game.options["max_frames"],
+            "knockout": ring.knockout,
+            "status": self.status,
+            "screen": emulator.pack_screen(self.screen),
+            "my_choice": self.pending[seat] if seat is not None else None,
+        }
+        return Observation(seat, data, observation_text(data, seat))
+
+    def secrets(self) -> dict[int, list[str]]:
+        """A choice made while the other seat has not chosen yet: as it appears in the chooser's observation
+        and in the chooser's label of it."""
+        result: dict[int, list[str]] = {}
+        for seat, choice in enumerate(self.pending):
+            if choice is not None:
+                fragment = json.dumps({"my_choice": choice})[1:-1]
+                result[seat] = [fragment, f"You chose {BY_ID[choice].label} ({choice})"]
+        return result
+
+    # --- persistence -----------------------------------------------------------------------------
+    def _payload(self) -> dict:
+        return {
+            "console": emulator.pack_bytes(self.snapshot),
+            "screen": emulator.pack_screen(self.screen),
+            "ringside": self.ringside.to_json(),
+            "frame": self.frame,
+            "decision": self.decision,
+            "pending": list(self.pending),
+            "last": list(self.last),
+            "status": self.status,
+        }
+
+    def _load_payload(self, payload: Mapping[str, Any]) -> None:
+        self.snapshot = emulator.unpack_bytes(payload["console"])
+        self.screen = emulator.unpack_screen(payload["screen"])
+        self.ringside = Ringside.from_json(payload["ringside"])
+        self.frame = int(payload["frame"])
+        self.decision = int(payload["decision"])
+        self.pending = [p if p is None else str(p) for p in payload["pending"]]
+        self.last = [str(a) for a in payload["last"]]
+        self.status = payload["status"]
+
+
+def frame_png(screen: bytes, *, scale: int = 1) -> bytes:
+    """A frame as an indexed-colour PNG (a few KB), pixels doubled horizontally as the console's are wide."""
+    from PIL import Image
+
+    image = Image.frombytes("P", (emulator.SCREEN_WIDTH, emulator.SCREEN_HEIGHT), screen)
+    flat = [0] * 768
+    for index, rgb in emulator.palette().items():
+        flat[index * 3:index * 3 + 3] = rgb
+    image.putpalette(flat)
+    image = image.resize((emulator.SCREEN_WIDTH * 2 * scale, emulator.SCREEN_HEIGHT * scale), Image.NEAREST)
+    out = io.BytesIO()
+    image.save(out, format="PNG", compress_level=1)
+    return out.getvalue()
+
+
+class BoxingGame(Game):
+    spec = GameSpec(
+        id="atari_boxing",
+        name="Atari Boxing",
+        description=(
+            "Activision's Boxing (1980) on an emulated Atari 2600: two boxers seen from above trade jabs and "
+            "power punches for two minutes or until a knockout, choosing joystick actions simultaneously."
+        ),
+        min_seats=2,
+        max_seats=2,
+        perfect_information=False,  # the choices of a decision point are hidden until both are in
+        simultaneous=True,
+        realtime=True,
+        options=(
+            OptionSpec("frames_per_decision", 15, "Frames each pair of choices is held (15 = a quarter second).",
+                       type=int, choices=DECISION_FRAME_CHOICES),
+            OptionSpec("max_frames", 0, "End the bout after this many frames (0 = the full 2:00; GameBench's "
+                       "runs stopped at 1000).", type=int),
+        ),
+        seat_names=SEATS,
+        has_image=True,
+        measures=(
+            MeasureSpec("points", "Points this boxer scored (100 = a knockout)."),
+            MeasureSpec("points_against", "Points scored against this boxer."),
+            MeasureSpec("knockout_win", "This boxer won by knockout.", kind="bool"),
+            MeasureSpec("frames", "Frames the bout lasted (60 a second)."),
+        ),
+    )
+    state_class = BoxingState
+    rules = RULES
+
+    def __init__(self, options: Mapping[str, Any] | None = None, num_seats: int | None = None):
+        super().__init__(options, num_seats)
+        if not 0 <= self.options["max_frames"] <= LONGEST_BOUT_FRAMES:
+            raise InvalidOptionsError(f"option max_frames must be between 0 and {LONGEST_BOUT_FRAMES}")
+
+    def max_actions(self) -> int:
+        frames = self.options["max_frames"] or LONGEST_BOUT_FRAMES
+        decisions = -(-frames // self.options["frames_per_decision"])
+        return 2 * decisions + 2
+
+    def frames_per_second(self) -> int:
+        return emulator.FRAMES_PER_SECOND
+
+    def observation_image(self, observation: Observation, *, coords: bool = False) -> bytes | None:
+        """The screen as the observation holds it (the whole ring is in view of both boxers)."""
+        return frame_png(emulator.unpack_screen(observation.data["screen"]))
