@@ -11,10 +11,10 @@ from ale_py import ALEInterface as SinglePlayerALE
 from ale_py import roms
 
 from agents_app.agents.boxer import boxer_action
+from gameplay.engines.api import IllegalActionError
 from gameplay.engines.atari_boxing import BoxingGame, emulator
 from gameplay.engines.atari_boxing.actions import JOYSTICK
 from gameplay.engines.atari_boxing.ram import Ringside, bcd, clock_seconds, score
-from gameplay.engines.api import IllegalActionError
 
 from .conformance import check_observation_leaks, check_round_trip
 
