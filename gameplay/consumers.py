@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import struct
 
 from asgiref.sync import SyncToAsync
 from channels.consumer import get_handler_name
@@ -46,6 +47,7 @@ from django.http.cookie import parse_cookie
 
 from gameplay import socket_limits
 from gameplay.frames import KINDS, FrameRejected, parse_frame
+from gameplay.live import start as live
 from gameplay.rendering import error_fragment
 from gameplay.seat_socket import SeatSocket, beat_all
 from gameplay.socket_threads import socket_threads
@@ -76,10 +78,17 @@ class MatchConsumer(AsyncWebsocketConsumer):
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
+        if message["type"] == "match.changed" and self.socket is not None and self.socket.live:
+            # A live match's frames must not queue behind drawing its score line (gameplay.live): the drawing runs
+            # beside them, still one at a time and in order (``busy`` is a fair lock).
+            self.background.add(task := asyncio.create_task(handler(message)))
+            task.add_done_callback(self.background.discard)
+            return
         await handler(message)
 
     async def connect(self):
         self.busy = asyncio.Lock()
+        self.background: set[asyncio.Task] = set()
         token = self.scope["url_route"]["kwargs"].get("token", "")
         cookies = parse_cookie(dict(self.scope.get("headers", ())).get(b"cookie", b"").decode("latin-1"))
         self.socket = await off_loop(SeatSocket.for_token)(token, self.channel_name, cookies)
@@ -96,6 +105,16 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.keeper = asyncio.create_task(self.keep_up())
         heartbeat.join(self)
         await self._presence_changed()
+        await self._start_clock()
+
+    async def _start_clock(self) -> None:
+        """A person's socket of a live match starts its clock when nobody runs it (gameplay.live.start): when the
+        socket opens, and with every input (the runner's process may have died)."""
+        if not self.socket.live or self.socket.seat.is_agent:
+            return
+        lease = await off_loop(live.claim)(self.socket.seat.match_id)
+        if lease is not None:
+            await live.launch(self.socket.seat.match_id, lease)
 
     async def _presence_changed(self) -> None:
         """Tell the match's other sockets that this seat came or went, so their pages say so at once."""
@@ -144,6 +163,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         async with self.busy:
             html = await off_loop(self.socket.receive)(text_data)
         await self._send(html)
+        await self._start_clock()
 
     async def match_changed(self, event):
         if self.socket.shows(event.get("seq")):
@@ -151,6 +171,15 @@ class MatchConsumer(AsyncWebsocketConsumer):
         async with self.busy:
             html = await off_loop(self.socket.match_changed)(event)
         await self._send(html)
+
+    async def live_frame(self, event):
+        """One frame of a live match (gameplay.live.bout), as a binary message: the frame's number and the
+        counter of this seat's input it reflects and the runner's wall clock in milliseconds when it sent the frame
+        (three big-endian unsigned 32-bit integers, the clock modulo 2**32), then the PNG. No thread hop
+        and no database: sixty of these a second must stay cheap."""
+        seq = event["seqs"].get(str(self.socket.seat.index), 0)
+        header = struct.pack(">III", event["frame"] % 2**32, seq, event.get("sent_ms", 0) % 2**32)
+        await self.send(bytes_data=header + event["png"])
 
     async def presence_changed(self, event):
         async with self.busy:

@@ -20,12 +20,13 @@ from django.conf import settings
 
 from gameplay.text_input import TextRejected, clean_text
 
-KINDS = ("action", "chat", "select", "clear", "uhp")
+KINDS = ("action", "chat", "select", "clear", "uhp", "live")
 # A frame is an object (1) whose HEADERS are an object (2); a little room above that, nothing like 5,000 levels.
 MAX_FRAME_DEPTH = 4
 MAX_ACTION_ID_LENGTH = 200
 MAX_LOCATION_LENGTH = 32
 MAX_MOVE_LENGTH = 200
+MAX_LIVE_SEQ = 2**31  # a live input's counter (gameplay.live), echoed in the frames' 4-byte header
 MAX_VERSION = 2**53  # far beyond any real match; keeps the number small enough to handle and never echoed
 _DIGITS = re.compile(r"[0-9]{1,16}")
 # JSON strings (an unterminated one runs to the end) and brackets: a linear scan, whatever the input.
@@ -62,6 +63,13 @@ def parse_frame(text_data: Any) -> dict[str, Any]:
         if not isinstance(action_id, str) or not action_id or len(action_id) > MAX_ACTION_ID_LENGTH:
             raise FrameRejected("Missing or malformed action id; nothing was changed.")
         frame["text"] = _optional_string(frame.get("text"), "the text", settings.MAX_CHAT_LENGTH)
+    elif kind == "live":
+        action_id = frame.get("action_id")
+        if not isinstance(action_id, str) or not action_id or len(action_id) > MAX_ACTION_ID_LENGTH:
+            raise FrameRejected("Missing or malformed input; nothing was changed.")
+        seq = frame.get("seq")
+        if isinstance(seq, bool) or not isinstance(seq, int) or not 0 <= seq < MAX_LIVE_SEQ:
+            raise FrameRejected("Malformed input counter; nothing was changed.")
     elif kind == "uhp":
         frame["text"] = _optional_string(frame.get("text"), "the move", MAX_MOVE_LENGTH)
     elif kind == "chat":

@@ -27,6 +27,8 @@ from django.conf import settings
 from gameplay import presence, seat_claims, selectors, services, socket_limits
 from gameplay.committed import CommittedAction
 from gameplay.frames import FrameRejected, parse_frame
+from gameplay.live import inputs as live_inputs
+from gameplay.live import start as live
 from gameplay.models import Event, Match, Seat
 from gameplay.rendering import (
     chat_append_fragment,
@@ -55,6 +57,7 @@ class SeatSocket:
         self.chat_in_state = False
         self.registered = False  # whether this socket counts among its seat's open sockets (socket_limits)
         self.presence_shown: tuple | None = None  # what the presence list on the page says (gameplay.presence)
+        self.live = live.plays_live(selectors.game_of(seat.match), self.seats)  # frames stream (gameplay.live)
 
     def _read_seats(self) -> None:
         # Read once per socket: seats change only when an agent takes over a seat whose person left (an event of
@@ -125,6 +128,7 @@ class SeatSocket:
             "select": self.on_select,
             "clear": self.on_clear,
             "uhp": self.on_uhp,
+            "live": self.on_live,
         }[frame["kind"]]
         try:
             return handler(frame)
@@ -145,6 +149,14 @@ class SeatSocket:
                 schedule_agents=self.agents_play,
             ),
         )
+
+    def on_live(self, frame) -> str | None:
+        """What a person holds now in a live match (gameplay.live): kept for the clock's next decision point,
+        which checks it is legal then. Nothing to draw: the frames that follow show it."""
+        if self.seat.is_agent:
+            return None
+        live_inputs.hold(self.seat.match_id, self.seat.index, frame["action_id"], frame["seq"])
+        return None
 
     def on_uhp(self, frame) -> str | None:
         """A move typed in the game's notation (e.g. UHP for Hive); the engine maps it to an action id."""

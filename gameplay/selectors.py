@@ -12,6 +12,7 @@ from django.template.loader import get_template
 
 from gameplay.engines.api import Action, Game, Observation, State, TextAction
 from gameplay.engines.registry import create_game, game_class
+from gameplay.live.start import plays_live
 from gameplay.models import Event, Match, Seat, SeatClaim
 from gameplay.text_input import clean_token
 
@@ -79,6 +80,12 @@ class SeatView:
     draws: bool = False  # ... and draws by agreement are open here (draws_open)
     draw_mine: bool = False  # this seat has offered a draw that still stands
     draw_offered_by: list[str] = field(default_factory=list)  # the other seats offering a draw to this one
+    live: bool = False  # a realtime game on the clock (gameplay.live): the page streams frames and holds inputs
+
+    @cached_property
+    def live_template(self) -> str:
+        """The live stage of a realtime game: its canvas and hold controls (never swapped by the socket)."""
+        return f"games/{self.match.game_id}/live.html"
 
     @cached_property
     def board_template(self) -> str:
@@ -171,6 +178,7 @@ def seat_view(
         draws=draws,
         draw_mine=draws and index in match.draw_agreed,
         draw_offered_by=[names.get(i, f"seat {i}") for i in match.draw_agreed if i != index] if draws else [],
+        live=plays_live(state.game, seats),
     )
 
 

@@ -11,3 +11,16 @@ from gameplay.watchdog import requeue_stalled_agent_turns
 def requeue_stalled_agent_turns_task() -> int:
     """One watchdog sweep (see gameplay.watchdog); returns how many stalled agent turns were queued again."""
     return requeue_stalled_agent_turns()
+
+
+@shared_task(name="gameplay.run_live_bout")
+def run_live_bout(match_id: int, lease: str) -> int:
+    """The clock of one live match (gameplay.live.bout), for as long as the bout lasts (2 minutes for Boxing);
+    returns the frames it streamed."""
+    from asgiref.sync import async_to_sync
+
+    from gameplay.live.bout import LiveBout
+
+    bout = LiveBout(match_id, lease)
+    async_to_sync(bout.run)()
+    return bout.frames_sent

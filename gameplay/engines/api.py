@@ -279,6 +279,12 @@ class Game(ABC):
         """Frames the game plays per second of real time (``spec.realtime``); 0 for games without a clock."""
         return 0
 
+    def live_play(self) -> bool:
+        """Whether a match with people in it runs on the clock (``spec.realtime``): the platform then plays a
+        decision point every ``State.frames_per_decision()`` frames whatever the seats do, with each person's held
+        input as their choice. Off (or without a clock), every decision point waits for all its seats."""
+        return self.spec.realtime
+
     def next_round_options(self) -> dict | None:
         """Options of the round after this one (``spec.round_sequence``); None after the last round or for
         games without rounds."""

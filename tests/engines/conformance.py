@@ -172,6 +172,7 @@ def check_spec(game: Game) -> None:
         assert game.frames_per_second() > 0, "a realtime game plays a positive number of frames per second"
     else:
         assert game.frames_per_second() == 0, f"{spec.id} declares no clock (spec.realtime) but has frames"
+        assert game.live_play() is False, f"{spec.id} declares no clock (spec.realtime) but wants live play"
     enabled = game.chat_enabled()
     assert isinstance(enabled, bool), "chat_enabled() must be a bool"
     if not spec.has_chat:

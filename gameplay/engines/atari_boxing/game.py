@@ -138,7 +138,7 @@ class BoxingState(State):
         """PNG images of every frame the last decision point played (while ``keep_frames`` is on), then forgets
         them. The screen is public: both boxers and the scores are in plain view."""
         frames, self._frames = self._frames, []
-        return [frame_png(screen) for screen in frames]
+        return [frame_png(screen, wide=False) for screen in frames]
 
     # --- labels and observations -----------------------------------------------------------------
     def _own_choice_label(self, seat: int, action_id: str) -> str:
@@ -230,8 +230,9 @@ class BoxingState(State):
         self.status = payload["status"]
 
 
-def frame_png(screen: bytes, *, scale: int = 1) -> bytes:
-    """A frame as an indexed-colour PNG (a few KB), pixels doubled horizontally as the console's are wide."""
+def frame_png(screen: bytes, *, wide: bool = True) -> bytes:
+    """A frame as an indexed-colour PNG (a few KB); ``wide`` doubles pixels horizontally, as the console's are
+    wide (a live stream sends them narrow and lets the canvas stretch them)."""
     from PIL import Image
 
     image = Image.frombytes("P", (emulator.SCREEN_WIDTH, emulator.SCREEN_HEIGHT), screen)
@@ -239,7 +240,8 @@ def frame_png(screen: bytes, *, scale: int = 1) -> bytes:
     for index, rgb in emulator.palette().items():
         flat[index * 3:index * 3 + 3] = rgb
     image.putpalette(flat)
-    image = image.resize((emulator.SCREEN_WIDTH * 2 * scale, emulator.SCREEN_HEIGHT * scale), Image.NEAREST)
+    if wide:
+        image = image.resize((emulator.SCREEN_WIDTH * 2, emulator.SCREEN_HEIGHT), Image.NEAREST)
     out = io.BytesIO()
     image.save(out, format="PNG", compress_level=1)
     return out.getvalue()
@@ -261,6 +263,9 @@ class BoxingGame(Game):
         options=(
             OptionSpec("frames_per_decision", 15, "Frames each pair of choices is held (15 = a quarter second).",
                        type=int, choices=DECISION_FRAME_CHOICES),
+            OptionSpec("live", True, "With a person in the bout, run it at full speed: the key a person holds at "
+                       "each decision point is their choice, and a late agent keeps its last action. Off: every "
+                       "decision point waits for both players (turn-based, for slow agents).", type=bool),
             OptionSpec("max_frames", 0, "End the bout after this many frames (0 = the full 2:00; GameBench's "
                        "runs stopped at 1000).", type=int),
         ),
@@ -288,6 +293,9 @@ class BoxingGame(Game):
 
     def frames_per_second(self) -> int:
         return emulator.FRAMES_PER_SECOND
+
+    def live_play(self) -> bool:
+        return bool(self.options["live"])
 
     def observation_image(self, observation: Observation, *, coords: bool = False) -> bytes | None:
         """The screen as the observation holds it (the whole ring is in view of both boxers)."""
