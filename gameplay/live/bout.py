@@ -92,7 +92,7 @@ class LiveBout:
 
     def _decide_and_draw(self, local: State, people: list[int]) -> tuple[list[bytes], dict[int, int]] | None:
         """Play the decision point through the service, then on the runner's copy, whose frames it returns."""
-        records, used = self.play_decision(people, len(local.log))
+        records, used = self.play_decision(people, local)
         if records is None:
             return None
         for record in records:
@@ -105,23 +105,25 @@ class LiveBout:
             await self.sleep(delay)
 
     # --- one decision point ------------------------------------------------------------------------
-    def play_decision(self, people: list[int], known: int) -> tuple[list[ActionRecord] | None, dict[int, int]]:
-        """Submit every seat still to choose at this decision point; the records committed after the first
-        ``known`` ones (the runner's copy has those), None when the match is over; and the input counter used per
-        person."""
+    def play_decision(self, people: list[int], local: State) -> tuple[list[ActionRecord] | None, dict[int, int]]:
+        """Submit a choice for every seat of this decision point that has not chosen (``local``, the runner's copy,
+        is at its start and names the seats); its records once all are in (None when the match is over), and the
+        input counter used per person. Only this decision point's records: an agent quick enough to choose for the
+        next one already stays in the log for the next call."""
         close_old_connections()
+        known, choosers = len(local.log), local.current_seats()
         used: dict[int, int] = {}
-        for _ in range(SUBMIT_ATTEMPTS * 3):
+        for _ in range(SUBMIT_ATTEMPTS * len(choosers)):
             match = Match.objects.get(pk=self.match_id)
             if match.status != Match.Status.ACTIVE:
                 return None, used
             state = selectors.state_of(match)
-            seats = state.current_seats()
-            if len(state.log) > known and (not seats or len(seats) == state.game.num_seats):
-                return state.log[known:], used  # the decision point is complete
-            seat = seats[0]
+            made = state.log[known:known + len(choosers)]
+            if len(made) == len(choosers):
+                return made, used
+            seat = next(s for s in choosers if s not in {r.seat for r in made})
             action, extra = self._choice(state, seat, people)
-            if seat in people and "live_input_seq" in extra:
+            if "live_input_seq" in extra:
                 used[seat] = extra["live_input_seq"]
             try:
                 services.apply_action(self.match_id, seat, action, expected_version=match.version, extra=extra)

@@ -9,7 +9,7 @@
   if (!stage) return;
   const canvas = document.getElementById("live-canvas");
   const context = canvas.getContext("2d");
-  const actions = JSON.parse(document.getElementById("live-actions").textContent);
+  const actions = JSON.parse(stage.getAttribute("data-actions"));
   const order = stage.getAttribute("data-inputs").split(" ");
   const keys = JSON.parse(stage.getAttribute("data-keys"));
   const debug = document.getElementById("live-debug");

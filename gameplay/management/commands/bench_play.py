@@ -38,7 +38,7 @@ class Command(BaseCommand):
 
     def bench_engine(self, game_id: str, n: int) -> None:
         game = create_game(game_id)
-        actions = 0
+        actions = decisions = 0
         started = time.perf_counter()
         for seed in range(n):
             rng = random.Random(seed)
@@ -47,10 +47,30 @@ class Command(BaseCommand):
                 seat = rng.choice(state.current_seats())
                 state.apply_action(seat, rng.choice(state.legal_actions(seat)).id)
                 actions += 1
+                decisions += len(state.current_seats()) == game.num_seats  # a decision point was completed
         elapsed = time.perf_counter() - started
         self.stdout.write(
             f"engine   {n} random playouts: {elapsed * 1000 / n:.2f} ms/playout, {actions / elapsed:,.0f} actions/s"
         )
+        if game.spec.realtime:
+            # Frames the game played: a full decision point each time every seat was to choose again (the last one
+            # may be shorter, so this is an upper bound by at most one decision point per playout).
+            frames = decisions * state.frames_per_decision()
+            self.stdout.write(
+                f"engine   emulated {frames:,} frames in {elapsed:.2f} s: {frames / elapsed:,.0f} frames/s "
+                f"({frames / elapsed / game.frames_per_second():,.0f}x real time, incl. state snapshots per decision)"
+            )
+        self.bench_replay(game, state)
+
+    def bench_replay(self, game, state) -> None:
+        """Rebuilding the last playout from its seed and action log, as replays and restores do."""
+        runs = 3
+        started = time.perf_counter()
+        for _ in range(runs):
+            game.replay(state.seed, state.log)
+        elapsed = (time.perf_counter() - started) / runs
+        self.stdout.write(f"replay   one playout of {len(state.log)} actions from its seed and log: "
+                          f"{elapsed * 1000:.1f} ms ({elapsed * 1e6 / max(len(state.log), 1):.0f} us/action)")
 
     def bench_service(self, game_id: str, n: int):
         actions = 0

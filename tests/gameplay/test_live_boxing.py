@@ -1,0 +1,110 @@
+"""Live play of a realtime game (gameplay.live, issue 20): the clock's decision points through the match service,
+held inputs, late agents, and frames streamed to the match socket as binary messages, on both channel layers."""
+
+from __future__ import annotations
+
+import asyncio
+import struct
+
+import pytest
+from channels.db import database_sync_to_async
+
+from gameplay import services
+from gameplay.asgi import application
+from gameplay.frames import FrameRejected, parse_frame
+from gameplay.live import inputs
+from gameplay.live.bout import LiveBout
+from gameplay.models import Event, Match
+from gameplay.selectors import state_of
+from gameplay.services import SeatController
+from tests.gameplay.ws_support import ORIGIN, TIMEOUT, SeatCommunicator
+
+PERSON = SeatController("human")
+RANDOM = SeatController("agent", agent_name="random")
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def _boxing(controllers, **options):
+    match = services.create_match("atari_boxing", list(controllers), seed=7, options=options, host_seat=None,
+                                  schedule_agents=False)
+    return match
+
+
+def test_live_input_frames_are_checked():
+    assert parse_frame('{"kind": "live", "action_id": "upfire", "seq": 3}')["seq"] == 3
+    for bad in ('{"kind": "live", "action_id": "", "seq": 1}', '{"kind": "live", "action_id": "up", "seq": -1}',
+                '{"kind": "live", "action_id": "up", "seq": 1.5}', '{"kind": "live", "action_id": "up"}',
+                '{"kind": "live", "action_id": "up", "seq": true}',
+                '{"kind": "live", "action_id": "up", "seq": 4294967296}'):
+        with pytest.raises(FrameRejected):
+            parse_frame(bad)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_decision_point_plays_the_held_input_and_the_late_agents_last_action():
+    match = _boxing([RANDOM, PERSON])  # the agent was never asked: it is late
+    inputs.hold(match.pk, 1, "leftfire", 41)
+    bout = LiveBout(match.pk, "lease")
+    local = state_of(match)
+    records, used = bout.play_decision([1], local)
+    assert [(r.seat, r.action_id) for r in records] == [(0, "noop"), (1, "leftfire")]
+    assert used == {1: 41}
+    events = Event.objects.filter(match=match, kind=Event.Kind.ACTION).order_by("seq")
+    payloads = {e.seat: e.payload for e in reversed(events)}  # the first of each seat (its agent then moved on)
+    assert payloads[0]["late"] is True and payloads[0]["action_id"] == "noop"
+    assert payloads[1]["live_input_seq"] == 41 and "late" not in payloads[1]
+    assert bout.late_decisions == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_illegal_held_input_becomes_the_idle_action_and_changes_nothing_else():
+    match = _boxing([PERSON, PERSON])
+    inputs.hold(match.pk, 0, "teleport", 2)
+    records, used = LiveBout(match.pk, "lease").play_decision([0, 1], state_of(match))
+    assert [r.action_id for r in records] == ["noop", "noop"]
+    assert Match.objects.get(pk=match.pk).version == 2
+
+
+@database_sync_to_async
+def _live_match():
+    match = _boxing([PERSON, RANDOM], max_frames=240, frames_per_decision=15)
+    return match.pk, match.seats.get(index=0).token
+
+
+@database_sync_to_async
+def _events(match_id):
+    return list(Event.objects.filter(match_id=match_id, kind=Event.Kind.ACTION).values_list("seat", "payload"))
+
+
+async def _next_frame(comm) -> tuple[int, int, bytes]:
+    while True:
+        message = await comm.receive_output(timeout=TIMEOUT)
+        if message.get("bytes"):
+            frame, seq, _sent = struct.unpack(">III", message["bytes"][:12])
+            return frame, seq, message["bytes"][12:]
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_person_s_socket_starts_the_clock_and_receives_frames_reflecting_its_input(layer, monkeypatch):
+    monkeypatch.setattr("gameplay.live.bout.START_DELAY_SECONDS", 0.2)
+    match_id, token = await _live_match()
+    comm = SeatCommunicator(application, f"/ws/play/{token}/", headers=ORIGIN)
+    connected, _ = await comm.connect(timeout=TIMEOUT)
+    assert connected
+    frame, seq, png = await _next_frame(comm)
+    assert png.startswith(PNG) and seq == 0
+    await comm.send_json_to({"kind": "live", "action_id": "rightfire", "seq": 7})
+    for _ in range(200):
+        frame, seq, png = await _next_frame(comm)
+        if seq == 7:
+            break
+    assert seq == 7, "no frame reflected the held input"
+    # the bout (240 frames) runs to its end on the clock, agent turns and all
+    for _ in range(100):
+        if await database_sync_to_async(lambda: Match.objects.get(pk=match_id).status)() != Match.Status.ACTIVE:
+            break
+        await asyncio.sleep(0.1)
+    events = await _events(match_id)
+    assert len(events) == 2 * 16
+    assert any(seat == 0 and p["action_id"] == "rightfire" and p["live_input_seq"] == 7 for seat, p in events)
+    await comm.disconnect()
