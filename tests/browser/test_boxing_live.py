@@ -46,3 +46,30 @@ def test_a_person_boxes_the_scripted_boxer_live_with_keys(laptop_page, server_ur
     frame_number = int(page.locator(".boxing-score").get_attribute("data-frame"))
     assert frame_number > 300, frame_number
     page.screenshot(path="test-artifacts/boxing-live-laptop.png")
+
+
+def test_on_a_phone_the_on_screen_pad_and_punch_button_box(phone_page, server_url):
+    page = phone_page
+    start_against_agent(page, server_url, "Atari Boxing", "Black", "boxer", "#live-canvas")
+    debug = page.locator("#live-debug")
+    for _ in range(60):
+        if int(debug.get_attribute("data-frames")) > 30:
+            break
+        page.wait_for_timeout(250)
+    canvas = page.locator("#live-canvas").bounding_box()
+    assert canvas["width"] <= 390 and canvas["height"] > 150, canvas  # the ring fits the phone's width
+    for hold in ("left", "up left", "fire", "down"):
+        button = page.locator(f'#live-stage [data-hold="{hold}"]')
+        button.scroll_into_view_if_needed()
+        box = button.bounding_box()
+        assert box["width"] >= 40 and box["height"] >= 40, (hold, box)  # big enough for a thumb
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.mouse.down()
+        page.wait_for_timeout(600)
+        page.mouse.up()
+        page.wait_for_timeout(400)
+    samples = int(debug.get_attribute("data-latency-samples"))
+    print(f"\nphone pad: {samples} presses shown by frames, median key-to-frame "
+          f"{debug.get_attribute('data-latency-ms')} ms, {debug.get_attribute('data-fps')} frames/s")
+    assert samples >= 7  # four presses and four releases, each reflected by a frame
+    page.screenshot(path="test-artifacts/boxing-live-phone.png", full_page=True)

@@ -36,7 +36,7 @@ def scripted_vs_still(state, seat):
         return "noop"
     observation = state.observation(seat)
     me, them = observation.data["boxers"]
-    return boxer_action(me, them, observation.data["decision"])
+    return boxer_action(me, them)
 
 
 def test_fact1_the_ale_py_wheel_bundles_the_boxing_rom():

@@ -153,7 +153,7 @@ class BoxingState(State):
             return super().action_labels(seat, action_id, text)
         other = 1 - seat
         if self.pending[other] is None:
-            hidden = f"{name} has chosen for decision point {number}"
+            hidden = f"{name} chose for decision point {number} (hidden until both are in)"
             by_seat = tuple(self._own_choice_label(seat, action_id) if s == seat else hidden for s in (0, 1))
             return ActionLabels(by_seat=by_seat, public=hidden)
         pair = {seat: action_id, other: self.pending[other]}
