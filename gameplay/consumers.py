@@ -112,9 +112,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
         socket opens, and with every input (the runner's process may have died)."""
         if not self.socket.live or self.socket.seat.is_agent:
             return
-        lease = await off_loop(live.claim)(self.socket.seat.match_id)
-        if lease is not None:
-            await live.launch(self.socket.seat.match_id, lease)
+        claimed = await off_loop(live.claim)(self.socket.seat.match)
+        if claimed is not None:
+            await live.launch(self.socket.seat.match_id, *claimed)
 
     async def _presence_changed(self) -> None:
         """Tell the match's other sockets that this seat came or went, so their pages say so at once."""

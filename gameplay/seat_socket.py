@@ -155,7 +155,7 @@ class SeatSocket:
         which checks it is legal then. Nothing to draw: the frames that follow show it."""
         if self.seat.is_agent:
             return None
-        live_inputs.hold(self.seat.match_id, self.seat.index, frame["action_id"], frame["seq"])
+        live_inputs.hold(live_inputs.match_key(self.seat.match), self.seat.index, frame["action_id"], frame["seq"])
         return None
 
     def on_uhp(self, frame) -> str | None:

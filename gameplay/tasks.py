@@ -14,13 +14,13 @@ def requeue_stalled_agent_turns_task() -> int:
 
 
 @shared_task(name="gameplay.run_live_bout")
-def run_live_bout(match_id: int, lease: str) -> int:
+def run_live_bout(match_id: int, key: str, lease: str) -> int:
     """The clock of one live match (gameplay.live.bout), for as long as the bout lasts (2 minutes for Boxing);
     returns the frames it streamed."""
     from asgiref.sync import async_to_sync
 
     from gameplay.live.bout import LiveBout
 
-    bout = LiveBout(match_id, lease)
+    bout = LiveBout(match_id, key, lease)
     async_to_sync(bout.run)()
     return bout.frames_sent

@@ -15,13 +15,14 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 
-from asgiref.sync import sync_to_async
+from asgiref.sync import SyncToAsync
 from channels.layers import get_channel_layer
-from django.db import close_old_connections, connection
+from django.db import close_old_connections
 
 from gameplay import selectors, services
 from gameplay.engines.api import ActionRecord, State
 from gameplay.models import Match
+from gameplay.socket_threads import socket_threads
 
 from . import inputs
 
@@ -33,14 +34,16 @@ SUBMIT_ATTEMPTS = 6
 
 
 def in_thread(func):
-    """Database, cache and emulator work off the event loop."""
-    return sync_to_async(func, thread_sensitive=False)
+    """Database, cache and emulator work off the event loop, on the threads the match sockets use (which keep and
+    tidy their database connections: gameplay.socket_threads)."""
+    return SyncToAsync(func, thread_sensitive=False, executor=socket_threads)
 
 
 class LiveBout:
-    def __init__(self, match_id: int, lease: str, *, clock: Callable[[], float] = time.monotonic,
+    def __init__(self, match_id: int, key: str, lease: str, *, clock: Callable[[], float] = time.monotonic,
                  sleep: Callable[[float], Awaitable[None]] = asyncio.sleep, start_delay: float = START_DELAY_SECONDS):
         self.match_id = match_id
+        self.key = key  # the match's name in the cache (inputs.match_key)
         self.lease = lease
         self.clock, self.sleep = clock, sleep
         self.start_delay = start_delay
@@ -56,8 +59,7 @@ class LiveBout:
         except Exception:
             logger.exception("live bout of match %s stopped", self.match_id)
         finally:
-            await in_thread(inputs.release_lease)(self.match_id, self.lease)
-            await in_thread(connection.close)()
+            await in_thread(inputs.release_lease)(self.key, self.lease)
 
     async def _run(self) -> None:
         local, people = await in_thread(self._load)()
@@ -72,7 +74,7 @@ class LiveBout:
                 start, due = self.clock() - number * period, self.clock()
             await self._wait_until(due)
             if self.clock() - renewed >= 1.0:
-                if not await in_thread(inputs.renew_lease)(self.match_id, self.lease):
+                if not await in_thread(inputs.renew_lease)(self.key, self.lease):
                     return  # another runner took over
                 renewed = self.clock()
             played = await in_thread(self._decide_and_draw)(local, people)
@@ -135,7 +137,7 @@ class LiveBout:
     def _choice(self, state: State, seat: int, people: list[int]) -> tuple[str, dict]:
         legal = {a.id for a in state.legal_actions(seat)}
         if seat in people:
-            held = inputs.held(self.match_id, [seat]).get(seat)
+            held = inputs.held(self.key, [seat]).get(seat)
             if held is not None and held.action_id in legal:
                 return held.action_id, {"live_input_seq": held.seq}
             return state.idle_action(seat), {"live_input_seq": held.seq if held else 0}

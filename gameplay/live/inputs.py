@@ -24,48 +24,54 @@ class Held:
     seq: int  # the browser's counter of input changes, echoed with the frames it produced (latency)
 
 
-def _input_key(match_id: int, seat: int) -> str:
-    return f"live-input:{match_id}:{seat}"
+def match_key(match) -> str:
+    """The match's name in the cache: its id and creation time, so that a match of another database sharing the
+    cache (a test run, a restored backup) never reads this one's inputs or lease."""
+    return f"{match.pk}-{match.created_at.timestamp():.6f}"
 
 
-def _lease_key(match_id: int) -> str:
-    return f"live-runner:{match_id}"
+def _input_key(key: str, seat: int) -> str:
+    return f"live-input:{key}:{seat}"
 
 
-def hold(match_id: int, seat: int, action_id: str, seq: int) -> None:
-    cache.set(_input_key(match_id, seat), (action_id, int(seq)), INPUT_TTL_SECONDS)
+def _lease_key(key: str) -> str:
+    return f"live-runner:{key}"
 
 
-def held(match_id: int, seats: list[int]) -> dict[int, Held]:
-    found = cache.get_many([_input_key(match_id, s) for s in seats])
+def hold(key: str, seat: int, action_id: str, seq: int) -> None:
+    cache.set(_input_key(key, seat), (action_id, int(seq)), INPUT_TTL_SECONDS)
+
+
+def held(key: str, seats: list[int]) -> dict[int, Held]:
+    found = cache.get_many([_input_key(key, s) for s in seats])
     result = {}
     for seat in seats:
-        value = found.get(_input_key(match_id, seat))
+        value = found.get(_input_key(key, seat))
         if value is not None:
             result[seat] = Held(str(value[0]), int(value[1]))
     return result
 
 
-def take_lease(match_id: int) -> str | None:
+def take_lease(key: str) -> str | None:
     """A token for the caller if no runner holds this match's clock, else None."""
     token = uuid.uuid4().hex
-    return token if cache.add(_lease_key(match_id), token, LEASE_SECONDS) else None
+    return token if cache.add(_lease_key(key), token, LEASE_SECONDS) else None
 
 
-def renew_lease(match_id: int, token: str) -> bool:
+def renew_lease(key: str, token: str) -> bool:
     """Keep the lease; False when another runner holds it now (this one was presumed dead: it must stop)."""
-    key = _lease_key(match_id)
-    if cache.get(key) not in (token, None):
+    name = _lease_key(key)
+    if cache.get(name) not in (token, None):
         return False
-    cache.set(key, token, LEASE_SECONDS)
+    cache.set(name, token, LEASE_SECONDS)
     return True
 
 
-def release_lease(match_id: int, token: str) -> None:
-    key = _lease_key(match_id)
-    if cache.get(key) == token:
-        cache.delete(key)
+def release_lease(key: str, token: str) -> None:
+    name = _lease_key(key)
+    if cache.get(name) == token:
+        cache.delete(name)
 
 
-def lease_held(match_id: int) -> bool:
-    return cache.get(_lease_key(match_id)) is not None
+def lease_held(key: str) -> bool:
+    return cache.get(_lease_key(key)) is not None

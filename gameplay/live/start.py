@@ -28,35 +28,37 @@ def plays_live(game, seats) -> bool:
     return any(not seat.is_agent for seat in seats)
 
 
-def claim(match_id: int) -> str | None:
-    """The lease on the match's clock when it should run live and nobody runs it (the caller must then
-    ``launch`` it), else None."""
+def claim(match: Match) -> tuple[str, str] | None:
+    """The match's cache key and the lease on its clock when it should run live and nobody runs it (the caller
+    must then ``launch`` it), else None."""
     from gameplay.selectors import game_of  # late: selectors import this module
 
-    if inputs.lease_held(match_id):
+    key = inputs.match_key(match)
+    if inputs.lease_held(key):
         return None
-    match = Match.objects.filter(pk=match_id).first()
+    match = Match.objects.filter(pk=match.pk).first()
     if match is None or match.status != Match.Status.ACTIVE or match.wait_for_players:
         return None
     if not plays_live(game_of(match), match.seats.all()):
         return None
-    return inputs.take_lease(match_id)
+    lease = inputs.take_lease(key)
+    return (key, lease) if lease else None
 
 
 _running: set[asyncio.Task] = set()
 
 
-async def launch(match_id: int, lease: str) -> None:
+async def launch(match_id: int, key: str, lease: str) -> None:
     """Run the clock of a claimed match: as a task on this event loop when Celery runs eagerly (the embedded
     default, whose in-memory channel layer only reaches this process's sockets), else on a Celery worker."""
     if settings.CELERY_TASK_ALWAYS_EAGER:
         from .bout import LiveBout
 
-        task = asyncio.get_running_loop().create_task(LiveBout(match_id, lease).run())
+        task = asyncio.get_running_loop().create_task(LiveBout(match_id, key, lease).run())
         _running.add(task)
         task.add_done_callback(_running.discard)
     else:
         from gameplay.tasks import run_live_bout
 
-        await sync_to_async(run_live_bout.delay, thread_sensitive=False)(match_id, lease)
+        await sync_to_async(run_live_bout.delay, thread_sensitive=False)(match_id, key, lease)
     logger.info("live bout of match %s started", match_id)

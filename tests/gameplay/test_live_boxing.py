@@ -43,8 +43,8 @@ def test_live_input_frames_are_checked():
 @pytest.mark.django_db(transaction=True)
 def test_a_decision_point_plays_the_held_input_and_the_late_agents_last_action():
     match = _boxing([RANDOM, PERSON])  # the agent was never asked: it is late
-    inputs.hold(match.pk, 1, "leftfire", 41)
-    bout = LiveBout(match.pk, "lease")
+    inputs.hold(inputs.match_key(match), 1, "leftfire", 41)
+    bout = LiveBout(match.pk, inputs.match_key(match), "lease")
     local = state_of(match)
     records, used = bout.play_decision([1], local)
     assert [(r.seat, r.action_id) for r in records] == [(0, "noop"), (1, "leftfire")]
@@ -59,8 +59,8 @@ def test_a_decision_point_plays_the_held_input_and_the_late_agents_last_action()
 @pytest.mark.django_db(transaction=True)
 def test_an_illegal_held_input_becomes_the_idle_action_and_changes_nothing_else():
     match = _boxing([PERSON, PERSON])
-    inputs.hold(match.pk, 0, "teleport", 2)
-    records, used = LiveBout(match.pk, "lease").play_decision([0, 1], state_of(match))
+    inputs.hold(inputs.match_key(match), 0, "teleport", 2)
+    records, used = LiveBout(match.pk, inputs.match_key(match), "lease").play_decision([0, 1], state_of(match))
     assert [r.action_id for r in records] == ["noop", "noop"]
     assert Match.objects.get(pk=match.pk).version == 2
 
