@@ -11,6 +11,7 @@ from agents_app import chat_services
 from agents_app.context_selectors import match_context
 from agents_app.services import decide, decision_seed, record_calls
 from gameplay import services as match_services
+from gameplay.live.start import plays_live
 from gameplay.models import Event, Match, Seat
 from gameplay.selectors import state_of
 
@@ -76,12 +77,14 @@ def play_agent_turns(match_id: int) -> int:
                 schedule_agents=False,
             )
         except match_services.ActionRejected as err:
-            # Someone else moved first (another worker or a simultaneous seat); re-read and go on.
-            logger.info("agent action for match %s seat %s not applied: %s", match_id, seat, err)
-            if turn.calls:  # the model was paid for: keep what it said, marked as not applied
-                record_calls(event=None, not_applied=str(err), **transcript)
-            rejected += 1
-            continue
+            after = _submit_late(match, seat, turn.decision, extra)
+            if after is None:
+                # Someone else moved first (another worker or a simultaneous seat); re-read and go on.
+                logger.info("agent action for match %s seat %s not applied: %s", match_id, seat, err)
+                if turn.calls:  # the model was paid for: keep what it said, marked as not applied
+                    record_calls(event=None, not_applied=str(err), **transcript)
+                rejected += 1
+                continue
         if turn.calls:
             record_calls(event=_action_event(match.pk, seat, after.version), **transcript)
         applied += 1
@@ -100,6 +103,27 @@ def play_agent_turns(match_id: int) -> int:
 def answer_chat(match_id: int) -> int:
     """Agents answer the chat lines written to them while another seat is to move (agents_app.chat_services)."""
     return chat_services.answer_chat(match_id)
+
+
+def _submit_late(match: Match, seat: int, decision, extra: dict) -> Match | None:
+    """A live match of a realtime game does not wait (gameplay.live): its clock moved on while the agent decided.
+    The decision still counts at the decision point where it lands, if the seat has not chosen there yet and the
+    action is legal there, marked late with the version it was decided at; None otherwise (nothing applied)."""
+    current = Match.objects.filter(pk=match.pk).first()
+    if current is None or current.status != Match.Status.ACTIVE:
+        return None
+    state = state_of(current)
+    if not plays_live(state.game, current.seats.all()) or seat not in state.current_seats():
+        return None
+    if decision.action_id not in {a.id for a in state.legal_actions(seat)}:
+        return None
+    try:
+        return match_services.submit_action(
+            current.pk, seat, decision.action_id, expected_version=current.version, schedule_agents=False,
+            extra={**extra, "late": True, "decided_at_version": match.version},
+        )
+    except match_services.ActionRejected:
+        return None
 
 
 def _action_event(match_id: int, seat: int, version: int) -> Event | None:

@@ -140,6 +140,10 @@ class MatchConsumer(AsyncWebsocketConsumer):
                 html = None
             self.quiet_since = loop.time()
             await self._send(html)
+            try:
+                await self._start_clock()  # a live match whose runner died (its lease lapsed) gets a new one
+            except Exception:
+                logger.exception("starting the clock of match %s failed", self.socket.seat.match_id)
 
     async def _evict(self, channel_name: str) -> None:
         try:

@@ -108,3 +108,73 @@ async def test_a_person_s_socket_starts_the_clock_and_receives_frames_reflecting
     assert len(events) == 2 * 16
     assert any(seat == 0 and p["action_id"] == "rightfire" and p["live_input_seq"] == 7 for seat, p in events)
     await comm.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_agent_decision_overtaken_by_the_clock_counts_late_at_the_next_decision_point(monkeypatch):
+    from agents_app.agents.base import Decision
+    from agents_app.tasks import _submit_late
+
+    monkeypatch.setattr(services, "schedule_agent_turns", lambda *args, **kwargs: None)  # the agent is still thinking
+    match = _boxing([RANDOM, PERSON])
+    decided_at = Match.objects.get(pk=match.pk)  # the agent reads version 0 and starts thinking...
+    LiveBout(match.pk, inputs.match_key(match), "lease").play_decision([1], state_of(match))  # ...the clock goes on
+    after = _submit_late(decided_at, 0, Decision("upfire"), {"agent": "random"})
+    assert after is not None and after.version == 3
+    event = Event.objects.get(match=match, version=3)
+    assert event.seat == 0 and event.payload["action_id"] == "upfire"
+    assert event.payload["late"] is True and event.payload["decided_at_version"] == 0
+    # nothing more once the seat has chosen at this decision point
+    assert _submit_late(decided_at, 0, Decision("fire"), {"agent": "random"}) is None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_late_decision_in_a_game_without_a_clock_is_not_resubmitted():
+    from agents_app.agents.base import Decision
+    from agents_app.tasks import _submit_late
+
+    match = services.create_match("santorini", [RANDOM, PERSON], seed=1, host_seat=None, schedule_agents=False)
+    assert _submit_late(match, 0, Decision("anything"), {}) is None
+    turn_based = _boxing([RANDOM, PERSON], live=False)
+    assert _submit_late(turn_based, 0, Decision("upfire"), {}) is None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_one_clock_per_match_and_a_new_one_once_the_lease_lapses(monkeypatch):
+    from gameplay.live import start
+
+    match = _boxing([PERSON, RANDOM])
+    claimed = start.claim(match)
+    assert claimed is not None and claimed[0] == inputs.match_key(match)
+    assert start.claim(match) is None  # a runner holds it
+    inputs.release_lease(claimed[0], "somebody else's lease")
+    assert start.claim(match) is None  # only its holder releases it
+    inputs.release_lease(*claimed)
+    assert start.claim(match) is not None
+    agents_only = _boxing([RANDOM, RANDOM])
+    assert start.claim(agents_only) is None  # no person: turn-based, as fast as the agents go
+
+
+@database_sync_to_async
+def _turn_based_match():
+    match = _boxing([PERSON, RANDOM], live=False)
+    return match.pk, match.seats.get(index=0).token
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_with_live_off_a_person_chooses_on_the_pads_and_each_decision_point_waits(layer):
+    from tests.gameplay.ws_support import connect, receive_until
+
+    match_id, token = await _turn_based_match()
+    comm, view = await connect(token)
+    assert 'id="live-stage"' not in view  # no clock
+    assert 'class="joypad"' in view and 'class="joypad punch"' in view  # two joystick pads
+    assert 'data-action-id="upleftfire"' in view and 'data-action-id="noop"' in view
+    assert 'src="/play/' in view and "board.png" in view  # the current frame as a picture
+    await comm.send_json_to({"kind": "action", "action_id": "rightfire", "version": 0})
+    html = await receive_until(comm, lambda h: 'data-frame="15"' in h)
+    assert "White" in html
+    events = await _events(match_id)
+    assert [(seat, p["action_id"]) for seat, p in events][:1] == [(0, "rightfire")]
+    assert not any(p.get("late") for _, p in events)
+    await comm.disconnect()
