@@ -117,12 +117,12 @@ class LiveBout:
         used: dict[int, int] = {}
         for _ in range(SUBMIT_ATTEMPTS * len(choosers)):
             match = Match.objects.get(pk=self.match_id)
-            if match.status != Match.Status.ACTIVE:
-                return None, used
             state = selectors.state_of(match)
             made = state.log[known:known + len(choosers)]
             if len(made) == len(choosers):
-                return made, used
+                return made, used  # (also when these ended the match: its last frames are still shown)
+            if match.status != Match.Status.ACTIVE:
+                return None, used
             seat = next(s for s in choosers if s not in {r.seat for r in made})
             action, extra = self._choice(state, seat, people)
             if "live_input_seq" in extra:

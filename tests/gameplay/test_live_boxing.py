@@ -178,3 +178,24 @@ async def test_with_live_off_a_person_chooses_on_the_pads_and_each_decision_poin
     assert [(seat, p["action_id"]) for seat, p in events][:1] == [(0, "rightfire")]
     assert not any(p.get("late") for _, p in events)
     await comm.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_whole_bout_on_the_clock_streams_every_frame_including_the_last_decision_points(layer):
+    """A fake clock that jumps instead of sleeping: every frame of every decision point is sent, the last ones too
+    (they end the match), and the lease is given back."""
+    now = [0.0]
+
+    async def jump(seconds):
+        now[0] += seconds
+
+    match = await database_sync_to_async(_boxing)([PERSON, RANDOM], max_frames=60, frames_per_decision=15)
+    key = inputs.match_key(match)
+    lease = await database_sync_to_async(inputs.take_lease)(key)
+    bout = LiveBout(match.pk, key, lease, clock=lambda: now[0], sleep=jump, start_delay=0)
+    await bout.run()
+    assert bout.frames_sent == 60
+    assert now[0] == pytest.approx(59 / 60)  # paced at 60 frames a second: the 60th frame 59/60 s after the first
+    status = await database_sync_to_async(lambda: Match.objects.get(pk=match.pk).status)()
+    assert status == Match.Status.FINISHED
+    assert not await database_sync_to_async(inputs.lease_held)(key)
