@@ -153,6 +153,8 @@ def test_one_clock_per_match_and_a_new_one_once_the_lease_lapses(monkeypatch):
     assert start.claim(match) is not None
     agents_only = _boxing([RANDOM, RANDOM])
     assert start.claim(agents_only) is None  # no person: turn-based, as fast as the agents go
+    two_people = services.create_match("atari_boxing", [PERSON, PERSON], seed=1, wait_for_players=True)
+    assert start.claim(two_people) is None  # the clock starts once everyone has joined, not before
 
 
 @database_sync_to_async
