@@ -14,13 +14,12 @@ import struct
 import time
 import urllib.parse
 import urllib.request
-from http.cookiejar import CookieJar
 
 import pytest
 from websockets.sync.client import connect as ws_connect
 
 from gameplay.models import Event, Match
-from tests.integration.test_two_daphne import socket_cookie, ws_url
+from tests.integration.test_two_daphne import open_new_match_form, socket_cookie, ws_url
 from tests.support.celery_worker import own_redis_database, start_worker, stop_worker, worker_database_url
 from tests.support.live_server import daphne_server, server_env
 
@@ -58,12 +57,7 @@ def cluster(transactional_db, tmp_path):
 def _new_live_bout(base: str) -> tuple[str, dict[str, str]]:
     """A person (seat 0, White) against the scripted boxer for 8 seconds of game time, created through the
     new-match form."""
-    jar = CookieJar()
-    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
-    form_url = f"{base}/games/atari_boxing/new/"
-    with opener.open(form_url, timeout=TIMEOUT) as response:
-        page = response.read().decode()
-    csrf = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+    jar, opener, form_url, csrf = open_new_match_form(base, "atari_boxing", TIMEOUT)
     fields = {"csrfmiddlewaretoken": csrf, "seat_0": "you", "seat_1": "agent:boxer", "seed": "5",
               "opt_frames_per_decision": "15", "opt_live": "on", "opt_max_frames": "480"}
     request = urllib.request.Request(form_url, data=urllib.parse.urlencode(fields).encode(),

@@ -72,15 +72,21 @@ def cells(html: str) -> dict[str, dict[str, str]]:
     return parser.cells
 
 
+def open_new_match_form(base: str, game: str, timeout: float = TIMEOUT):
+    """A browser of its own (cookie jar and opener) that has opened the game's new-match form: (jar, opener, the
+    form's URL, its CSRF token)."""
+    jar = CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+    form_url = f"{base}/games/{game}/new/"
+    with opener.open(form_url, timeout=timeout) as response:
+        page = response.read().decode()
+    return jar, opener, form_url, re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+
+
 def create_match_over_http(base: str) -> tuple[str, str, str, dict[str, dict[str, str]]]:
     """POST the new-match form to ``base`` and accept its invite in a second browser; returns (seat 0 token,
     seat 1 token, seat 0's page, each seat token's websocket headers: the cookie of the browser holding it)."""
-    jar = CookieJar()
-    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
-    form_url = f"{base}/games/santorini/new/"
-    with opener.open(form_url, timeout=TIMEOUT) as response:
-        page = response.read().decode()
-    csrf = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+    jar, opener, form_url, csrf = open_new_match_form(base, "santorini")
     data = urllib.parse.urlencode(
         {"csrfmiddlewaretoken": csrf, "seat_0": "you", "seat_1": "invite", "seed": "42"}
     ).encode()
