@@ -15,6 +15,13 @@
   const debug = document.getElementById("live-debug");
   const status = document.getElementById("live-status");
 
+  // Until the first streamed frame, the ring as the match stands (the seat's board picture).
+  const first = new Image();
+  first.addEventListener("load", function () {
+    if (!frames) context.drawImage(first, 0, 0, canvas.width, canvas.height);
+  });
+  if (stage.getAttribute("data-first-frame")) first.src = stage.getAttribute("data-first-frame");
+
   const held = [];  // inputs held now, oldest first (a later one wins over its opposite)
   const opposite = { up: "down", down: "up", left: "right", right: "left" };
   let socket = null;

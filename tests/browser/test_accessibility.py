@@ -87,10 +87,12 @@ def test_the_public_pages_and_every_game_page(axe_page, a11y_server):
     page, url, found = axe_page, a11y_server, {}
     for path, label in (("/", "lobby"), ("/matches/", "match list"), ("/ratings/", "leaderboard"),
                         ("/games/santorini/new/", "new Santorini match"), ("/games/hive/new/", "new Hive match"),
-                        ("/games/gnomes/new/", "new Gnomes match")):
+                        ("/games/gnomes/new/", "new Gnomes match"),
+                        ("/games/atari_boxing/new/", "new Atari Boxing match")):
         page.goto(url + path)
         check(page, label, found)
     for game, seat, partner in (("Santorini", "Player 2", "agent:random"), ("Hive", "Black", "agent:random"),
+                                ("Atari Boxing", "Black", "agent:boxer"),
                                 ("Gnomes at Night", "Gnome B", "agent:gnomes-mute")):
         start(page, url, game, seat, partner)
         check(page, f"{game} match page", found)
