@@ -18,7 +18,7 @@ class AgentConfigAdmin(admin.ModelAdmin):
     list_display = ["name", "model", "scaffold", "endpoint", "vision"]
     list_filter = ["scaffold", "vision"]
     search_fields = ["name", "model", "description"]
-    readonly_fields = ["key_status", "created_at", "updated_at"]
+    readonly_fields = ["key_status", "capabilities", "created_at", "updated_at"]
     fieldsets = [
         (None, {"fields": ["name", "description"]}),
         (
@@ -29,8 +29,15 @@ class AgentConfigAdmin(admin.ModelAdmin):
                 "that play the matches. Check a configuration with: python manage.py check_agent NAME",
             },
         ),
-        ("Sampling and limits", {"fields": ["temperature", "max_tokens", "timeout_s", "http_retries"]}),
-        ("Answers", {"fields": ["retries", "explain_limit", "chat_replies", "history_moves"]}),
+        ("Sampling and limits", {"fields": ["temperature", "max_tokens", "timeout_s", "http_retries",
+                                            "decision_deadline_s", "context_tokens"]}),
+        (
+            "Answers",
+            {
+                "fields": ["reply_format", "retries", "explain_limit", "chat_replies", "history_moves", "capabilities"],
+                "description": "What the endpoint supports is found by check_agent and kept under capabilities.",
+            },
+        ),
         (
             "Scaffold",
             {

@@ -22,7 +22,7 @@ class AgentsAppConfig(AppConfig):
         )
 
 
-def _not_ready(name: str) -> str | None:
+def _not_ready(name: str, game_id: str | None = None) -> str | None:
     from agents_app.services import readiness_problem  # late: services imports models
 
-    return readiness_problem(name)
+    return readiness_problem(name, game_id)

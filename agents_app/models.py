@@ -23,6 +23,12 @@ env_var_name = RegexValidator(
 
 
 class AgentConfig(models.Model):
+    class ReplyFormat(models.TextChoices):
+        AUTO = "auto", "Auto (the most constrained the endpoint supports)"
+        SCHEMA = "schema", "JSON schema (only legal ids)"
+        JSON = "json", "JSON mode"
+        TEXT = "text", "Free text, parsed"
+
     class Scaffold(models.TextChoices):
         BASE = "base", "Base model (answers directly)"
         COT = "cot", "Chain-of-Thought (reason, then answer)"
@@ -68,6 +74,32 @@ class AgentConfig(models.Model):
         default=8,
         validators=[MaxValueValidator(20)],
         help_text="How many of the match's latest moves the prompt lists, as this seat saw them (0: none).",
+    )
+    reply_format = models.CharField(
+        max_length=8,
+        choices=ReplyFormat.choices,
+        default=ReplyFormat.AUTO,
+        help_text="How moves are asked for. Auto: a JSON schema that admits only the legal action ids where the "
+        "endpoint enforces schemas, else JSON mode (if on above), else free text, as check_agent found.",
+    )
+    decision_deadline_s = models.FloatField(
+        "decision deadline (s)",
+        default=30.0,
+        validators=[MinValueValidator(1.0)],
+        help_text="Hard limit on one decision (every attempt, correction, explanation and RAP simulation); when it "
+        "passes, the move falls back at once and is flagged.",
+    )
+    context_tokens = models.PositiveIntegerField(
+        "context length (tokens)",
+        default=0,
+        help_text="The model's context length. 0: as the endpoint reports it (check_agent), else unknown: prompts "
+        "are then not fitted.",
+    )
+    capabilities = models.JSONField(
+        default=dict,
+        blank=True,
+        editable=False,
+        help_text="What the endpoint supports, as check_agent (or the preflight) last probed it.",
     )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)

@@ -18,6 +18,7 @@ from agents_app.agents.random_agent import RandomAgent
 from agents_app.context_selectors import MatchContext
 from agents_app.models import AgentCall
 from gameplay.engines.api import State
+from gameplay.engines.registry import create_game
 from gameplay.models import Event
 from gameplay.services import ServiceError
 
@@ -250,9 +251,10 @@ def _non_negative(value) -> int | None:
 # --- before an agent plays: tournaments, play_match, the new-match form, studies ----------------------------
 
 
-def preflight(name: str) -> None:
-    """Raise AgentNotReady when the named agent cannot play: unknown, RAP on an endpoint without logprobs, or
-    vision on an endpoint that refuses images.
+def preflight(name: str, game_id: str | None = None) -> None:
+    """Raise AgentNotReady when the named agent cannot play: unknown, RAP on an endpoint without logprobs, vision on
+    an endpoint that refuses images, or (``game_id``) a model whose known context cannot hold the game's opening
+    prompt even cut down.
 
     Only configurations that need a capability are probed, so checking ordinary seats costs no request.
     """
@@ -264,6 +266,10 @@ def preflight(name: str) -> None:
     from agents_app.agents.llm import blocking_problems, probe, requires_logprobs
 
     settings = selectors.llm_settings(config)
+    if game_id is not None and settings.context_length():
+        problem = opening_prompt_problem(settings, game_id)
+        if problem:
+            raise AgentNotReady(f"{name}: {problem}")
     if not (requires_logprobs(settings) or settings.vision):
         return
     report = probe(settings)
@@ -274,23 +280,41 @@ def preflight(name: str) -> None:
         raise AgentNotReady(f"{name}: {'; '.join(problems)}")
 
 
+def store_capabilities(config, capabilities: dict) -> None:
+    """Keep what a probe found on the configuration (its agent reads it: reply format, context). Saved without
+    touching ``updated_at``, so it is not taken for an edit of the configuration."""
+    type(config).objects.filter(pk=config.pk).update(capabilities=capabilities)
+    config.capabilities = capabilities
+
+
+def opening_prompt_problem(settings, game_id: str) -> str | None:
+    """Why the first prompt of a ``game_id`` match (its default options, the first seat to act) cannot fit the
+    model's context, or None."""
+    from agents_app.agents.llm import LLMAgent
+
+    state = create_game(game_id).new_initial_state(0)
+    seat = state.current_seats()[0]
+    view = turn_view(game_id, state, seat, 0, with_move_topics=True)
+    return LLMAgent(settings).prompt_problem(view)
+
+
 # A verdict is kept this long, so a form posted twice or a study's many rounds do not probe the endpoint each time;
 # a configuration edited in the admin is probed afresh (its updated_at is part of the key).
 READINESS_TTL_S = 60.0
-_readiness: dict[tuple[str, str], tuple[float, str | None]] = {}
+_readiness: dict[tuple[str, str, str], tuple[float, str | None]] = {}
 
 
-def readiness_problem(name: str) -> str | None:
+def readiness_problem(name: str, game_id: str | None = None) -> str | None:
     """Why the agent cannot play as configured (preflight's reason), or None; probes at most once a minute."""
     config = selectors.agent_config(name)
     if config is None:
         return None if selectors.agent_exists(name) else f"unknown agent {name!r}"
-    key, now = (name, config.updated_at.isoformat()), time.monotonic()
+    key, now = (name, config.updated_at.isoformat(), game_id or ""), time.monotonic()
     cached = _readiness.get(key)
     if cached is not None and now - cached[0] < READINESS_TTL_S:
         return cached[1]
     try:
-        preflight(name)
+        preflight(name, game_id)
         problem = None
     except AgentNotReady as err:
         problem = str(err)

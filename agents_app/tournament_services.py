@@ -199,7 +199,7 @@ def _validated(game_id: str, agents: list[str], matches_per_pair: int, seed: int
         if not agent_selectors.agent_plays(name, game_id):
             known = ", ".join(n for n, _ in agent_selectors.agent_choices(game_id))
             raise TournamentError(f"agent {name!r} does not play {spec.name}; agents for it: {known}")
-        _preflight(name)
+        _preflight(name, game_id)
     if not isinstance(matches_per_pair, int) or matches_per_pair < 1:
         raise TournamentError("matches per pair must be at least 1")
     if not isinstance(seed, int) or not -(2**63) <= seed < 2**63:
@@ -212,11 +212,11 @@ def _validated(game_id: str, agents: list[str], matches_per_pair: int, seed: int
         raise TournamentError(str(err)) from None
 
 
-def _preflight(name: str) -> None:
+def _preflight(name: str, game_id: str) -> None:
     """Refuse an agent that cannot play (e.g. a RAP config on an endpoint without logprobs) now,
     rather than as every one of its matches failing on the workers."""
     try:
-        agent_services.preflight(name)
+        agent_services.preflight(name, game_id)
     except Exception as err:  # an endpoint that cannot even be probed is as good a reason not to start
         raise TournamentError(f"agent {name!r} cannot play: {err}") from None
 

@@ -17,7 +17,7 @@ class AgentProvider:
     choices: Callable[..., list[tuple[str, str]]]  # (name, description), of the agents playing game_id if given
     plays: Callable[[str, str], bool]  # (name, game_id): the agent exists and knows how to play that game
     # Why the agent cannot play as configured (its endpoint lacks what it needs, e.g. logprobs for RAP), or None.
-    not_ready: Callable[[str], str | None] = lambda name: None
+    not_ready: Callable[[str, str | None], str | None] = lambda name, game_id=None: None
 
 
 _providers: list[AgentProvider] = []
@@ -38,12 +38,13 @@ def agent_plays(name: str, game_id: str) -> bool:
     return isinstance(name, str) and bool(name) and any(p.plays(name, game_id) for p in _providers)
 
 
-def why_not_ready(name: str) -> str | None:
-    """Why agent ``name`` cannot play now, as a sentence for the person choosing it, or None: the same preflight
-    as tournaments and play_match run (a probe of the endpoint, for configurations that need a capability)."""
+def why_not_ready(name: str, game_id: str | None = None) -> str | None:
+    """Why agent ``name`` cannot play now (``game_id``: that game), as a sentence for the person choosing it, or
+    None: the same preflight as tournaments and play_match run (a probe of the endpoint, for configurations that
+    need a capability; whether the game's opening prompt fits a model with a known context)."""
     for provider in _providers:
         if provider.exists(name):
-            return provider.not_ready(name)
+            return provider.not_ready(name, game_id)
     return None
 
 

@@ -81,7 +81,7 @@ class NewMatchForm(forms.Form):
             raise forms.ValidationError("Only one seat can be yours; invite other people with links.")
         for seat, choice in enumerate(chosen):
             if choice.startswith(AGENT_PREFIX):
-                problem = why_not_ready(choice.removeprefix(AGENT_PREFIX))
+                problem = why_not_ready(choice.removeprefix(AGENT_PREFIX), self.spec.id)
                 if problem:
                     self.add_error(f"seat_{seat}", f"This agent cannot play now: {problem}")
         return data

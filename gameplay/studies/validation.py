@@ -100,7 +100,7 @@ def seats_errors(spec: GameSpec | None, seats: Any) -> Errors:
                 _add(errors, "seats", f"Seat {number}: unknown agent {name!r}.")
             elif spec is not None and not agent_plays(name, spec.id):
                 _add(errors, "seats", f"Seat {number}: agent {name!r} does not play {spec.name}.")
-            elif problem := why_not_ready(name):
+            elif problem := why_not_ready(name, spec.id if spec is not None else None):
                 _add(errors, "seats", f"Seat {number}: agent {name!r} cannot play: {problem}.")
         else:
             _add(errors, "seats", f'Seat {number}: kind must be "{PARTICIPANT}" or "{AGENT}".')
@@ -177,7 +177,7 @@ def study_errors(data: Mapping[str, Any], conditions: Sequence[Mapping[str, Any]
         _add(errors, "pairing_fallback_agent", f"Unknown agent {fallback!r}.")
     elif uses_agent and fallback and spec is not None and not agent_plays(fallback, spec.id):
         _add(errors, "pairing_fallback_agent", f"Agent {fallback!r} does not play {spec.name}.")
-    elif uses_agent and fallback and (problem := why_not_ready(fallback)):
+    elif uses_agent and fallback and (problem := why_not_ready(fallback, spec.id if spec is not None else None)):
         _add(errors, "pairing_fallback_agent", f"Agent {fallback!r} cannot play: {problem}.")
     errors.update(enrolment_errors(data, conditions))
     if not conditions:

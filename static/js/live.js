@@ -158,4 +158,16 @@
     event.preventDefault();
     cell.dispatchEvent(new MouseEvent("click", { bubbles: true, cancelable: true }));
   });
+  // "The agent is thinking… 12 s": the server says how long it has waited when it draws the panel; the page counts
+  // on from there (a panel redrawn by the socket starts again from the server's figure).
+  function tickThinking() {
+    document.querySelectorAll("[data-elapsed]").forEach(function (counter) {
+      if (!counter.dataset.origin) {
+        counter.dataset.origin = String(Date.now() - Number(counter.getAttribute("data-elapsed")) * 1000);
+      }
+      const seconds = Math.floor((Date.now() - Number(counter.dataset.origin)) / 1000);
+      counter.textContent = seconds + " s";
+    });
+  }
+  setInterval(tickThinking, 1000);
 })();

@@ -10,6 +10,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from agents_app import services as agent_services
+from agents_app.models import AgentConfig
 from tests.agents_app.llm_match_support import llm_config
 from tests.support.openai_server import ScriptedReply, scripted_openai_server
 
@@ -49,7 +50,12 @@ def test_a_capable_endpoint_reports_everything_working():
     for line in ("reachable: yes", "JSON mode: yes", "logprobs: yes", "images: yes", "latency: ", "ready to play"):
         assert line in out
     assert server.base_url in out
-    assert len(server.requests) == 3  # JSON mode, logprobs and an image: one small request each
+    # JSON mode, logprobs, an image, and a schema in each of the two styles: one small request each
+    assert len(server.requests) == 5
+    assert "JSON schema: no (json_object_schema: accepted but not enforced" in out
+    config = AgentConfig.objects.get(name="capable")
+    assert config.capabilities == {"json_schema": False, "schema_style": "", "json_mode": True, "logprobs": True,
+                                   "images": True, "context_tokens": None, "tokenizer": ""}
 
 
 def test_rap_without_logprobs_is_refused_with_exit_code_2():

@@ -130,7 +130,7 @@ def test_bad_parameters_are_refused_clearly(monkeypatch, game, agents, matches, 
 
 
 def test_an_agent_that_fails_its_preflight_is_refused(monkeypatch):
-    def preflight(name):
+    def preflight(name, game_id=None):
         if name == "random-b":
             raise match_services.ServiceError("RAP needs logprobs")
 

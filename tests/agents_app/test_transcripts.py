@@ -165,7 +165,8 @@ def test_the_jsonl_export_has_one_line_per_call(client, player):
         0,
     )
     assert first["agent"] == "scripted" and first["request_messages"] == call.request_messages
-    assert (first["details"], first["fallback_reason"]) == ({}, "")  # a base-scaffold move that did not fall back
+    # a base-scaffold move that did not fall back, asked for in JSON mode (the endpoint was never probed)
+    assert (first["details"], first["fallback_reason"]) == ({"reply_format": "json"}, "")
     assert [r["version"] for r in rows] == sorted(r["version"] for r in rows)
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import re
 import threading
 import time
@@ -110,10 +111,17 @@ Script = Sequence[ScriptedReply | str] | Callable[[Any], ScriptedReply | str]
 class ScriptedOpenAIServer:
     """The running server: ``base_url`` ends in ``/v1``; ``requests`` lists what arrived, oldest first."""
 
-    def __init__(self, script: Script):
+    def __init__(self, script: Script, *, context_tokens: int | None = None, tokenizer: str = ""):
+        """``context_tokens``: answer llama.cpp's ``GET /props`` with that context length; ``tokenizer``:
+        ``"llama-cpp-python"`` or ``"llama.cpp"`` answers that server's token-counting endpoint (a token per 4
+        characters, rounded up). Requests to those endpoints, and to any other path but the chat ones, are kept in
+        ``side_requests``, not ``requests``."""
         self._lock = threading.Lock()
         self._stopping = threading.Event()
         self._requests: list[RecordedRequest] = []
+        self._side_requests: list[RecordedRequest] = []
+        self.context_tokens = context_tokens
+        self.tokenizer = tokenizer
         self._ids = itertools.count(1)
         if callable(script):
             self._responder: Callable[[Any], ScriptedReply | str] | None = script
@@ -138,6 +146,12 @@ class ScriptedOpenAIServer:
         with self._lock:
             return list(self._requests)
 
+    @property
+    def side_requests(self) -> list[RecordedRequest]:
+        """Requests to other paths than the chat ones (the server facts a probe asks for, token counts)."""
+        with self._lock:
+            return list(self._side_requests)
+
     def enqueue(self, *replies: ScriptedReply | str) -> None:
         """Append replies to a sequence script (e.g. between phases of one test)."""
         with self._lock:
@@ -157,7 +171,22 @@ class ScriptedOpenAIServer:
 
     def _record(self, request: RecordedRequest) -> None:
         with self._lock:
-            self._requests.append(request)
+            chat = request.method == "POST" and request.path.split("?", 1)[0] in CHAT_PATHS
+            (self._requests if chat else self._side_requests).append(request)
+
+    def side_reply(self, method: str, path: str, body: Any) -> tuple[int, Any]:
+        """The answer to a request outside the chat API (404 unless the server was asked to play that part)."""
+        if method == "GET" and path == "/props" and self.context_tokens:
+            return 200, {"default_generation_settings": {"n_ctx": self.context_tokens}}
+        field = "input" if self.tokenizer == "llama-cpp-python" else "content"
+        text = body.get(field) if isinstance(body, dict) else None
+        if isinstance(text, str):
+            count = math.ceil(len(text) / 4)
+            if self.tokenizer == "llama-cpp-python" and path == "/extras/tokenize/count":
+                return 200, {"count": count}
+            if self.tokenizer == "llama.cpp" and path == "/tokenize":
+                return 200, {"tokens": list(range(count))}
+        return 404, _error_body(f"no route for {method} {path}")
 
     def _next_reply(self, body: Any) -> ScriptedReply:
         if self._responder is not None:
@@ -175,9 +204,10 @@ class ScriptedOpenAIServer:
 
 
 @contextmanager
-def scripted_openai_server(script: Script) -> Iterator[ScriptedOpenAIServer]:
-    """Run a scripted server for the duration of the block (usable directly or inside a pytest fixture)."""
-    server = ScriptedOpenAIServer(script).start()
+def scripted_openai_server(script: Script, **features: Any) -> Iterator[ScriptedOpenAIServer]:
+    """Run a scripted server for the duration of the block (usable directly or inside a pytest fixture);
+    ``features`` as ScriptedOpenAIServer takes them."""
+    server = ScriptedOpenAIServer(script, **features).start()
     try:
         yield server
     finally:
@@ -297,7 +327,7 @@ def _handler_for(server: ScriptedOpenAIServer) -> type[BaseHTTPRequestHandler]:
             server._record(RecordedRequest("POST", self.path, headers, body))
             path = self.path.split("?", 1)[0]
             if path not in CHAT_PATHS:
-                self._send(404, _error_body(f"no route for {path}"))
+                self._send(*server.side_reply("POST", path, body))
                 return
             problem = parse_error or _invalid_request(body)
             if problem:
@@ -313,7 +343,7 @@ def _handler_for(server: ScriptedOpenAIServer) -> type[BaseHTTPRequestHandler]:
 
         def do_GET(self) -> None:
             server._record(RecordedRequest("GET", self.path, {k.lower(): v for k, v in self.headers.items()}, None))
-            self._send(404, _error_body(f"no route for GET {self.path}"))
+            self._send(*server.side_reply("GET", self.path.split("?", 1)[0], None))
 
         def _send(self, status: int, body: Any, headers: Mapping[str, str] | None = None) -> None:
             # A str or bytes body goes out as is (e.g. a proxy's HTML error page); anything else as JSON.

@@ -19,7 +19,7 @@ import openai
 from agents_app.agents.base import Agent, ChatAnswer, ChatLine, Decision, TurnView
 from agents_app.agents.random_agent import short_text_for
 
-from . import prompts
+from . import fitting, prompts, reply_formats
 from .client import ChatCaller, GiveUp, image_part, make_openai_client
 from .rap import NoLogprobs, rap_choice
 from .replies import ExplainReply, InvalidReply, TextValidator, parse_answer, parse_reply
@@ -50,6 +50,7 @@ class LLMAgent(Agent):
         self._client = client if client is not None else make_openai_client(settings, environ)
         self._sleep = sleep
         self.text_validator = text_validator
+        self._fit_details: dict = {}  # how the current decision's prompt was fitted (for its calls' records)
 
     def __repr__(self) -> str:
         return f"LLMAgent({self.settings!r})"
@@ -107,25 +108,70 @@ class LLMAgent(Agent):
 
     # --- base and Chain-of-Thought -----------------------------------------------------------------------------
 
+    def prompt_problem(self, view: TurnView) -> str | None:
+        """Why this decision's opening prompt cannot fit the model's context even cut down, or None (nothing is
+        sent: the preflight asks this of a game's first decision before a match starts)."""
+        if self.settings.scaffold == "rap":
+            return None  # RAP's prompts are its own, short ones
+        try:
+            fitting.fit(self.settings, self._opening(self._windowed(view), reply_formats.first_format(self.settings)))
+        except fitting.PromptTooLong as err:
+            return f"the prompt does not fit the model's context: {err.reason}"
+        return None
+
+    def _opening(self, view: TurnView, fmt: str):
+        """The builder of a decision's first messages for each prompt shape (fitting.fit)."""
+        # A schema admits moves only, so a model under one is not offered rule explanations it could not ask for.
+        explain_limit = 0 if fmt == reply_formats.SCHEMA else self.settings.explain_limit
+        cot = self.settings.scaffold == "cot"
+
+        def opening(shape: fitting.Shape) -> list[dict]:
+            shown = self._shaped(view, shape)
+            turn = (prompts.cot_prompt(shown, labels=shape.labels, max_actions=shape.max_actions) if cot else
+                    f"{prompts.turn_prompt(shown, labels=shape.labels, max_actions=shape.max_actions)}\n\n"
+                    f"{prompts.move_request()}")
+            return [{"role": "system", "content": prompts.system_prompt(shown, explain_limit)},
+                    self._user_turn(shown, turn)]
+
+        return opening
+
     def _converse(self, view: TurnView, caller: ChatCaller) -> tuple[str, str | None, str | None]:
-        messages: list[dict] = [{"role": "system", "content": prompts.system_prompt(view, self.settings.explain_limit)}]
-        if self.settings.scaffold == "cot":
-            messages.append(self._user_turn(view, prompts.cot_prompt(view)))
-            reasoning = caller.call(messages, purpose="reason")
+        fmt = reply_formats.first_format(self.settings)
+        cot = self.settings.scaffold == "cot"
+        try:
+            fitted = fitting.fit(self.settings, self._opening(view, fmt))
+        except fitting.PromptTooLong as err:
+            raise _NoValidReply(f"the prompt does not fit the model's context: {err.reason}") from None
+        self._fit_details = fitted.details()
+        messages = fitted.messages
+        if cot:
+            reasoning = caller.call(messages, purpose="reason", details=self._fit_details or None)
             messages.append({"role": "assistant", "content": reasoning.text or reasoning.refusal})
             messages.append({"role": "user", "content": prompts.cot_answer_request(view)})
-        else:
-            messages.append(self._user_turn(view, f"{prompts.turn_prompt(view)}\n\n{prompts.move_request()}"))
-        return self._move_loop(view, caller, messages)
+        return self._move_loop(view, caller, messages, fmt, keep=4 if cot else 2)
+
+    @staticmethod
+    def _shaped(view: TurnView, shape: fitting.Shape) -> TurnView:
+        """The view as a prompt of this shape shows it (fitting.Shape)."""
+        if shape.history and shape.observation_chars is None:
+            return view
+        observation = view.observation
+        if shape.observation_chars is not None:
+            observation = replace(observation, text=fitting.shorten(observation.text, shape.observation_chars))
+        if not shape.history:
+            view = replace(view, history=(), chat_log=())
+        return replace(view, observation=observation)
 
     def _move_loop(
-        self, view: TurnView, caller: ChatCaller, messages: list[dict]
+        self, view: TurnView, caller: ChatCaller, messages: list[dict], fmt: str, keep: int = 2
     ) -> tuple[str, str | None, str | None]:
         purpose, corrections, explains = "move", 0, 0
         while True:
-            reply = caller.call(messages, purpose=purpose, json_mode=self.settings.json_mode)
+            dropped = fitting.trim_conversation(self.settings, messages, keep) if purpose != "move" else []
+            reply, fmt = self._ask(view, caller, messages, purpose, fmt, dropped)
             try:
-                parsed = parse_reply(reply.text, view, refusal=reply.refusal, text_validator=self.text_validator)
+                parsed = parse_reply(reply.text, view, refusal=reply.refusal, text_validator=self.text_validator,
+                                     lenient=fmt == reply_formats.TEXT)
                 if isinstance(parsed, ExplainReply) and explains >= self.settings.explain_limit:
                     raise InvalidReply(
                         "explain-limit",
@@ -147,6 +193,26 @@ class LLMAgent(Agent):
                 purpose, answer = "explain", prompts.explanation(view, parsed.topic)
             messages.append({"role": "assistant", "content": reply.text or reply.refusal})
             messages.append({"role": "user", "content": answer})
+
+    def _ask(self, view: TurnView, caller: ChatCaller, messages: list[dict], purpose: str, fmt: str,
+             dropped: list[str] = ()):
+        """One move request in reply format ``fmt``, stepping down (schema, JSON mode, free text) when the endpoint
+        refuses the format itself; the reply and the format it was given in."""
+        while True:
+            details = {"reply_format": fmt, **(self._fit_details if purpose == "move" else {})}
+            if dropped:
+                details["dropped_to_fit"] = list(dropped)
+            try:
+                reply = caller.call(messages, purpose=purpose, details=details,
+                                    response_format=reply_formats.response_format(fmt, view, self.settings))
+                return reply, fmt
+            except GiveUp as err:
+                lower = reply_formats.step_down(fmt)
+                if lower is None or not reply_formats.refused_format(err.status):
+                    raise
+                logger.info("LLM agent %s: the endpoint refused reply format %s (%s); trying %s",
+                            self.name, fmt, err.reason, lower)
+                fmt = lower
 
     def _user_turn(self, view: TurnView, text: str) -> dict:
         if self.settings.vision and view.image is not None:

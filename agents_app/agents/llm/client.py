@@ -140,15 +140,21 @@ class ChatCaller:
         json_mode: bool = False,
         logprobs: bool = False,
         max_tokens: int | None = None,
+        response_format: dict | None = None,
+        details: dict | None = None,
     ) -> ChatReply:
-        """One chat completion, retried on transient HTTP failures; raises GiveUp when it cannot get one."""
+        """One chat completion, retried on transient HTTP failures; raises GiveUp when it cannot get one.
+        ``response_format`` (e.g. a JSON schema) wins over ``json_mode``; ``details`` go on every attempt's record
+        (e.g. the reply format asked for)."""
         request = {
             "model": self._settings.model,
             "messages": list(messages),
             "temperature": self._settings.temperature,
             "max_tokens": max_tokens or self._settings.max_tokens,
         }
-        if json_mode:
+        if response_format is not None:
+            request["response_format"] = response_format
+        elif json_mode:
             request["response_format"] = {"type": "json_object"}
         if logprobs:
             request["logprobs"] = True
@@ -159,7 +165,7 @@ class ChatCaller:
             # Checked again here, not only in the admin: a row saved past the form (loaddata, shell) sends nothing.
             logger.error("LLM agent %s: not sending the request: %s", self._settings.name, refused)
             problem = f"request not sent: API key variable refused: {refused}"
-            self.calls.append(ModelCall(purpose, recorded, error=problem, latency_ms=0))
+            self.calls.append(ModelCall(purpose, recorded, error=problem, latency_ms=0, details=details))
             raise GiveUp(problem)
         for attempt in range(self._settings.http_retries + 1):
             left = self.seconds_left()
@@ -176,17 +182,21 @@ class ChatCaller:
                 status = getattr(err, "status_code", None)
             else:
                 if isinstance(getattr(completion, "choices", None), list):
-                    return self._record_success(completion, purpose, recorded, _ms_since(started))
+                    return self._record_success(completion, purpose, recorded, _ms_since(started), details)
                 # A 2xx that is no completion (e.g. a proxy's HTML page) is as transient as a 5xx.
                 problem = self._scrub(f"the endpoint's reply is not a chat completion: {str(completion)[:100]!r}")
                 wait, status = _backoff(attempt), None
-            self.calls.append(ModelCall(purpose, recorded, error=problem, latency_ms=_ms_since(started)))
+            self.calls.append(
+                ModelCall(purpose, recorded, error=problem, latency_ms=_ms_since(started), details=details)
+            )
             if wait is None:
                 raise GiveUp(f"model request failed: {problem}", status)
             if attempt == self._settings.http_retries:
                 raise GiveUp(f"model request failed {attempt + 1} times; last: {problem}", status)
             if wait >= self.seconds_left():
-                raise DeadlineReached(f"no time left to wait {wait:g} s after: {problem}")
+                raise DeadlineReached(
+                    f"decision deadline of {self.budget_s:g} s reached: no time left to retry after: {problem}"
+                )
             logger.info("LLM agent %s: %s; retrying in %g s", self._settings.name, problem, wait)
             self._sleep(wait)
         raise AssertionError("unreachable")  # the loop always returns or raises
@@ -199,7 +209,8 @@ class ChatCaller:
                 last, parsed_action=parsed_action, error=error, details=last.details if details is None else details
             )
 
-    def _record_success(self, completion, purpose: str, recorded: list, latency: int) -> ChatReply:
+    def _record_success(self, completion, purpose: str, recorded: list, latency: int,
+                        details: dict | None = None) -> ChatReply:
         choice = completion.choices[0] if completion.choices else None
         message = choice.message if choice is not None else None
         text = (message.content or "") if message is not None else ""
@@ -213,6 +224,7 @@ class ChatCaller:
                 latency_ms=latency,
                 prompt_tokens=usage.prompt_tokens if usage else None,
                 completion_tokens=usage.completion_tokens if usage else None,
+                details=dict(details) if details else None,
             )
         )
         return ChatReply(text=text, refusal=refusal, logprobs=_token_choices(choice))

@@ -1,6 +1,8 @@
-"""Probing an endpoint before it plays: does it honour JSON mode, return token log-probabilities, accept images?
+"""Probing an endpoint before it plays: does it enforce a JSON schema, honour JSON mode, return token
+log-probabilities, accept images; how long is the model's context, and can the server count tokens?
 
-The platform runs ``probe`` when an agent configuration is checked, and refuses to start a RAP agent on an
+The platform runs ``probe`` when an agent configuration is checked (and stores ``ProbeReport.capabilities`` on
+it, which the agent reads to pick its reply format and fit its prompts), and refuses to start a RAP agent on an
 endpoint without log-probabilities (``blocking_problems``) instead of letting every RAP move fall back.
 """
 
@@ -18,7 +20,9 @@ from agents_app.agents.base import ModelCall
 from .client import ChatCaller, GiveUp, image_part, make_openai_client
 from .rap import NO_LOGPROBS_REASON
 from .replies import InvalidReply, json_object_in
+from .reply_formats import JSON_OBJECT_STYLE, OPENAI_STYLE
 from .settings import LLMAgentSettings
+from .tokens import server_facts
 
 JSON_PROBE_TOKENS = 200
 
@@ -37,16 +41,36 @@ class ProbeReport:
     errors: tuple[str, ...] = ()
     json_mode_rejected: bool = False  # the endpoint refused the JSON-mode request itself (not just a bad reply)
     calls: tuple[ModelCall, ...] = ()
+    json_schema: bool = False  # a reply under a JSON schema stayed inside it when asked to break it: enforced
+    schema_style: str = ""  # how the endpoint took the schema (reply_formats.OPENAI_STYLE or JSON_OBJECT_STYLE)
+    json_schema_detail: str = "not probed"
+    context_tokens: int | None = None  # the model's context length, where the server reports it
+    tokenizer: str = ""  # the server's token-counting endpoint (tokens.TOKENIZERS), "" for none found
+
+    def capabilities(self) -> dict:
+        """What the configuration stores (AgentConfig.capabilities) for the agent to read."""
+        return {
+            "json_schema": self.json_schema,
+            "schema_style": self.schema_style,
+            "json_mode": self.json_mode,
+            "logprobs": self.logprobs,
+            "images": self.images,
+            "context_tokens": self.context_tokens,
+            "tokenizer": self.tokenizer,
+        }
 
     def lines(self) -> list[str]:
         def yes_no(flag: bool) -> str:
             return "yes" if flag else "no"
 
+        context = f"{self.context_tokens} tokens" if self.context_tokens else "not reported"
         lines = [
             f"endpoint {self.endpoint}, model {self.model}",
+            f"JSON schema: {yes_no(self.json_schema)} ({self.json_schema_detail})",
             f"JSON mode: {yes_no(self.json_mode)} ({self.json_mode_detail})",
             f"logprobs: {yes_no(self.logprobs)} ({self.logprobs_detail})",
             f"images: {yes_no(self.images)} ({self.images_detail})",
+            f"context: {context}; token counting: {self.tokenizer or 'estimated (no tokenize endpoint)'}",
             f"latency: {self.latency_ms} ms" if self.latency_ms is not None else "latency: unknown (no reply)",
         ]
         return lines + [f"error: {error}" for error in self.errors]
@@ -130,6 +154,21 @@ def probe(
     reply, failure = ask("probe-image", image_request)
     images, images_detail = (True, "accepted") if reply is not None else (False, f"request failed: {failure.reason}")
 
+    json_schema, schema_style, schema_detail = False, "", "refused"
+    for style in (OPENAI_STYLE, JSON_OBJECT_STYLE):
+        reply, failure = ask("probe-schema", SCHEMA_PROBE_MESSAGES, max_tokens=JSON_PROBE_TOKENS,
+                             response_format=_schema_format(style))
+        if reply is None:
+            schema_detail = f"{style}: request failed: {failure.reason}"
+            continue
+        picked = _picked(reply.text)
+        if picked in SCHEMA_PROBE_ENUM:
+            json_schema, schema_style = True, style
+            schema_detail = f"enforced ({style}: asked for an id outside the schema, got {picked!r})"
+            break
+        schema_detail = f"{style}: accepted but not enforced (the reply left the schema: {reply.text[:60]!r})"
+    server = server_facts(settings)
+
     return ProbeReport(
         endpoint=settings.display_url,
         model=settings.model,
@@ -143,7 +182,39 @@ def probe(
         errors=tuple(errors),
         json_mode_rejected=json_rejected,
         calls=tuple(caller.calls),
+        json_schema=json_schema,
+        schema_style=schema_style,
+        json_schema_detail=schema_detail,
+        context_tokens=server.context_tokens,
+        tokenizer=server.tokenizer,
     )
+
+
+# An id the schema does not admit is asked for: an endpoint that enforces the schema answers inside it anyway.
+SCHEMA_PROBE_ENUM = ("alpha", "beta")
+SCHEMA_PROBE_MESSAGES = [
+    {"role": "system", "content": "You reply in JSON."},
+    {"role": "user", "content": 'Reply with the JSON object {"pick": "gamma"} and nothing else.'},
+]
+_SCHEMA_PROBE = {
+    "type": "object",
+    "properties": {"pick": {"type": "string", "enum": list(SCHEMA_PROBE_ENUM)}},
+    "required": ["pick"],
+    "additionalProperties": False,
+}
+
+
+def _schema_format(style: str) -> dict:
+    if style == JSON_OBJECT_STYLE:
+        return {"type": "json_object", "schema": _SCHEMA_PROBE}
+    return {"type": "json_schema", "json_schema": {"name": "probe", "strict": True, "schema": _SCHEMA_PROBE}}
+
+
+def _picked(text: str) -> object:
+    try:
+        return json_object_in(text).get("pick")
+    except InvalidReply:
+        return None
 
 
 def tiny_png(rgb: tuple[int, int, int] = (200, 30, 30)) -> bytes:

@@ -83,11 +83,20 @@ def reply_format(view: TurnView) -> str:
     return "\n".join(lines)
 
 
-def turn_prompt(view: TurnView) -> str:
-    """The observation and the actions; the caller appends the closing request."""
+def turn_prompt(view: TurnView, *, labels: bool = True, max_actions: int | None = None) -> str:
+    """The observation and the actions; the caller appends the closing request. ``labels`` off lists the ids
+    alone, ``max_actions`` lists only that many (agents_app.agents.llm.fitting: a prompt cut to fit the context)."""
     parts = _observation_parts(view)
     if view.legal_actions:
-        parts.append("Available actions (id: label):\n" + "\n".join(f"{a.id}: {a.label}" for a in view.legal_actions))
+        shown = view.legal_actions if max_actions is None else view.legal_actions[:max_actions]
+        if labels:
+            listing = "Available actions (id: label):\n" + "\n".join(f"{a.id}: {a.label}" for a in shown)
+        else:
+            listing = "Available action ids:\n" + ", ".join(a.id for a in shown)
+        if len(shown) < len(view.legal_actions):
+            listing += (f"\n(and {len(view.legal_actions) - len(shown)} more legal actions not listed here, to keep "
+                        "the prompt short)")
+        parts.append(listing)
     else:
         parts.append("Available actions: none besides the open-ended ones below.")
     if view.text_actions:
@@ -151,8 +160,9 @@ def move_request() -> str:
     return "Choose your action. Reply with a single JSON object."
 
 
-def cot_prompt(view: TurnView) -> str:
-    return f"{turn_prompt(view)}\n\n{COT_SENTENCE_COOPERATIVE if view.cooperative else COT_SENTENCE}"
+def cot_prompt(view: TurnView, *, labels: bool = True, max_actions: int | None = None) -> str:
+    turn = turn_prompt(view, labels=labels, max_actions=max_actions)
+    return f"{turn}\n\n{COT_SENTENCE_COOPERATIVE if view.cooperative else COT_SENTENCE}"
 
 
 def cot_answer_request(view: TurnView) -> str:

@@ -65,10 +65,18 @@ def parse_reply(
     *,
     refusal: str | None = None,
     text_validator: TextValidator | None = None,
+    lenient: bool = False,
 ) -> MoveReply | ExplainReply:
+    """``lenient``: for free-text replies (no JSON mode, no schema), a reply that is not one JSON object is still
+    read when it holds one JSON object with an "action", or names exactly one legal id and nothing else that is."""
     if refusal and refusal.strip():
         raise InvalidReply("refusal", f"you declined to answer ({_short(refusal)}); this is a game, choose a move")
-    obj = json_object_in(content or "")
+    try:
+        obj = json_object_in(content or "")
+    except InvalidReply as err:
+        if not lenient or err.kind != "malformed":
+            raise
+        obj = _read_freely(content or "", view, err)
     if "action" in obj and "explain" in obj:
         raise InvalidReply("malformed", 'give either "action" or "explain", not both')
     if "explain" in obj:
@@ -79,6 +87,25 @@ def parse_reply(
     if "action" not in obj:
         raise InvalidReply("malformed", 'the JSON object has no "action" key')
     return _move(obj, view, text_validator)
+
+
+_OBJECT = re.compile(r"\{[^{}]*\}")
+
+
+def _read_freely(content: str, view: TurnView, err: InvalidReply) -> dict:
+    """A move in a free-text reply: an embedded JSON object with an "action", else the one legal id it names."""
+    for found in _OBJECT.finditer(content):
+        try:
+            obj = json.loads(found.group(0))
+        except ValueError:
+            continue
+        if isinstance(obj, dict) and ("action" in obj or "explain" in obj):
+            return obj
+    ids = [a.id for a in view.legal_actions]
+    named = [i for i in ids if re.search(rf"(?<![\w:-]){re.escape(i)}(?![\w:-])", content)]
+    if len(named) == 1:
+        return {"action": named[0]}
+    raise err
 
 
 def json_object_in(content: str) -> dict:

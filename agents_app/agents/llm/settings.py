@@ -7,10 +7,15 @@ printed, logged and stored freely. The base URL is still redacted in the repr be
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, fields
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
 from urllib.parse import urlsplit, urlunsplit
 
 SCAFFOLDS = ("base", "cot", "rap")
+# How a move is asked for (agents_app.agents.llm.reply_formats): "auto" picks the most constrained format the
+# probed endpoint supports; the others force one.
+REPLY_FORMATS = ("auto", "schema", "json", "text")
+DEFAULT_DECISION_DEADLINE_S = 30.0
 
 # Which environment variables may hold an agent's key. The key is sent as a Bearer token to an admin-chosen URL,
 # so naming any variable would let whoever edits a configuration read it. The platform builds its policy from
@@ -60,15 +65,6 @@ class KeyEnvPolicy:
         return cls(pattern=pattern or DEFAULT_KEY_ENV_PATTERN, denied=names)
 
 
-# Worst-case wall time of one decision, beyond the per-call timeouts: backoff sleeps and local work.
-BACKOFF_ALLOWANCE_S = 15.0
-# Per-call timeouts a decision may spend. Base: the move plus about two corrections or retries; CoT adds its
-# reasoning call; RAP searches as long as its iterations need (each iteration adds a few short calls) but stops
-# at the deadline and plays the best action found so far. Without such a bound, retries x corrections x
-# timeouts could keep a match waiting for many minutes on one unresponsive model.
-_DEADLINE_CALLS = {"base": 3, "cot": 4}
-
-
 @dataclass(frozen=True)
 class LLMAgentSettings:
     """One LLM player: endpoint, model, sampling, robustness limits and scaffold."""
@@ -93,6 +89,16 @@ class LLMAgentSettings:
     chat_replies: int = 1
     # How many of the match's latest moves the prompt lists (0: none; the observation alone).
     history_moves: int = 8
+    reply_format: str = "auto"  # see REPLY_FORMATS
+    # The hard limit on one decision's wall time: every attempt, correction, explanation and RAP simulation of it.
+    # When it passes the move falls back at once (flagged). Without it, retries x corrections x timeouts kept a
+    # person waiting 105-124 s on one slow endpoint (issue 21).
+    decision_deadline_s: float = DEFAULT_DECISION_DEADLINE_S
+    # The model's context length in tokens; 0: as the probe found it (``capabilities``), else unknown (not fitted).
+    context_tokens: int = 0
+    # What the endpoint supports, as the probe last found it (agents_app.agents.llm.probe.ProbeReport.capabilities):
+    # json_schema, schema_style, json_mode, logprobs, images, context_tokens, tokenizer. Empty: never probed.
+    capabilities: Mapping = field(default_factory=dict)
     # Checked when the client is made and again before every request; the platform injects its own.
     key_env_policy: KeyEnvPolicy = KeyEnvPolicy()
 
@@ -106,6 +112,12 @@ class LLMAgentSettings:
                 raise ValueError(f"{name} must not be negative")
         if self.rap_depth < 1 or self.rap_iterations < 1:
             raise ValueError("rap_depth and rap_iterations must be at least 1")
+        if self.reply_format not in REPLY_FORMATS:
+            raise ValueError(f"unknown reply format {self.reply_format!r}; known: {', '.join(REPLY_FORMATS)}")
+        if self.decision_deadline_s <= 0:
+            raise ValueError("decision_deadline_s must be positive")
+        if self.context_tokens < 0:
+            raise ValueError("context_tokens must not be negative")
 
     @classmethod
     def from_config(cls, config: object, key_env_policy: KeyEnvPolicy | None = None) -> LLMAgentSettings:
@@ -115,6 +127,7 @@ class LLMAgentSettings:
             if spec.name != "key_env_policy" and hasattr(config, spec.name):
                 values[spec.name] = getattr(config, spec.name)
         values["api_key_env"] = (values.get("api_key_env") or "").strip()
+        values["capabilities"] = dict(values.get("capabilities") or {})
         if key_env_policy is not None:
             values["key_env_policy"] = key_env_policy
         return cls(**values)
@@ -128,9 +141,12 @@ class LLMAgentSettings:
         return redact_url(self.base_url)
 
     def decision_budget_s(self) -> float:
-        """The wall-time bound of one decision (see _DEADLINE_CALLS for the reasoning)."""
-        calls = _DEADLINE_CALLS.get(self.scaffold, 4 + self.rap_iterations)
-        return calls * self.timeout_s + BACKOFF_ALLOWANCE_S
+        """The hard wall-time bound of one decision (``decision_deadline_s``)."""
+        return self.decision_deadline_s
+
+    def context_length(self) -> int:
+        """The model's context in tokens: as configured, else as probed; 0 when unknown."""
+        return self.context_tokens or int(self.capabilities.get("context_tokens") or 0)
 
     def __repr__(self) -> str:
         shown = {spec.name: getattr(self, spec.name) for spec in fields(self)}

@@ -2,7 +2,10 @@
 
     python manage.py check_agent NAME [--json]
 
-Sends the probe's three small requests (JSON mode, logprobs, an image) and prints what works. Exit codes:
+Sends the probe's small requests (JSON mode, logprobs, an image, a JSON schema in each of two styles), asks the
+server for its context length and token counter, prints what works and stores it on the configuration
+(``AgentConfig.capabilities``: the agent then asks for the most constrained reply format the endpoint enforces and
+fits its prompts into the context). Exit codes:
 0 ready, 1 unreachable (or not a configuration), 2 reachable but unable to play as configured (e.g. RAP on an
 endpoint without logprobs). The key is read from the environment by the client only and never printed.
 """
@@ -13,7 +16,7 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from agents_app import selectors
+from agents_app import selectors, services
 from agents_app.agents import registry
 from agents_app.services import RAP_WITHOUT_LOGPROBS
 
@@ -40,6 +43,8 @@ class Command(BaseCommand):
         settings = selectors.llm_settings(config)
         report = probe(settings)
         reachable = report.latency_ms is not None  # at least one request got an answer
+        if reachable:
+            services.store_capabilities(config, report.capabilities())
         problems = blocking_problems(settings, report) if reachable else []
         if requires_logprobs(settings) and reachable and not report.logprobs:
             # Say it in the words the operator will look for, whatever the probe's own wording.
@@ -69,8 +74,13 @@ def _as_json(name, settings, report, reachable: bool, problems: list[str]) -> st
             "endpoint": report.endpoint,
             "scaffold": settings.scaffold,
             "reachable": reachable,
+            "json_schema": report.json_schema,
+            "schema_style": report.schema_style,
+            "json_schema_detail": report.json_schema_detail,
             "json_mode": report.json_mode,
             "json_mode_detail": report.json_mode_detail,
+            "context_tokens": report.context_tokens,
+            "tokenizer": report.tokenizer,
             "logprobs": report.logprobs,
             "logprobs_detail": report.logprobs_detail,
             "images": report.images,

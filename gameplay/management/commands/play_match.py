@@ -36,7 +36,7 @@ class Command(BaseCommand):
                 raise CommandError(f"unknown agent {name!r}; known: {known}", returncode=2)
         for name in dict.fromkeys(agents):  # before anything starts, as run_tournament does
             try:
-                preflight(name)
+                preflight(name, game_id)
             except Exception as err:  # an endpoint that cannot even be probed is as good a reason not to start
                 raise CommandError(f"agent {name!r} cannot play: {err}", returncode=2) from None
         try:

@@ -487,7 +487,7 @@ def test_server_refuses_malformed_requests():
             client.chat.completions.create(model="m", messages=[])
         with pytest.raises(openai.NotFoundError):
             client.completions.create(model="m", prompt="old api")
-    assert server.requests[-1].path == "/v1/completions"
+    assert server.side_requests[-1].path == "/v1/completions"  # not a chat path: kept apart from the chat requests
 
 
 def test_server_enqueue_extends_the_script():
