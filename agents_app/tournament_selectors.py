@@ -9,6 +9,7 @@ from django.db.models import Count
 from agents_app.models import Tournament, TournamentMatch
 from gameplay.engines.registry import GAMES
 from gameplay.models import Match
+from gameplay.selectors import state_of
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,23 @@ class Progress:
 
 
 @dataclass
+class Teamwork:
+    """A cooperative game's outcomes (every seat on one team): how often the goal was reached, in how many turns."""
+
+    successes: int = 0
+    turns_to_goal: list = field(default_factory=list)  # the turns measure of each match that reached the goal
+
+    def add(self, reached: bool, turns) -> None:
+        self.successes += bool(reached)
+        if reached and isinstance(turns, int | float):
+            self.turns_to_goal.append(turns)
+
+    @property
+    def mean_turns(self) -> float | None:
+        return sum(self.turns_to_goal) / len(self.turns_to_goal) if self.turns_to_goal else None
+
+
+@dataclass
 class AgentResult:
     agent: str
     matches: int = 0
@@ -38,6 +56,11 @@ class AgentResult:
     draws: int = 0
     losses: int = 0
     points: float = 0.0
+    team: Teamwork = field(default_factory=Teamwork)
+
+    @property
+    def success_rate(self) -> float | None:
+        return self.team.successes / self.matches if self.matches else None
 
 
 @dataclass
@@ -52,12 +75,22 @@ class PairResult:
     second_wins: int = 0
     first_points: float = 0.0
     second_points: float = 0.0
+    team: Teamwork = field(default_factory=Teamwork)
+
+    @property
+    def success_rate(self) -> float | None:
+        return self.team.successes / self.matches if self.matches else None
 
 
 @dataclass(frozen=True)
 class Results:
     agents: list[AgentResult] = field(default_factory=list)
     pairs: list[PairResult] = field(default_factory=list)
+    # A cooperative game (one team): wins mean nothing there, so results are the goal reached and the turns it took,
+    # read from the measures the game declares (GameSpec.goal_measure and its until_goal measure).
+    cooperative: bool = False
+    goal_measure: str = ""
+    turns_measure: str = ""
 
 
 def tournament_list(limit: int = 200) -> list[tuple[Tournament, Progress]]:
@@ -82,12 +115,20 @@ def results(tournament: Tournament) -> Results:
     for i, first in enumerate(tournament.agents):
         for second in tournament.agents[i + 1 :]:
             per_pair[(first, second)] = PairResult(first, second)
+    goal, turns = _teamwork_measures(tournament)
     finished = tournament.entries.filter(
         status=TournamentMatch.Status.FINISHED, match__status=Match.Status.FINISHED
-    ).values_list("seat_agents", "match__scores")
-    for seat_agents, scores in finished:
+    ).select_related("match")
+    for entry in finished:
+        seat_agents, scores = entry.seat_agents, entry.match.scores
         if not scores or len(scores) != len(seat_agents):
             continue
+        if goal:
+            measures = state_of(entry.match).measures(0)  # one team: every seat's outcome is the same
+            outcome = (measures.get(goal), measures.get(turns))
+            for name in dict.fromkeys(seat_agents):
+                per_agent[name].team.add(*outcome)
+            per_pair[tuple(sorted(seat_agents, key=order.__getitem__))].team.add(*outcome)
         for seat, name in enumerate(seat_agents):
             mine, theirs = scores[seat], scores[1 - seat]
             row = per_agent[name]
@@ -105,8 +146,25 @@ def results(tournament: Tournament) -> Results:
         pair.first_wins += a > b
         pair.draws += a == b
         pair.second_wins += a < b
+    if goal:
+        ranked = sorted(per_agent.values(), key=lambda r: (-(r.success_rate or 0), r.team.mean_turns or 0,
+                                                           order[r.agent]))
+        return Results(agents=ranked, pairs=list(per_pair.values()), cooperative=True, goal_measure=goal,
+                       turns_measure=turns)
     ranked = sorted(per_agent.values(), key=lambda r: (-r.points, -r.wins, order[r.agent]))
     return Results(agents=ranked, pairs=list(per_pair.values()))
+
+
+def _teamwork_measures(tournament: Tournament) -> tuple[str, str]:
+    """The goal and turns measures of a cooperative game (every seat on one team), or ("", "") for other games."""
+    cls = GAMES.get(tournament.game_id)
+    if cls is None:
+        return "", ""
+    game = cls(tournament.options, 2)
+    if len(set(game.teams())) != 1 or not cls.spec.goal_measure:
+        return "", ""
+    turns = next((m.name for m in cls.spec.measures if m.until_goal), "")
+    return cls.spec.goal_measure, turns
 
 
 def chosen_options(tournament: Tournament) -> dict:

@@ -8,7 +8,8 @@ import hashlib
 import json
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
+from dataclasses import field as dataclass_field
 from pathlib import Path
 
 from django.conf import settings
@@ -17,6 +18,7 @@ from django.utils import timezone
 from agents_app.agents.registry import AGENTS
 from gameplay.engines.registry import GAMES
 from gameplay.models import Match, Seat
+from gameplay.selectors import state_of
 from rating_app import ratings
 from rating_app.models import RatingRun, RefreshRequest
 from rating_app.ratings import (
@@ -86,6 +88,62 @@ def normalise_filters(filters: dict | None) -> dict:
 def cooperative_games() -> list[str]:
     """Registered games whose seats always form a single team: nothing to rate between players."""
     return [game_id for game_id, cls in GAMES.items() if len(set(cls().teams())) == 1]
+
+
+TEAMWORK_MATCHES = 2000  # the newest finished matches of a cooperative game that its table reads
+
+
+@dataclass
+class TeamworkRow:
+    """One player (an agent, or "human") of a cooperative game: how often its teams reached the goal, how fast."""
+
+    player: str
+    matches: int = 0
+    successes: int = 0
+    turns: list = dataclass_field(default_factory=list)  # the turns to the goal of each successful match
+
+    @property
+    def success_rate(self) -> float:
+        return self.successes / self.matches if self.matches else 0.0
+
+    @property
+    def mean_turns(self) -> float | None:
+        return sum(self.turns) / len(self.turns) if self.turns else None
+
+
+def teamwork_standings(filters: dict | None = None) -> list[dict]:
+    """Cooperative games have no winner to rate: per game, each player's success rate and mean turns to the goal
+    (GameSpec.goal_measure and its until_goal measure) over the newest finished platform matches, best first."""
+    f = normalise_filters(filters)
+    tables = []
+    for game_id in cooperative_games():
+        cls = GAMES[game_id]
+        if not cls.spec.goal_measure or (f["games"] and game_id not in f["games"]):
+            continue
+        turns_measure = next((m.name for m in cls.spec.measures if m.until_goal), "")
+        matches = Match.objects.filter(status=Match.Status.FINISHED, game_id=game_id)
+        if f["since"]:
+            matches = matches.filter(finished_at__date__gte=f["since"])
+        if f["until"]:
+            matches = matches.filter(finished_at__date__lte=f["until"])
+        rows: dict[str, TeamworkRow] = {}
+        for match in matches.order_by("-pk").prefetch_related("seats")[:TEAMWORK_MATCHES]:
+            measures = state_of(match).measures(0)  # one team: the outcome is every seat's
+            players = [s.agent_name if s.controller == Seat.Controller.AGENT else HUMAN for s in match.seats.all()]
+            if f["agents"] and not set(players) <= set(f["agents"]):
+                continue
+            for player in dict.fromkeys(players):
+                row = rows.setdefault(player, TeamworkRow(player))
+                row.matches += 1
+                if measures.get(cls.spec.goal_measure):
+                    row.successes += 1
+                    if isinstance(measures.get(turns_measure), int | float):
+                        row.turns.append(measures[turns_measure])
+        if rows:
+            ranked = sorted(rows.values(), key=lambda r: (-r.success_rate, r.mean_turns or 0, r.player))
+            tables.append({"game_id": game_id, "title": cls.spec.name, "goal": cls.spec.goal_measure,
+                           "turns": turns_measure, "rows": ranked})
+    return tables
 
 
 def platform_results(

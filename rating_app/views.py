@@ -84,6 +84,8 @@ def leaderboard(request):
         "sources": RatingRun.Source.choices,
         **_standing_context(standing),
         **_links(source, filters, run),
+        # Cooperative games (no winner to rate): success and turns per player instead.
+        "teamwork": selectors.teamwork_standings(filters) if source == RatingRun.Source.PLATFORM else [],
     }
     if run is not None:
         columns, score_rows = presenters.average_score_table(run)

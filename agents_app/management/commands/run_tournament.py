@@ -118,10 +118,30 @@ class Command(BaseCommand):
 
     # --- results --------------------------------------------------------------
 
+    def _report_teamwork(self, results, width: int) -> None:
+        """A cooperative game: the goal reached ("success") and the turns it took, never wins and losses."""
+        def mean(team) -> str:
+            return f"{team.mean_turns:.1f}" if team.mean_turns is not None else "–"
+
+        self.stdout.write(f"a cooperative game: success = {results.goal_measure}; turns = {results.turns_measure} "
+                          "(mean over the successful matches)")
+        self.stdout.write(f"{'agent':<{width}}  matches  successes  success rate  turns")
+        for r in results.agents:
+            self.stdout.write(f"{r.agent:<{width}}  {r.matches:>7}  {r.team.successes:>9}  "
+                              f"{r.success_rate or 0:>12.0%}  {mean(r.team):>5}")
+        self.stdout.write("")
+        self.stdout.write("per pair (playing together)")
+        for p in results.pairs:
+            self.stdout.write(f"{p.first} with {p.second}: {p.matches} matches, {p.team.successes} successes "
+                              f"({p.success_rate or 0:.0%}), turns {mean(p.team)}")
+
     def _report(self, tournament: Tournament) -> None:
         results = selectors.results(tournament)
         width = max(len(a) for a in tournament.agents + ["agent"])
         self.stdout.write("")
+        if results.cooperative:
+            self._report_teamwork(results, width)
+            return
         self.stdout.write(f"{'agent':<{width}}  matches  wins  draws  losses   points")
         for r in results.agents:
             self.stdout.write(

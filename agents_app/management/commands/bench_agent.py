@@ -1,0 +1,114 @@
+"""python manage.py bench_agent --base-url URL --model NAME [--game santorini] [--decisions 50] [--scaffolds base,cot]
+
+Plays N decisions per scaffold of an LLM agent against any OpenAI-compatible server (a local llama.cpp server, vLLM,
+Ollama, or a hosted API) and prints what they cost and how they went: the share of decisions valid at the first
+reply, corrected (valid after one or more corrections) and fallen back; model calls and prompt/completion tokens
+per decision; think time (median and max); and the reply formats used. The positions come from matches the agent
+plays against the random agent with the engine alone (no database), seeded, so runs compare. The endpoint is probed
+first (as check_agent does) unless --no-probe: its capabilities decide the reply format (--reply-format auto).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import statistics
+import time
+from collections import Counter
+
+from django.core.management.base import BaseCommand, CommandError
+
+from agents_app.agents.llm import LLMAgent, LLMAgentSettings, probe
+from agents_app.agents.llm.settings import REPLY_FORMATS, SCAFFOLDS
+from agents_app.services import decision_seed, turn_view
+from gameplay.engines.registry import GAMES, create_game
+
+
+class Command(BaseCommand):
+    help = "Benchmark an LLM agent's decisions against an OpenAI-compatible server."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--base-url", required=True, help="e.g. http://127.0.0.1:8089/v1")
+        parser.add_argument("--model", required=True)
+        parser.add_argument("--api-key-env", default="", help="NAME of the variable holding the key (none: local)")
+        parser.add_argument("--game", default="santorini", choices=sorted(GAMES))
+        parser.add_argument("--decisions", type=int, default=50, help="decisions per scaffold")
+        parser.add_argument("--scaffolds", default="base", help=f"comma-separated, of {', '.join(SCAFFOLDS)}")
+        parser.add_argument("--reply-format", default="auto", choices=REPLY_FORMATS)
+        parser.add_argument("--context-tokens", type=int, default=0, help="the model's context (0: as probed)")
+        parser.add_argument("--max-tokens", type=int, default=256)
+        parser.add_argument("--deadline", type=float, default=30.0, help="decision deadline in seconds")
+        parser.add_argument("--seed", type=int, default=0)
+        parser.add_argument("--no-probe", action="store_true", help="do not probe: JSON mode unless told otherwise")
+        parser.add_argument("--json", action="store_true", help="print one JSON object per scaffold")
+
+    def handle(self, *args, **opts):
+        scaffolds = [s.strip() for s in opts["scaffolds"].split(",") if s.strip()]
+        unknown = [s for s in scaffolds if s not in SCAFFOLDS]
+        if unknown or opts["decisions"] < 1:
+            raise CommandError(f"unknown scaffold(s) {unknown} or no decisions", returncode=2)
+        base = LLMAgentSettings(
+            name="bench", base_url=opts["base_url"], model=opts["model"], api_key_env=opts["api_key_env"],
+            reply_format=opts["reply_format"], context_tokens=opts["context_tokens"], max_tokens=opts["max_tokens"],
+            decision_deadline_s=opts["deadline"], timeout_s=opts["deadline"],
+        )
+        if not opts["no_probe"]:
+            report = probe(base)
+            for line in report.lines():
+                self.stderr.write(f"probe: {line}")
+            base = LLMAgentSettings(**{**base.__dict__, "capabilities": report.capabilities()})
+        for scaffold in scaffolds:
+            settings = LLMAgentSettings(**{**base.__dict__, "scaffold": scaffold})
+            result = self.bench(settings, opts["game"], opts["decisions"], opts["seed"])
+            self.stdout.write(json.dumps(result) if opts["json"] else self.table(result))
+
+    def bench(self, settings: LLMAgentSettings, game_id: str, decisions: int, seed: int) -> dict:
+        agent = LLMAgent(settings)
+        outcomes, calls, prompt_tokens, completion_tokens, think, formats = Counter(), [], [], [], [], Counter()
+        rng, match, done = random.Random(seed), 0, 0
+        while done < decisions:
+            game = create_game(game_id)
+            state = game.new_initial_state(seed + match)
+            llm_seat = match % game.num_seats
+            while not state.is_terminal() and done < decisions:
+                seat = state.current_seats()[0]
+                if seat != llm_seat:
+                    state.apply_action(seat, rng.choice(state.legal_actions(seat)).id)
+                    continue
+                view = turn_view(game_id, state, seat, decision_seed(seed + match, len(state.log), seat),
+                                 with_move_topics=True)
+                started = time.monotonic()
+                decision = agent.decide(view)
+                think.append(time.monotonic() - started)
+                corrected = any(c.purpose == "correction" for c in decision.calls)
+                outcome = "fallback" if decision.fallback_reason else "corrected" if corrected else "valid"
+                outcomes[outcome] += 1
+                calls.append(len(decision.calls))
+                prompt_tokens.append(sum(c.prompt_tokens or 0 for c in decision.calls))
+                completion_tokens.append(sum(c.completion_tokens or 0 for c in decision.calls))
+                formats.update((c.details or {}).get("reply_format", "-") for c in decision.calls
+                               if c.purpose in ("move", "correction"))
+                state.apply_action(seat, decision.action_id, decision.text)
+                done += 1
+            match += 1
+        return {
+            "game": game_id, "scaffold": settings.scaffold, "model": settings.model, "decisions": done,
+            "valid": outcomes["valid"] / done, "corrected": outcomes["corrected"] / done,
+            "fallback": outcomes["fallback"] / done,
+            "calls_per_decision": statistics.mean(calls),
+            "prompt_tokens_per_decision": statistics.mean(prompt_tokens),
+            "completion_tokens_per_decision": statistics.mean(completion_tokens),
+            "think_s_median": statistics.median(think), "think_s_max": max(think),
+            "reply_formats": dict(formats), "matches": match,
+        }
+
+    @staticmethod
+    def table(r: dict) -> str:
+        return (
+            f"{r['game']} / {r['scaffold']} / {r['model']}: {r['decisions']} decisions in {r['matches']} match(es)\n"
+            f"  valid {r['valid']:.0%}  corrected {r['corrected']:.0%}  fallback {r['fallback']:.0%}\n"
+            f"  per decision: {r['calls_per_decision']:.2f} calls, {r['prompt_tokens_per_decision']:.0f} prompt + "
+            f"{r['completion_tokens_per_decision']:.0f} completion tokens\n"
+            f"  think time: median {r['think_s_median']:.2f} s, max {r['think_s_max']:.2f} s\n"
+            f"  reply formats asked: {r['reply_formats']}"
+        )
