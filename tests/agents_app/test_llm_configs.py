@@ -58,6 +58,9 @@ def admin_form(**overrides) -> dict:
         "rap_depth": "2",
         "rap_iterations": "10",
         "json_mode": "on",
+        "reply_format": "auto",
+        "decision_deadline_s": "30",
+        "context_tokens": "0",
     }
     data.update(overrides)
     return data
