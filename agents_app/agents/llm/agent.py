@@ -170,8 +170,9 @@ class LLMAgent(Agent):
             dropped = fitting.trim_conversation(self.settings, messages, keep) if purpose != "move" else []
             reply, fmt = self._ask(view, caller, messages, purpose, fmt, dropped)
             try:
+                # A schema already bounds the reply to legal ids, so a reply its server garbled is read leniently too.
                 parsed = parse_reply(reply.text, view, refusal=reply.refusal, text_validator=self.text_validator,
-                                     lenient=fmt == reply_formats.TEXT)
+                                     lenient=fmt in (reply_formats.TEXT, reply_formats.SCHEMA))
                 if isinstance(parsed, ExplainReply) and explains >= self.settings.explain_limit:
                     raise InvalidReply(
                         "explain-limit",

@@ -92,8 +92,13 @@ def parse_reply(
 _OBJECT = re.compile(r"\{[^{}]*\}")
 
 
+_ACTION_VALUE = re.compile(r'"action"\s*:\s*"')
+
+
 def _read_freely(content: str, view: TurnView, err: InvalidReply) -> dict:
-    """A move in a free-text reply: an embedded JSON object with an "action", else the one legal id it names."""
+    """A move in a free-text reply: an embedded JSON object with an "action", else the legal id its "action" value
+    starts with (llama-cpp-python's schema grammar writes an id ending in a backslash unescaped, so the reply's
+    string never closes, as in a Hive move to the north-west of a piece), else the one legal id it names."""
     for found in _OBJECT.finditer(content):
         try:
             obj = json.loads(found.group(0))
@@ -102,6 +107,12 @@ def _read_freely(content: str, view: TurnView, err: InvalidReply) -> dict:
         if isinstance(obj, dict) and ("action" in obj or "explain" in obj):
             return obj
     ids = [a.id for a in view.legal_actions]
+    value = _ACTION_VALUE.search(content)
+    if value is not None:
+        rest = content[value.end():]
+        starts = [i for i in ids if rest.startswith(i) or rest.startswith(json.dumps(i)[1:-1])]
+        if starts:
+            return {"action": max(starts, key=len)}
     named = [i for i in ids if re.search(rf"(?<![\w:-]){re.escape(i)}(?![\w:-])", content)]
     if len(named) == 1:
         return {"action": named[0]}

@@ -166,3 +166,24 @@ def test_an_endpoint_20_s_slow_on_every_reply_makes_the_decision_fall_back_withi
     print(f"\ndeadline: fell back after {took:.1f} s ({decision.fallback_reason})")
     assert took < 30.0 + 2.0  # the deadline plus a little local work, not the 60 s timeout or more calls
     assert json.dumps([c.purpose for c in decision.calls]) == '["reason", "move"]'
+
+
+def test_an_id_ending_in_a_backslash_garbled_by_the_servers_grammar_is_still_read():
+    """llama-cpp-python's schema grammar wrote the Hive move "wG3 wG2\\" as {"action": "wG3 wG2\\"} (the backslash
+    unescaped: the string never closes), so every such move fell back; under a schema the id is read anyway."""
+    from agents_app.agents.llm.replies import InvalidReply, parse_reply
+
+    view = hive_midgame_view()
+    ending = next(a.id for a in view.legal_actions if a.id.endswith("\\"))
+    garbled = '{ "action": "' + ending + '"}'
+    parsed = parse_reply(garbled, view, lenient=True)
+    assert parsed.action_id == ending
+    try:
+        parse_reply(garbled, view)
+    except InvalidReply:
+        pass
+    else:
+        raise AssertionError("the strict reading accepted a reply that is not JSON")
+    with scripted_openai_server([ScriptedReply.text(garbled)]) as server:
+        decision = agent_for(server, capabilities=SCHEMA_CAPS).decide(view)
+    assert decision.fallback_reason is None and decision.action_id == ending
