@@ -172,6 +172,9 @@ class Tournament(models.Model):
     game_id = models.CharField(max_length=64)
     agents = models.JSONField(help_text="Agent names, in the order given.")
     matches_per_pair = models.PositiveIntegerField()
+    seats = models.PositiveSmallIntegerField(
+        default=2, help_text="Seats per match; a pair of agents fills them alternately (3 seats: A, B, A)."
+    )
     seed = models.BigIntegerField()
     options = models.JSONField(default=dict, blank=True)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.RUNNING)

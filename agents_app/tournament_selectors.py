@@ -107,7 +107,8 @@ def results(tournament: Tournament) -> Results:
     """Per agent and per pair, from the scores of finished entries; points are the sum of scores.
 
     A win is a higher score than the opponent's in that match, a draw an equal one; so the same
-    rule serves games scored 1/0 and games scored by points.
+    rule serves games scored 1/0 and games scored by points. In a match of more than two seats an agent's
+    score is the sum of its seats' scores (``_shares``).
     """
     per_agent = {name: AgentResult(name) for name in tournament.agents}
     order = {name: i for i, name in enumerate(tournament.agents)}
@@ -129,17 +130,18 @@ def results(tournament: Tournament) -> Results:
             for name in dict.fromkeys(seat_agents):
                 per_agent[name].team.add(*outcome)
             per_pair[tuple(sorted(seat_agents, key=order.__getitem__))].team.add(*outcome)
-        for seat, name in enumerate(seat_agents):
-            mine, theirs = scores[seat], scores[1 - seat]
+        shares = _shares(seat_agents, scores)
+        for name, mine in shares.items():
+            theirs = sum(share for other, share in shares.items() if other != name)
             row = per_agent[name]
             row.matches += 1
             row.points += mine
             row.wins += mine > theirs
             row.draws += mine == theirs
             row.losses += mine < theirs
-        first_seat = 0 if order[seat_agents[0]] < order[seat_agents[1]] else 1
-        pair = per_pair[tuple(sorted(seat_agents, key=order.__getitem__))]
-        a, b = scores[first_seat], scores[1 - first_seat]
+        first, second = sorted(shares, key=order.__getitem__)
+        pair = per_pair[(first, second)]
+        a, b = shares[first], shares[second]
         pair.matches += 1
         pair.first_points += a
         pair.second_points += b
@@ -155,12 +157,22 @@ def results(tournament: Tournament) -> Results:
     return Results(agents=ranked, pairs=list(per_pair.values()))
 
 
+def _shares(seat_agents: list[str], scores: list[float]) -> dict[str, float]:
+    """Each agent's share of a match: the sum of its seats' scores (in a two-seat match, its score). A match of more
+    seats is still played by a pair, who hold the seats alternately, so the two shares sum to 1 and the agent with the
+    larger share won."""
+    shares: dict[str, float] = {}
+    for name, score in zip(seat_agents, scores, strict=True):
+        shares[name] = shares.get(name, 0.0) + score
+    return shares
+
+
 def _teamwork_measures(tournament: Tournament) -> tuple[str, str]:
     """The goal and turns measures of a cooperative game (every seat on one team), or ("", "") for other games."""
     cls = GAMES.get(tournament.game_id)
     if cls is None:
         return "", ""
-    game = cls(tournament.options, 2)
+    game = cls(tournament.options, tournament.seats)
     if len(set(game.teams())) != 1 or not cls.spec.goal_measure:
         return "", ""
     turns = next((m.name for m in cls.spec.measures if m.until_goal), "")
@@ -171,13 +183,23 @@ def chosen_options(tournament: Tournament) -> dict:
     """The options that differ from the game's defaults: all a command line needs to name the same tournament
     (stored options are normalised, defaults included, so both spellings give the same key)."""
     game = GAMES.get(tournament.game_id)
-    defaults = game(None, 2).options if game else {}
+    defaults = game(None, tournament.seats).options if game else {}
     return {k: v for k, v in tournament.options.items() if k not in defaults or defaults[k] != v}
 
 
 def entries(tournament: Tournament) -> list[TournamentMatch]:
-    """The entries in order, with their matches (for links, winners and scores)."""
-    return list(tournament.entries.select_related("match").order_by("index"))
+    """The entries in order, with their matches (for links and scores) and, once played, ``winner_agent``: the agent
+    with the larger share of the match (``_shares``), "" for a draw."""
+    rows = list(tournament.entries.select_related("match").order_by("index"))
+    for entry in rows:
+        scores = entry.match.scores if entry.match is not None else None
+        entry.winner_agent = ""
+        if isinstance(scores, list) and len(scores) == len(entry.seat_agents):
+            shares = _shares(entry.seat_agents, scores)
+            best = max(shares.values())
+            leaders = [name for name, share in shares.items() if share == best]
+            entry.winner_agent = leaders[0] if len(leaders) == 1 else ""
+    return rows
 
 
 # --- helpers -------------------------------------------------------------------

@@ -33,7 +33,7 @@ logger = logging.getLogger(__name__)
 # An entry queued or running without a sign of life for this long is assumed lost (a worker died,
 # Redis was flushed) and is queued again. A duplicate delivery is harmless: the task is idempotent.
 STALE_AFTER = timedelta(minutes=10)
-SEATS = 2
+DEFAULT_SEATS = 2  # a head-to-head match, when the game can be played by two
 # A match that makes no progress after this many rounds of agent turns is stuck, not slow.
 MAX_STALLED_ROUNDS = 3
 
@@ -52,17 +52,30 @@ def match_seed(seed: int, index: int) -> int:
     return int.from_bytes(digest[:8], "big") >> 1
 
 
-def pairings(agents: Sequence[str], matches_per_pair: int) -> list[tuple[str, str]]:
-    """Seat order of every entry: each unordered pair in the given order, seats swapped every other match."""
-    seats = []
+def pairings(agents: Sequence[str], matches_per_pair: int, seats: int = DEFAULT_SEATS) -> list[tuple[str, ...]]:
+    """Seat order of every entry: each unordered pair in the given order, seats swapped every other match.
+
+    A game of more than two seats is still played by a pair: its two agents take the seats alternately (three
+    seats: A, B, A), and the next match of the pair starts with the other agent, so over an even number of matches
+    each agent holds as many seats, and each seat position, as the other."""
+    entries = []
     for i, first in enumerate(agents):
         for second in agents[i + 1 :]:
             for k in range(matches_per_pair):
-                seats.append((first, second) if k % 2 == 0 else (second, first))
-    return seats
+                a, b = (first, second) if k % 2 == 0 else (second, first)
+                entries.append(tuple(a if seat % 2 == 0 else b for seat in range(seats)))
+    return entries
 
 
-def tournament_key(game_id: str, agents: Sequence[str], matches_per_pair: int, seed: int, options: Mapping) -> str:
+def default_seats(game_id: str) -> int:
+    """Seats of a tournament match when none are asked for: two if the game allows it, else its minimum."""
+    spec = GAMES[game_id].spec
+    return DEFAULT_SEATS if spec.min_seats <= DEFAULT_SEATS <= spec.max_seats else spec.min_seats
+
+
+def tournament_key(
+    game_id: str, agents: Sequence[str], matches_per_pair: int, seed: int, options: Mapping, seats: int = DEFAULT_SEATS
+) -> str:
     params = {
         "game": game_id,
         "agents": list(agents),
@@ -70,6 +83,8 @@ def tournament_key(game_id: str, agents: Sequence[str], matches_per_pair: int, s
         "seed": seed,
         "options": dict(options),
     }
+    if seats != DEFAULT_SEATS:  # two-seat tournaments keep the keys they had before seat counts existed
+        params["seats"] = seats
     canonical = json.dumps(params, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(canonical.encode()).hexdigest()
 
@@ -80,11 +95,14 @@ def create_or_resume(
     matches_per_pair: int,
     seed: int,
     options: Mapping[str, Any] | None = None,
+    seats: int | None = None,
 ) -> Tournament:
-    """The tournament of these parameters, with all its entries; created on first use, found again after."""
+    """The tournament of these parameters, with all its entries; created on first use, found again after.
+
+    ``seats``: players per match (default: two where the game allows, else its minimum)."""
     agents = [a.strip() for a in agents if a and a.strip()]
-    options = _validated(game_id, agents, matches_per_pair, seed, options)
-    key = tournament_key(game_id, agents, matches_per_pair, seed, options)
+    options, seats = _validated(game_id, agents, matches_per_pair, seed, options, seats)
+    key = tournament_key(game_id, agents, matches_per_pair, seed, options, seats)
     with transaction.atomic():
         tournament, _ = Tournament.objects.get_or_create(
             key=key,
@@ -92,6 +110,7 @@ def create_or_resume(
                 "game_id": game_id,
                 "agents": agents,
                 "matches_per_pair": matches_per_pair,
+                "seats": seats,
                 "seed": seed,
                 "options": options,
             },
@@ -99,8 +118,8 @@ def create_or_resume(
         # Entries are created by index, skipping existing ones: safe to repeat, never duplicates.
         existing = set(tournament.entries.values_list("index", flat=True))
         missing = [
-            TournamentMatch(tournament=tournament, index=i, seat_agents=list(seats), seed=match_seed(seed, i))
-            for i, seats in enumerate(pairings(agents, matches_per_pair))
+            TournamentMatch(tournament=tournament, index=i, seat_agents=list(seat_agents), seed=match_seed(seed, i))
+            for i, seat_agents in enumerate(pairings(agents, matches_per_pair, seats))
             if i not in existing
         ]
         TournamentMatch.objects.bulk_create(missing, ignore_conflicts=True)
@@ -177,16 +196,18 @@ def refresh_status(tournament_id: int) -> bool:
 # --- helpers -------------------------------------------------------------------
 
 
-def _validated(game_id: str, agents: list[str], matches_per_pair: int, seed: int, options) -> dict:
-    """Check the parameters; return the game's normalised options (so {} and explicit defaults are one key)."""
+def _validated(
+    game_id: str, agents: list[str], matches_per_pair: int, seed: int, options, seats: int | None
+) -> tuple[dict, int]:
+    """Check the parameters; return the game's normalised options (so {} and explicit defaults are one key) and
+    the seat count."""
     if game_id not in GAMES:
         raise TournamentError(f"unknown game {game_id!r}; known: {', '.join(sorted(GAMES))}")
     spec = GAMES[game_id].spec
-    if not spec.min_seats <= SEATS <= spec.max_seats:
-        seats = str(spec.min_seats) if spec.min_seats == spec.max_seats else f"{spec.min_seats}-{spec.max_seats}"
-        raise TournamentError(
-            f"tournaments play two agents per match, but {spec.name} needs {seats} seats; choose a two-seat game"
-        )
+    seats = default_seats(game_id) if seats is None else seats
+    if not isinstance(seats, int) or not spec.min_seats <= seats <= spec.max_seats:
+        allowed = str(spec.min_seats) if spec.min_seats == spec.max_seats else f"{spec.min_seats}-{spec.max_seats}"
+        raise TournamentError(f"{spec.name} is played by {allowed} seats, not {seats}")
     if len(agents) < 2:
         raise TournamentError("a tournament needs at least two agents")
     duplicates = sorted({a for a in agents if agents.count(a) > 1})
@@ -207,7 +228,7 @@ def _validated(game_id: str, agents: list[str], matches_per_pair: int, seed: int
     if options is not None and not isinstance(options, Mapping):
         raise TournamentError("options must be a JSON object")
     try:
-        return create_game(game_id, options, num_seats=SEATS).options
+        return create_game(game_id, options, num_seats=seats).options, seats
     except EngineError as err:
         raise TournamentError(str(err)) from None
 

@@ -21,7 +21,7 @@ from agents_app.models import Tournament, TournamentMatch
 from gameplay import services as match_services
 from gameplay.celery import app as celery_app
 from gameplay.engines import registry as game_registry
-from gameplay.engines.api import GameSpec
+from gameplay.engines.api import Game, GameSpec
 from gameplay.models import Match
 from gameplay.selectors import state_of
 
@@ -106,15 +106,49 @@ def test_options_are_normalised_into_the_key():
     assert services.create_or_resume("hive", ["random", "random-b"], 1, 1, defaults).pk == hive.pk
 
 
-class FourWinds:
+class FourWinds(Game):
+    """A game for three or four seats (only its spec and options are needed to set a tournament up)."""
+
     spec = GameSpec(id="four-winds", name="Four Winds", description="", min_seats=3, max_seats=4)
+
+    def max_actions(self) -> int:
+        return 1
+
+
+@pytest.mark.parametrize("seats", [2, 5])
+def test_a_seat_count_the_game_does_not_allow_is_refused(monkeypatch, seats):
+    monkeypatch.setitem(game_registry.GAMES, FourWinds.spec.id, FourWinds)
+    with pytest.raises(services.TournamentError, match=f"Four Winds is played by 3-4 seats, not {seats}"):
+        services.create_or_resume("four-winds", ["random", "random-b"], 1, 1, seats=seats)
+    assert not Tournament.objects.exists()
+
+
+def test_a_pair_takes_the_seats_of_a_bigger_game_in_turn_starting_with_each_agent_alternately(monkeypatch):
+    monkeypatch.setitem(game_registry.GAMES, FourWinds.spec.id, FourWinds)
+    tournament = services.create_or_resume("four-winds", ["random", "random-b"], 2, 1)
+    assert tournament.seats == 3  # the game's minimum, as it cannot be played by two
+    assert [e.seat_agents for e in tournament.entries.order_by("index")] == [
+        ["random", "random-b", "random"],
+        ["random-b", "random", "random-b"],
+    ]
+    four = services.create_or_resume("four-winds", ["random", "random-b"], 2, 1, seats=4)
+    assert four.pk != tournament.pk and four.seats == 4
+    assert four.entries.order_by("index").first().seat_agents == ["random", "random-b", "random", "random-b"]
+    # Asking for the default seat count by name is the same tournament, and two-seat keys are unchanged.
+    assert services.create_or_resume("four-winds", ["random", "random-b"], 2, 1, seats=3).pk == tournament.pk
+    assert services.tournament_key("santorini", ["a", "b"], 1, 1, {}) == services.tournament_key(
+        "santorini", ["a", "b"], 1, 1, {}, seats=2)
+
+
+def test_an_agents_share_of_a_bigger_match_is_the_sum_of_its_seats_scores():
+    assert selectors._shares(["a", "b", "a"], [0.0, 0.25, 0.75]) == {"a": 0.75, "b": 0.25}
+    assert selectors._shares(["a", "b"], [0.5, 0.5]) == {"a": 0.5, "b": 0.5}
 
 
 @pytest.mark.parametrize(
     "game, agents, matches, options, message",
     [
         ("chess", ["random", "random-b"], 1, None, "unknown game 'chess'"),
-        ("four-winds", ["random", "random-b"], 1, None, "two agents per match, but Four Winds needs 3-4 seats"),
         ("santorini", ["random"], 1, None, "at least two agents"),
         ("santorini", ["random", "random-b", "random"], 1, None, "repeated: random"),
         ("santorini", ["random", "nobody"], 1, None, "unknown agent 'nobody'"),
@@ -314,7 +348,7 @@ ARGS = ("--game", "santorini", "--agents", "random,random-b", "--matches", "2", 
 def test_command_runs_the_tournament_with_a_progress_bar_and_results():
     out, err = call(*ARGS)
     tournament = Tournament.objects.get()
-    assert f"Tournament #{tournament.pk}: santorini, random, random-b; 2 per pair, 2 matches, seed 4" in out
+    assert f"Tournament #{tournament.pk}: santorini, random, random-b; 2 per pair, 2 matches of 2 seats, seed 4" in out
     assert f"Page: /tournaments/{tournament.pk}/" in out
     assert "Resuming" not in out
     bar = [line for line in err.splitlines() if line.startswith("[")]

@@ -31,6 +31,10 @@ class Command(BaseCommand):
         parser.add_argument("--matches", type=int, default=2, help="matches per pair of agents (seats alternate)")
         parser.add_argument("--seed", type=int, default=0, help="tournament seed; each match's seed derives from it")
         parser.add_argument("--options", default="{}", help="game options as a JSON object")
+        parser.add_argument(
+            "--seats", type=int, default=None,
+            help="seats per match (default 2, or the game's minimum): a pair of agents takes them alternately",
+        )
         parser.add_argument("--no-wait", action="store_true", help="queue the matches and exit")
         parser.add_argument("--poll", type=float, default=1.0, help="seconds between progress checks (workers)")
         parser.add_argument(
@@ -50,7 +54,7 @@ class Command(BaseCommand):
         started = timezone.now()
         try:
             tournament = services.create_or_resume(
-                opts["game"], opts["agents"].split(","), opts["matches"], opts["seed"], options
+                opts["game"], opts["agents"].split(","), opts["matches"], opts["seed"], options, seats=opts["seats"]
             )
         except services.TournamentError as err:
             raise CommandError(str(err), returncode=2) from None
@@ -60,7 +64,8 @@ class Command(BaseCommand):
         before = selectors.progress(tournament)
         self.stdout.write(
             f"Tournament #{tournament.pk}: {tournament.game_id}, {', '.join(tournament.agents)}; "
-            f"{tournament.matches_per_pair} per pair, {before.total} matches, seed {tournament.seed}"
+            f"{tournament.matches_per_pair} per pair, {before.total} matches of {tournament.seats} seats, "
+            f"seed {tournament.seed}"
         )
         self.stdout.write(f"Page: {reverse('tournaments:detail', args=[tournament.pk])}")
         if tournament.created_at < started:
