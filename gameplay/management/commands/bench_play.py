@@ -1,4 +1,4 @@
-"""python manage.py bench_play [--game santorini] [--playouts 500] [--matches 20]
+"""python manage.py bench_play [--game santorini] [--playouts 500] [--matches 20] [--seats N] [--options JSON]
 
 Prints measured numbers (not a pass/fail test): pure engine playout speed, stored matches through the
 match service (every action in a transaction with a version check and an event), and per-seat HTML
@@ -7,6 +7,7 @@ rendering of a live view.
 
 from __future__ import annotations
 
+import json
 import random
 import statistics
 import time
@@ -15,6 +16,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from agents_app.tasks import play_agent_turns
 from gameplay import selectors, services
+from gameplay.engines.api import EngineError
 from gameplay.engines.registry import GAMES, create_game
 from gameplay.rendering import seat_fragments
 
@@ -27,17 +29,23 @@ class Command(BaseCommand):
         parser.add_argument("--playouts", type=int, default=500)
         parser.add_argument("--matches", type=int, default=20)
         parser.add_argument("--renders", type=int, default=200)
+        parser.add_argument("--seats", type=int, default=None, help="seats per match (default: the game's minimum)")
+        parser.add_argument("--options", default="{}", help="game options as a JSON object")
 
     def handle(self, *args, **opts):
         if opts["game"] not in GAMES:
             raise CommandError(f"unknown game {opts['game']!r}", returncode=2)
         game_id = opts["game"]
-        self.bench_engine(game_id, opts["playouts"])
-        match = self.bench_service(game_id, opts["matches"])
+        try:
+            game = create_game(game_id, json.loads(opts["options"]), num_seats=opts["seats"])
+        except (ValueError, EngineError) as err:
+            raise CommandError(f"bad --options or --seats: {err}", returncode=2) from None
+        self.stdout.write(f"{game.spec.name}, {game.num_seats} seats, options {json.dumps(game.options)}")
+        self.bench_engine(game, opts["playouts"])
+        match = self.bench_service(game, opts["matches"])
         self.bench_render(match, opts["renders"])
 
-    def bench_engine(self, game_id: str, n: int) -> None:
-        game = create_game(game_id)
+    def bench_engine(self, game, n: int) -> None:
         actions = decisions = 0
         started = time.perf_counter()
         for seed in range(n):
@@ -72,22 +80,23 @@ class Command(BaseCommand):
         self.stdout.write(f"replay   one playout of {len(state.log)} actions from its seed and log: "
                           f"{elapsed * 1000:.1f} ms ({elapsed * 1e6 / max(len(state.log), 1):.0f} us/action)")
 
-    def bench_service(self, game_id: str, n: int):
+    def bench_service(self, game, n: int):
         actions = 0
         started = time.perf_counter()
         match = None
         for seed in range(n):
             match = services.create_match(
-                game_id,
-                [services.SeatController("agent", agent_name="random")] * 2,
+                game.spec.id,
+                [services.SeatController("agent", agent_name="random")] * game.num_seats,
                 seed=seed,
+                options=game.options,
                 host_seat=None,
                 schedule_agents=False,
             )
             actions += play_agent_turns(match.pk)
         elapsed = time.perf_counter() - started
         self.stdout.write(
-            f"service  {n} stored random-vs-random matches: {elapsed * 1000 / n:.1f} ms/match, "
+            f"service  {n} stored matches of random agents: {elapsed * 1000 / n:.1f} ms/match, "
             f"{actions / elapsed:,.0f} actions/s ({elapsed * 1000 / max(actions, 1):.2f} ms/action incl. DB)"
         )
         return match
