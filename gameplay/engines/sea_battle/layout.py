@@ -11,7 +11,7 @@ from .board import HEADING_NAMES, HEADINGS, MOVES, SIZE, gun_heading, planned_co
 from .text import MOVE_SHORT, report_lines
 
 # A ship's outline facing North (bow up), in cell units around the cell's centre.
-HULL = ((0.0, -0.46), (0.3, -0.05), (0.26, 0.4), (-0.26, 0.4), (-0.3, -0.05))
+HULL = ((0.0, -0.62), (0.4, -0.08), (0.34, 0.5), (-0.34, 0.5), (-0.4, -0.08))  # a little over a cell: legible
 ARROWS = {"left": "↰", "forward": "↑", "right": "↱", "stay": "•"}
 
 
@@ -80,7 +80,7 @@ def board_layout(data: Mapping[str, Any]) -> dict[str, Any]:
                                             f"{HEADING_NAMES[gun_heading(end_heading, side)]}",
                                     "side": "port" if side == "L" else "starboard"} for side in ("L", "R")]})
         for side in ("L", "R"):
-            guns += [{"cx": cx, "cy": cy} for cx, cy in _ball_path(*cell, heading, side)]
+            guns += [{"x": cx - 0.5, "y": cy - 0.5} for cx, cy in _ball_path(*cell, heading, side)]
     rocks = [{"x": x, "y": SIZE - 1 - y} for x, y in data["rocks"]]
     ticks = [{"n": n, "c": n + 0.5, "row": SIZE - 1 - n + 0.5} for n in range(5, SIZE - 1, 5)]
     own_fleet = [s for s in ships if s["own"]]
@@ -91,6 +91,8 @@ def board_layout(data: Mapping[str, Any]) -> dict[str, Any]:
         "viewbox": f"0 0 {SIZE} {SIZE}",
         "rocks": rocks,
         "ticks": ticks,
+        "tick_y": SIZE - 0.5,
+        "enemy_ready": seat is not None and data["status"] == "playing" and data["fleet_ready"][1 - seat],
         "ships": ships,
         "shots": shots,
         "trails": trails,
