@@ -77,3 +77,42 @@ def test_person_plays_a_whole_battle_against_the_random_agent_on_a_phone(phone_p
     page.wait_for_selector("svg.sb-sea")
     assert page.locator(".sb-order").count() == 0
     assert "damage hidden" in page.locator(".sb-fleets").inner_text()
+
+
+def test_two_people_through_an_invite_link_and_red_orders_stay_hidden_from_blue(chromium, server_url):
+    host_ctx = chromium.new_context(viewport={"width": 1280, "height": 800})
+    guest_ctx = chromium.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    host, guest = host_ctx.new_page(), guest_ctx.new_page()
+    for page in (host, guest):
+        page.set_default_timeout(10_000)
+    try:
+        host.goto(server_url + "/")
+        host.get_by_role("link", name="New Sea Battle match").click()
+        host.get_by_label("Blue").select_option("invite")
+        host.get_by_label("Turn cap").fill("1")
+        host.get_by_role("button", name="Start match").click()
+        host.wait_for_url(re.compile(r"/play/[\w-]+/$"))
+        guest.goto(host.get_by_label("Invite link for Blue").input_value())
+        guest.get_by_role("button", name="Join as Blue").click()
+        guest.wait_for_selector("#board .sb-pad")
+        host.wait_for_selector("#board .sb-pad")
+
+        for ship in ("R1", "R2", "R3"):
+            host.wait_for_selector(f'#board .seabattle[data-current="{ship}"]')
+            host.locator('#board button[data-action-id="left_R"]').click()
+        host.wait_for_selector("#board .sb-wait")
+        guest.wait_for_selector("#board .sb-fleets >> text=Their orders are in (hidden).")
+        html = guest.content()
+        # Blue's page names no order of Red's (its own pad offers left_R too, so look for Red's wording).
+        assert "You ordered" not in html and "R1 left turn" not in html and "R1: left" not in html
+
+        for ship in ("B1", "B2", "B3"):
+            guest.wait_for_selector(f'#board .seabattle[data-current="{ship}"]')
+            guest.locator('#board button[data-action-id="stay_L"]').click()
+        for page in (host, guest):
+            page.wait_for_selector("#result")
+            assert "R1 left turn + starboard" in page.locator("#board .sb-report").inner_text()
+        guest.screenshot(path=str(ARTIFACTS / "sea-battle-two-people-guest.png"), full_page=True)
+    finally:
+        host_ctx.close()
+        guest_ctx.close()

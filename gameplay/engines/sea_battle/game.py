@@ -61,16 +61,18 @@ def _opening(seed: int, draw: int, rng) -> tuple[tuple, tuple]:
     shuffled, the first six host the ships in fleet order, the next 14 become rocks; headings uniform. Kept per
     (seed, draw), because every JSON restore rebuilds the initial state before loading the payload."""
     key = (seed, draw)
-    if key not in _OPENINGS:
+    opening = _OPENINGS.get(key)
+    if opening is None:
         interior = [(x, y) for x in range(1, SIZE - 1) for y in range(1, SIZE - 1)]
         rng.shuffle(interior)
         count = 2 * SHIPS_PER_TEAM
         ships = tuple((f"{TEAMS[i // SHIPS_PER_TEAM][0]}{i % SHIPS_PER_TEAM + 1}", i // SHIPS_PER_TEAM,
                        *interior[i], rng.choice("ENWS"), 0) for i in range(count))
+        opening = (ships, tuple(sorted(interior[count:count + INTERIOR_ROCKS])))
         if len(_OPENINGS) > 512:
             _OPENINGS.clear()
-        _OPENINGS[key] = (ships, tuple(sorted(interior[count:count + INTERIOR_ROCKS])))
-    return _OPENINGS[key]
+        _OPENINGS[key] = opening
+    return opening
 
 
 class SeaBattleState(State):

@@ -74,7 +74,8 @@ def board_layout(data: Mapping[str, Any]) -> dict[str, Any]:
             pad.append({"move": move, "name": MOVE_SHORT[move].capitalize(), "arrow": ARROWS[move],
                         "to": f"({x},{y}) {HEADING_NAMES[end_heading]}",
                         "orders": [{"id": f"{move}_{side}",
-                                    "aria": f"{current['id']}: {MOVE_SHORT[move]} to ({x},{y}) facing "
+                                    "aria": f"{current['id']}: {MOVE_SHORT[move]} "
+                                            f"{'at' if move == 'stay' else 'to'} ({x},{y}) facing "
                                             f"{HEADING_NAMES[end_heading]}, fire "
                                             f"{'port' if side == 'L' else 'starboard'} toward "
                                             f"{HEADING_NAMES[gun_heading(end_heading, side)]}",
