@@ -113,6 +113,7 @@ def test_two_people_through_an_invite_link_and_red_orders_stay_hidden_from_blue(
             page.wait_for_selector("#result")
             assert "R1 left turn + starboard" in page.locator("#board .sb-report").inner_text()
         guest.screenshot(path=str(ARTIFACTS / "sea-battle-two-people-guest.png"), full_page=True)
+        host.screenshot(path=str(ARTIFACTS / "sea-battle-two-people-host-laptop.png"), full_page=True)
     finally:
         host_ctx.close()
         guest_ctx.close()
