@@ -10,10 +10,11 @@ from .atari_boxing import BoxingGame
 from .gnomes import GnomesGame
 from .hive import HiveGame
 from .santorini import SantoriniGame
+from .sea_battle import SeaBattleGame
 
 GAMES: dict[str, type[Game]] = {
     cls.spec.id: cls
-    for cls in (SantoriniGame, HiveGame, GnomesGame, BoxingGame)
+    for cls in (SantoriniGame, HiveGame, GnomesGame, BoxingGame, SeaBattleGame)
 }
 
 

@@ -1,0 +1,313 @@
+"""Sea Battle (GameBench's own game) as a pure engine: two fleets of three ships give orders simultaneously.
+
+Each seat commands one team. A turn is a multi-step decision: the seat orders its live ships one after another
+(always the first ship without an order, so eight legal actions at a time), and once both seats have ordered
+every live ship the turn resolves (``board.resolve_turn``). Orders given before the other fleet's are in stay
+hidden, as Atari Boxing hides a pending choice: they appear only in their own seat's observation and labels, and
+everyone else learns only that an order was given. Other ships' damage is hidden too, as in GameBench's prompts.
+
+The game ends when at most one team has ships afloat, or at the platform's ``turn_cap`` (GameBench had no cap).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from ..api import (
+    Action,
+    ActionLabels,
+    Game,
+    GameSpec,
+    InvalidOptionsError,
+    MeasureSpec,
+    Observation,
+    OptionSpec,
+    State,
+)
+from .board import (
+    INTERIOR_ROCKS,
+    ORDER_IDS,
+    SINK_AT,
+    SIZE,
+    Ship,
+    resolve_turn,
+)
+from .layout import board_layout
+from .rules import RULES
+from .text import damage_words, observation_text, order_label, order_short, pending_words
+
+TEAMS = ("Red", "Blue")
+SHIPS_PER_TEAM = 3
+TURN_CAP_RANGE = (1, 1000)
+PLAYING, OVER = "playing", "over"
+
+
+def damage_fragment(ship_id: str, damage: int) -> str:
+    """How a ship's damage appears in its own fleet's observation data (a secret of that fleet)."""
+    return json.dumps({ship_id: damage})[1:-1]
+
+
+def pending_fragment(ship_id: str, order: str) -> str:
+    return json.dumps({ship_id: order})[1:-1]
+
+
+_OPENINGS: dict[tuple[int, int], tuple] = {}
+
+
+def _opening(seed: int, draw: int, rng) -> tuple[tuple, tuple]:
+    """Ships and interior rocks dealt by ``rng`` (the state's chance draw number ``draw``): the interior cells
+    shuffled, the first six host the ships in fleet order, the next 14 become rocks; headings uniform. Kept per
+    (seed, draw), because every JSON restore rebuilds the initial state before loading the payload."""
+    key = (seed, draw)
+    opening = _OPENINGS.get(key)
+    if opening is None:
+        interior = [(x, y) for x in range(1, SIZE - 1) for y in range(1, SIZE - 1)]
+        rng.shuffle(interior)
+        count = 2 * SHIPS_PER_TEAM
+        ships = tuple((f"{TEAMS[i // SHIPS_PER_TEAM][0]}{i % SHIPS_PER_TEAM + 1}", i // SHIPS_PER_TEAM,
+                       *interior[i], rng.choice("ENWS"), 0) for i in range(count))
+        opening = (ships, tuple(sorted(interior[count:count + INTERIOR_ROCKS])))
+        if len(_OPENINGS) > 512:
+            _OPENINGS.clear()
+        _OPENINGS[key] = opening
+    return opening
+
+
+class SeaBattleState(State):
+    game: SeaBattleGame
+
+    def __init__(self, game: SeaBattleGame, seed: int):
+        super().__init__(game, seed)
+        ships, rocks = _opening(self.seed, self.rng_draws + 1, self.rng())
+        self.ships: list[Ship] = [Ship.from_json(s) for s in ships]
+        self.rocks: list[tuple[int, int]] = list(rocks)
+        self.turn = 1  # the turn being ordered (1-based)
+        self.orders: dict[str, str] = {}  # pending orders of this turn, by ship id
+        self.report: dict[str, Any] | None = None  # what the last resolved turn did (public)
+        self.status = PLAYING
+        self.ending = ""  # "sunk" (at most one fleet afloat) or "cap"
+
+    # --- whose move --------------------------------------------------------------------------------
+    def fleet(self, seat: int) -> list[Ship]:
+        return [s for s in self.ships if s.team == seat]
+
+    def next_ship(self, seat: int) -> Ship | None:
+        """The first live ship of this seat's fleet without an order for this turn."""
+        return next((s for s in self.fleet(seat) if s.id not in self.orders), None)
+
+    def current_seats(self) -> list[int]:
+        if self.status != PLAYING:
+            return []
+        return [seat for seat in (0, 1) if self.next_ship(seat) is not None]
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        if seat not in self.current_seats():
+            return []
+        ship = self.next_ship(seat)
+        return [Action(order, f"{ship.id}: {order_label(order, ship)}") for order in ORDER_IDS]
+
+    def _apply(self, seat: int, action_id: str, text: str | None) -> None:
+        self.orders[self.next_ship(seat).id] = action_id
+        if all(s.id in self.orders for s in self.ships):
+            self._resolve()
+
+    def _resolve(self) -> None:
+        order_of = [s.id for s in self.ships]
+        afloat, report = resolve_turn(self.ships, self.orders, set(self.rocks),
+                                      gamebench=self.game.options["gamebench_resolution"])
+        self.ships = afloat
+        self.report = {
+            "turn": self.turn,
+            # In fleet order, not the order given (a JSON round trip with sorted keys would change that).
+            "orders": [[ship_id, report.orders[ship_id]] for ship_id in order_of],
+            "moves": [[ship_id, list(a), list(b)] for ship_id, a, b in report.moves],
+            "bumps": [list(b) for b in report.bumps],
+            "shots": [[ship_id, list(a), list(b), hit] for ship_id, a, b, hit in report.shots],
+            "sunk": list(report.sunk),
+        }
+        self.orders = {}
+        teams_afloat = {s.team for s in self.ships}
+        if len(teams_afloat) <= 1:
+            self.status, self.ending = OVER, "sunk"
+        elif self.turn >= self.game.options["turn_cap"]:
+            self.status, self.ending = OVER, "cap"
+        else:
+            self.turn += 1
+
+    # --- results -----------------------------------------------------------------------------------
+    def is_terminal(self) -> bool:
+        return self.status == OVER
+
+    def _cap_standing(self, seat: int) -> tuple[int, int]:
+        """What decides a game stopped at the turn cap: more ships afloat, then less total damage on them."""
+        fleet = self.fleet(seat)
+        return (len(fleet), -sum(s.damage for s in fleet))
+
+    def winning_seat(self) -> int | None:
+        if not self.is_terminal():
+            return None
+        if self.ending == "sunk":
+            teams_afloat = {s.team for s in self.ships}
+            return teams_afloat.pop() if teams_afloat else None
+        red, blue = self._cap_standing(0), self._cap_standing(1)
+        return None if red == blue else (0 if red > blue else 1)
+
+    def scores(self) -> list[float]:
+        if not self.is_terminal():
+            return [0.5, 0.5]
+        winner = self.winning_seat()
+        return [0.5, 0.5] if winner is None else [1.0 if s == winner else 0.0 for s in (0, 1)]
+
+    def result_text(self) -> str | None:
+        if not self.is_terminal():
+            return None
+        winner = self.winning_seat()
+        if self.ending == "sunk":
+            if winner is None:
+                return "Both fleets sank on the same turn: a draw."
+            return f"{TEAMS[winner]} wins: the last fleet afloat."
+        afloat = f"{len(self.fleet(0))} Red and {len(self.fleet(1))} Blue ships afloat"
+        if winner is None:
+            return f"The turn cap ended the battle with {afloat} and equal damage: a draw."
+        return f"The turn cap ended the battle with {afloat}: {TEAMS[winner]} wins."
+
+    def measures(self, seat: int) -> dict[str, Any]:
+        played = self.turn if self.is_terminal() else self.turn - 1
+        return {"turns": played, "ships_afloat": len(self.fleet(seat)),
+                "enemy_ships_sunk": SHIPS_PER_TEAM - len(self.fleet(1 - seat)),
+                "ended_at_cap": self.ending == "cap"}
+
+    # --- labels, topics, observations ----------------------------------------------------------------
+    def action_labels(self, seat: int, action_id: str, text: str | None = None) -> ActionLabels:
+        """An order reads in full to its own fleet only; the others learn which ship got an order. The order
+        that completes a turn resolves it, so its label tells everyone every order of the turn."""
+        ship = self.next_ship(seat)
+        if ship is None or action_id not in ORDER_IDS:
+            return super().action_labels(seat, action_id, text)
+        everyone_in = len(self.orders) + 1 == len(self.ships)
+        if everyone_in:
+            orders = {**self.orders, ship.id: action_id}
+            public = f"Turn {self.turn}: " + ", ".join(f"{s.id} {order_short(orders[s.id])}" for s in self.ships)
+            return ActionLabels(by_seat=(public, public), public=public)
+        hidden = f"{TEAMS[seat]} gave {ship.id} its order for turn {self.turn} (hidden until both fleets are in)"
+        own = f"{pending_words(ship.id, action_id)} for turn {self.turn}"
+        return ActionLabels(by_seat=tuple(own if s == seat else hidden for s in (0, 1)), public=hidden)
+
+    def rule_topics(self, seat: int, action_id: str) -> tuple[str, ...]:
+        if action_id not in ORDER_IDS or seat not in self.current_seats():
+            return ()
+        topics = ["Board and headings", "Movement", "Cannons"]
+        if not action_id.startswith("stay"):
+            topics.append("Collisions")
+        return tuple(topics)
+
+    def secrets(self) -> dict[int, list[str]]:
+        """Per fleet: its pending orders and its ships' damage, as its own observation and labels word them."""
+        result: dict[int, list[str]] = {}
+        for seat in (0, 1):
+            values = []
+            for ship in self.fleet(seat):
+                values += [damage_fragment(ship.id, ship.damage), damage_words(ship.id, ship.damage)]
+                if ship.id in self.orders:
+                    order = self.orders[ship.id]
+                    values += [pending_fragment(ship.id, order), pending_words(ship.id, order)]
+            result[seat] = values
+        return result
+
+    def observation(self, seat: int | None) -> Observation:
+        if seat not in (0, 1, None):
+            raise ValueError(f"no seat {seat!r} in a two-fleet game")
+        ships = [{"id": s.id, "team": s.team, "x": s.x, "y": s.y, "heading": s.heading,
+                  "mine": seat is not None and s.team == seat} for s in self.ships]
+        to_order = self.next_ship(seat) if seat is not None and self.status == PLAYING else None
+        data: dict[str, Any] = {
+            "seat": seat,
+            "teams": list(TEAMS),
+            "size": SIZE,
+            "turn": self.turn,
+            "turn_cap": self.game.options["turn_cap"],
+            "rocks": [list(r) for r in self.rocks],
+            "ships": ships,
+            "sink_at": SINK_AT,
+            "damage": {s.id: s.damage for s in self.fleet(seat)} if seat is not None else {},
+            "my_orders": {s.id: self.orders[s.id] for s in self.fleet(seat) if s.id in self.orders}
+            if seat is not None else {},
+            "to_order": to_order.id if to_order else None,
+            "fleet_ready": [self.status == PLAYING and self.next_ship(s) is None for s in (0, 1)],
+            "last_turn": self.report,
+            "status": self.status,
+            "result": self.result_text(),
+        }
+        return Observation(seat, data, observation_text(data))
+
+    # --- persistence ---------------------------------------------------------------------------------
+    def _payload(self) -> dict:
+        return {
+            "ships": [s.to_json() for s in self.ships],
+            "rocks": [list(r) for r in self.rocks],
+            "turn": self.turn,
+            "orders": dict(self.orders),
+            "report": self.report,
+            "status": self.status,
+            "ending": self.ending,
+        }
+
+    def _load_payload(self, payload: Mapping[str, Any]) -> None:
+        self.ships = [Ship.from_json(s) for s in payload["ships"]]
+        self.rocks = [(int(x), int(y)) for x, y in payload["rocks"]]
+        self.turn = int(payload["turn"])
+        self.orders = {str(k): str(v) for k, v in payload["orders"].items()}
+        self.report = payload["report"]
+        self.status = payload["status"]
+        self.ending = payload["ending"]
+
+
+class SeaBattleGame(Game):
+    spec = GameSpec(
+        id="sea_battle",
+        name="Sea Battle",
+        description=(
+            "GameBench's team naval battle: two fleets of three ships on a 24x24 sea with rocks give secret "
+            "orders each turn (a move and which side to fire), resolved simultaneously; the last fleet afloat wins."
+        ),
+        min_seats=2,
+        max_seats=2,
+        perfect_information=False,  # orders are secret until both fleets are in; other fleets' damage is hidden
+        simultaneous=True,
+        has_chance=True,
+        options=(
+            OptionSpec("turn_cap", 100, "Platform rule (GameBench had no limit): the battle stops after this many "
+                       "turns; then the fleet with more ships afloat wins, then the one with less damage, else a "
+                       "draw.", type=int),
+            OptionSpec("gamebench_resolution", False, "Resolve turns exactly as GameBench's code did: a ship may "
+                       "sail into a cell its occupant failed to leave (two ships on one cell), ships heading into "
+                       "each other's cells pass through, and balls fly one after another with ships sinking at "
+                       "once. Off: the fixed rules (no overlaps, such a swap is a collision, all balls at once).",
+                       type=bool),
+        ),
+        seat_names=TEAMS,
+        has_board_layout=True,
+        measures=(
+            MeasureSpec("turns", "Turns resolved so far."),
+            MeasureSpec("ships_afloat", "This fleet's ships still afloat."),
+            MeasureSpec("enemy_ships_sunk", "Ships of the other fleet sunk."),
+            MeasureSpec("ended_at_cap", "The battle was stopped by the turn cap.", kind="bool"),
+        ),
+    )
+    state_class = SeaBattleState
+    rules = RULES
+
+    def __init__(self, options: Mapping[str, Any] | None = None, num_seats: int | None = None):
+        super().__init__(options, num_seats)
+        low, high = TURN_CAP_RANGE
+        if not low <= self.options["turn_cap"] <= high:
+            raise InvalidOptionsError(f"option turn_cap must be between {low} and {high}")
+
+    def max_actions(self) -> int:
+        """Every turn takes at most one order per ship."""
+        return self.options["turn_cap"] * 2 * SHIPS_PER_TEAM
+
+    def board_layout(self, observation: Observation) -> dict:
+        return board_layout(observation.data)
