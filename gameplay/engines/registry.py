@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from .air_land_sea import AirLandSeaGame
 from .api import EngineError, Game, GameSpec
 from .atari_boxing import BoxingGame
 from .gnomes import GnomesGame
@@ -13,7 +14,7 @@ from .santorini import SantoriniGame
 
 GAMES: dict[str, type[Game]] = {
     cls.spec.id: cls
-    for cls in (SantoriniGame, HiveGame, GnomesGame, BoxingGame)
+    for cls in (SantoriniGame, HiveGame, GnomesGame, BoxingGame, AirLandSeaGame)
 }
 
 

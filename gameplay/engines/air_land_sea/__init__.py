@@ -1,0 +1,5 @@
+"""Air, Land & Sea (Arcane Wonders, 2020 revised rules), plus GameBench's deviations as options."""
+
+from .game import AirLandSeaGame, AirLandSeaState
+
+__all__ = ["AirLandSeaGame", "AirLandSeaState"]
