@@ -34,6 +34,7 @@ from .cards import (
     neighbours,
     withdraw_points,
 )
+from .layout import board_layout
 from .rules import RULES, topics_for
 
 # The secrets() key of values no seat may see (the deck's cards): a seat index no player holds, so the
@@ -381,6 +382,7 @@ class AirLandSeaGame(Game):
         max_seats=2,
         perfect_information=False,
         has_chance=True,
+        has_board_layout=True,
         seat_names=("Blue", "Red"),
         measures=(
             MeasureSpec("vp", "Victory points this seat scored in the game."),
@@ -410,6 +412,9 @@ class AirLandSeaGame(Game):
 
     def max_actions(self) -> int:
         return self.options["action_cap"]
+
+    def board_layout(self, observation: Observation) -> dict | None:
+        return board_layout(observation.data)
 
     def _validate_options(self, given: dict) -> dict:
         options = super()._validate_options(given)

@@ -229,7 +229,8 @@ def observation_data(state, viewer: int | None) -> dict:
         "prompt": decision_prompt(state, viewer),
         "air_drop": bool(mine and state.airdrop[viewer]),
         "withdraw_vp": [withdraw_points(s == state.first, len(state.hands[s])) for s in (0, 1)],
-        "events": [e["public"] if viewer is None else e["texts"][viewer] for e in state.events],
+        "events": [{"seat": e["seat"], "text": e["public"] if viewer is None else e["texts"][viewer]}
+                   for e in state.events],
         "history": [battle_line(state, h) for h in state.history],
         "between": state.between,
         "over": state.is_terminal(),
@@ -275,7 +276,7 @@ def observation_text(state, viewer: int | None, data: dict) -> str:
     if data["prompt"]:
         lines.append(data["prompt"])
     if data["events"]:
-        lines.append("This battle so far (latest last): " + " ".join(data["events"][-8:]))
+        lines.append("This battle so far (latest last): " + " ".join(e["text"] for e in data["events"][-8:]))
     if data["history"]:
         lines.append("Earlier battles: " + "; ".join(data["history"]) + ".")
     if data["result"]:
