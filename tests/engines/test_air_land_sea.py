@@ -184,6 +184,25 @@ def test_gamebench_disrupt_lets_the_disrupt_owner_choose_both_flips():
     assert state.current_seats() == [0] and ids(state) == {"flip:1:1", "flip:2:1"}
 
 
+def test_alternate_printing_lets_the_opponent_flip_first():
+    state = position(theaters="LAS", hands=(["L5", "A6"], ["S6"]), stacks={(1, 1): ["a3"], (2, 1): ["S1"]},
+                     alt_disrupt_opponent_first=True)
+    act(state, "play:0:0:up")
+    assert state.current_seats() == [1] and ids(state, 1) == {"flip:1:1", "flip:2:1"}
+    act(state, "flip:2:1")
+    assert state.current_seats() == [0] and ids(state, 0) == {"flip:0:0"}
+    act(state, "flip:0:0")
+    assert state.stacks[0][0][-1] == {"id": "L5", "up": False} and state.turn_seat == 1
+
+
+def test_disrupt_skips_a_side_without_uncovered_cards():
+    state = position(theaters="LAS", hands=(["L5", "A6"], ["S6"]))
+    act(state, "play:0:0:up")
+    assert state.current_seats() == [0] and ids(state) == {"flip:0:0"}
+    act(state, "flip:0:0")
+    assert state.decision is None and state.turn_seat == 1
+
+
 def test_reinforce_peek_is_private_and_its_card_is_a_checked_play():
     state = position(theaters="LAS", hands=(["L1", "A6"], ["S6"]), stacks={(2, 1): ["A5"]},
                      deck=["S4", "L2", "L3"])

@@ -28,14 +28,18 @@ def empty_stacks() -> Stacks:
     return [[[], []] for _ in range(3)]
 
 
-def face_up_anywhere(stacks: Stacks, card_id: str, seat: int | None = None) -> list[int]:
-    """Theater positions holding ``card_id`` face up (on ``seat``'s side, or either side)."""
-    found = []
-    for pos in range(3):
-        for side in (0, 1) if seat is None else (seat,):
-            if any(c["id"] == card_id and c["up"] for c in stacks[pos][side]):
-                found.append(pos)
-    return found
+def face_up_map(stacks: Stacks) -> dict[str, tuple[int, int]]:
+    """(pos, side) of every face-up card, covered or not (a covered card's Ongoing ability still works)."""
+    return {c["id"]: (pos, side) for pos in range(3) for side in (0, 1) for c in stacks[pos][side] if c["up"]}
+
+
+def face_up_anywhere(stacks: Stacks, card_id: str, seat: int | None = None, ups: dict | None = None) -> list[int]:
+    """Theater positions holding ``card_id`` face up (on ``seat``'s side, or either side); ``ups`` is a
+    precomputed face_up_map when the caller asks many times about one board."""
+    where = (face_up_map(stacks) if ups is None else ups).get(card_id)
+    if where is None or (seat is not None and where[1] != seat):
+        return []
+    return [where[0]]
 
 
 def locate(stacks: Stacks, card_id: str) -> tuple[int, int, int] | None:
@@ -48,27 +52,28 @@ def locate(stacks: Stacks, card_id: str) -> tuple[int, int, int] | None:
     return None
 
 
-def card_strength(stacks: Stacks, pos: int, side: int, index: int) -> int:
+def card_strength(stacks: Stacks, pos: int, side: int, index: int, ups: dict | None = None) -> int:
     stack = stacks[pos][side]
     if any(c["id"] == COVER_FIRE and c["up"] for c in stack[index + 1:]):
         return BOOSTED_STRENGTH  # Cover Fire fixes every card it covers at 4, even a 5 or 6
     card = stack[index]
     if card["up"]:
         return CARDS[card["id"]].strength
-    if face_up_anywhere(stacks, ESCALATION, side):
+    if face_up_anywhere(stacks, ESCALATION, side, ups):
         return BOOSTED_STRENGTH
     return FACE_DOWN_STRENGTH
 
 
-def total(stacks: Stacks, pos: int, side: int) -> int:
-    cards = sum(card_strength(stacks, pos, side, i) for i in range(len(stacks[pos][side])))
-    support = sum(SUPPORT_BONUS for p in face_up_anywhere(stacks, SUPPORT, side) if adjacent(p, pos))
+def total(stacks: Stacks, pos: int, side: int, ups: dict | None = None) -> int:
+    ups = face_up_map(stacks) if ups is None else ups
+    cards = sum(card_strength(stacks, pos, side, i, ups) for i in range(len(stacks[pos][side])))
+    support = sum(SUPPORT_BONUS for p in face_up_anywhere(stacks, SUPPORT, side, ups) if adjacent(p, pos))
     return cards + support
 
 
-def controller(stacks: Stacks, pos: int, first: int) -> int:
+def controller(stacks: Stacks, pos: int, first: int, ups: dict | None = None) -> int:
     """Who controls a theater: the strictly higher total, ties (empty included) to the 1st Player."""
-    mine, theirs = total(stacks, pos, first), total(stacks, pos, 1 - first)
+    mine, theirs = total(stacks, pos, first, ups), total(stacks, pos, 1 - first, ups)
     return first if mine >= theirs else 1 - first
 
 

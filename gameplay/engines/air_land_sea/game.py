@@ -110,24 +110,26 @@ class AirLandSeaState(State):
     def is_terminal(self) -> bool:
         return self.over or len(self.log) >= self.game.options["action_cap"]
 
-    def face_up_theaters(self, seat: int, card_id: str) -> list[int]:
-        """Positions where ``seat`` may deploy ``card_id`` face up now."""
+    def face_up_theaters(self, seat: int, card_id: str, aerodrome: bool | None = None) -> list[int]:
+        """Positions where ``seat`` may deploy ``card_id`` face up now (``aerodrome``: whether ``seat`` has a
+        face-up Aerodrome, when the caller already knows)."""
         card = CARDS[card_id]
-        anywhere = self.airdrop[seat] or (
-            card.strength <= 3 and board.face_up_anywhere(self.stacks, AERODROME, seat)
-        )
+        if aerodrome is None:
+            aerodrome = bool(board.face_up_anywhere(self.stacks, AERODROME, seat))
+        anywhere = self.airdrop[seat] or (card.strength <= 3 and aerodrome)
         return [p for p in range(3) if anywhere or self.theaters[p] == card.type]
 
     def play_actions(self, seat: int) -> list[Action]:
         actions = []
+        aerodrome = bool(board.face_up_anywhere(self.stacks, AERODROME, seat))
+        doom = {(pos, up): board.destroyed_on_play(self.stacks, pos, up) for pos in range(3) for up in (True, False)}
         for slot, card_id in enumerate(self.hands[seat]):
-            ups = self.face_up_theaters(seat, card_id)
+            ups = self.face_up_theaters(seat, card_id, aerodrome)
             for pos in range(3):
-                if pos in ups:
-                    actions.append(Action(f"play:{slot}:{pos}:up", text.play_label(self, seat, slot, pos, True),
-                                          (f"hand:{slot}", f"theater:{pos}", "up")))
-                actions.append(Action(f"play:{slot}:{pos}:down", text.play_label(self, seat, slot, pos, False),
-                                      (f"hand:{slot}", f"theater:{pos}", "down")))
+                for up in (True, False) if pos in ups else (False,):
+                    face = "up" if up else "down"
+                    label = text.play_label(self, seat, slot, pos, up, doom[pos, up])
+                    actions.append(Action(f"play:{slot}:{pos}:{face}", label, (f"hand:{slot}", f"theater:{pos}", face)))
         return actions
 
     def flip_targets(self) -> list[tuple[int, int]]:
@@ -186,7 +188,7 @@ class AirLandSeaState(State):
             pos, side = int(parts[1]), int(parts[2])
             self._flip(seat, pos, side)
             if d["kind"] == "disrupt" and d["step"] == 1:
-                self._disrupt_second_step(d["owner"])
+                self._disrupt_step(d["owner"], 2)
         elif verb == "move":
             p, i, q = (int(x) for x in parts[1:])
             card = self.stacks[p][seat].pop(i)
@@ -234,12 +236,22 @@ class AirLandSeaState(State):
         if card["up"] and CARDS[card["id"]].kind == INSTANT:
             self.queue.append({"card": card["id"], "owner": side, "pos": pos})
 
-    def _disrupt_second_step(self, owner: int) -> None:
-        other = 1 - owner
-        if board.uncovered(self.stacks, range(3), (other,)):
-            chooser = owner if self.game.options["gamebench_disrupt_chooser"] else other
-            self.decision = {"kind": "disrupt", "seat": chooser, "side": other, "owner": owner, "step": 2,
-                             "card": DISRUPT}
+    def _disrupt_order(self, owner: int) -> tuple[int, int]:
+        """The sides that flip one of their own uncovered cards, in order: the 2020 rulebook has the Disrupt
+        player first; the alternate printing (option) has the opponent first."""
+        return (1 - owner, owner) if self.game.options["alt_disrupt_opponent_first"] else (owner, 1 - owner)
+
+    def _disrupt_step(self, owner: int, step: int) -> None:
+        """Offer Disrupt's flip number ``step`` (1 or 2), skipping a side with no uncovered card."""
+        while step <= 2:
+            side = self._disrupt_order(owner)[step - 1]
+            if board.uncovered(self.stacks, range(3), (side,)):
+                # Each side chooses its own flip; GameBench let the Disrupt player choose the opponent's too.
+                chooser = owner if self.game.options["gamebench_disrupt_chooser"] else side
+                self.decision = {"kind": "disrupt", "seat": chooser, "side": side, "owner": owner, "step": step,
+                                 "card": DISRUPT, "pos": None}
+                return
+            step += 1
 
     def _redeploy_return(self, seat: int, pos: int, index: int) -> None:
         card = self.stacks[pos][seat].pop(index)
@@ -260,10 +272,7 @@ class AirLandSeaState(State):
             if not self.flip_targets():
                 self.decision = None
         elif card_id == DISRUPT:
-            self.decision = {**base, "kind": "disrupt", "side": owner, "step": 1}
-            if not self.flip_targets():
-                self.decision = None
-                self._disrupt_second_step(owner)
+            self._disrupt_step(owner, 1)
         elif card_id == AIR_DROP:
             self.airdrop[owner] = True
         elif card_id == TRANSPORT:
@@ -395,6 +404,8 @@ class AirLandSeaGame(Game):
                        type=int, choices=(12, 18)),
             OptionSpec("action_cap", 1500, "Platform rule, not in the rulebook: the game stops after this many "
                        "actions (more VP wins, equal VP is a draw), so every game is bounded.", type=int),
+            OptionSpec("alt_disrupt_opponent_first", False, "Alternate printing: Disrupt's opponent flips first, "
+                       "then the Disrupt player (the 2020 rulebook: the Disrupt player first).", type=bool),
             OptionSpec("gamebench_disrupt_chooser", False, "GameBench: the Disrupt player also chooses the card "
                        "the opponent flips (official: the opponent chooses).", type=bool),
             OptionSpec("gamebench_reinforce_unchecked", False, "GameBench: the card Reinforce places is never "

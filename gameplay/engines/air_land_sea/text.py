@@ -34,9 +34,9 @@ def card_words(state, viewer: int | None, side: int, card: dict) -> str:
 
 
 # --- labels of legal actions (the acting seat's words) ------------------------------------------------------
-def play_label(state, seat: int, slot: int, pos: int, up: bool) -> str:
+def play_label(state, seat: int, slot: int, pos: int, up: bool, doom: str | None) -> str:
+    """``doom``: what would destroy this play (board.destroyed_on_play), worked out once per theater."""
     card = CARDS[state.hands[seat][slot]]
-    doom = board.destroyed_on_play(state.stacks, pos, up)
     warn = f" (destroyed by {doom})" if doom else ""
     if up:
         return f"Deploy {card.title} face up to {theater(state, pos)}{warn}"
@@ -153,7 +153,7 @@ def result_text(state) -> str:
 
 
 # --- observations ---------------------------------------------------------------------------------------------
-def card_view(state, viewer: int | None, pos: int, side: int, index: int) -> dict:
+def card_view(state, viewer: int | None, pos: int, side: int, index: int, ups: dict) -> dict:
     card = state.stacks[pos][side][index]
     shown = visible(state, viewer, side, card)
     info = CARDS[card["id"]] if shown else None
@@ -163,7 +163,7 @@ def card_view(state, viewer: int | None, pos: int, side: int, index: int) -> dic
         "kind": info.kind if info else None,
         "effect": info.effect if info else None,
         "up": card["up"],
-        "strength": board.card_strength(state.stacks, pos, side, index),
+        "strength": board.card_strength(state.stacks, pos, side, index, ups),
         "printed": info.strength if info else None,
         "covered": index < len(state.stacks[pos][side]) - 1,
     }
@@ -201,12 +201,13 @@ def decision_prompt(state, viewer: int | None) -> str | None:
 
 def observation_data(state, viewer: int | None) -> dict:
     theaters = []
+    ups = board.face_up_map(state.stacks)
     for pos in range(3):
         theaters.append({
             "pos": pos, "type": state.theaters[pos], "name": theater(state, pos),
-            "totals": [board.total(state.stacks, pos, s) for s in (0, 1)],
-            "controller": board.controller(state.stacks, pos, state.first),
-            "stacks": [[card_view(state, viewer, pos, s, i) for i in range(len(state.stacks[pos][s]))]
+            "totals": [board.total(state.stacks, pos, s, ups) for s in (0, 1)],
+            "controller": board.controller(state.stacks, pos, state.first, ups),
+            "stacks": [[card_view(state, viewer, pos, s, i, ups) for i in range(len(state.stacks[pos][s]))]
                        for s in (0, 1)],
         })
     mine = viewer in (0, 1)
