@@ -203,6 +203,29 @@ def test_disrupt_skips_a_side_without_uncovered_cards():
     assert state.decision is None and state.turn_seat == 1
 
 
+def test_instants_triggered_together_resolve_in_the_order_they_were_triggered():
+    state = position(theaters="LAS", hands=(["L5", "A6"], ["S6"]), stacks={(1, 0): ["a3"], (2, 1): ["s1"]})
+    act(state, "play:0:0:up")
+    act(state, "flip:1:0")  # Blue's own Maneuver face up: triggered first
+    act(state, "flip:2:1")  # Red's own Transport face up: triggered second
+    assert state.decision["kind"] == "maneuver" and state.current_seats() == [0]
+    assert ids(state) == {"flip:0:0", "flip:2:1"}
+    act(state, "flip:0:0")
+    assert state.decision["kind"] == "transport" and state.current_seats() == [1]
+    act(state, "skip")
+    assert state.decision is None and state.current_seats() == [1] and state.turn_seat == 1
+
+
+def test_a_card_once_shown_face_up_stays_public_after_a_flip_down():
+    state = position(theaters="ALS", hands=(["L2", "L6"], ["S6"]), stacks={(2, 1): ["S5"]})
+    assert "S5" not in state.secrets()[1]
+    act(state, "play:0:1:up")
+    act(state, "flip:2:1")
+    assert state.stacks[2][1][-1] == {"id": "S5", "up": False}
+    assert "S5" not in state.secrets()[1]  # the event log already named it
+    assert state.observation(0).data["theaters"][2]["stacks"][1][0]["id"] == "S5"
+
+
 def test_reinforce_peek_is_private_and_its_card_is_a_checked_play():
     state = position(theaters="LAS", hands=(["L1", "A6"], ["S6"]), stacks={(2, 1): ["A5"]},
                      deck=["S4", "L2", "L3"])
