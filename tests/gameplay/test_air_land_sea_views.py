@@ -59,3 +59,8 @@ def test_two_people_play_by_invite_and_no_page_shows_a_hidden_card():
         actions = [a.id for a in state.legal_actions(seat) if a.id != "withdraw"]
         services.submit_action(match.pk, seat, rng.choice(actions), expected_version=match.version)
     assert checked >= 40
+    for seat, (browser, seat_token) in browsers.items():
+        replay = browser.get(f"/play/{seat_token}/replay/")
+        assert replay.status_code == 200 and 'class="als' in replay.content.decode()
+        state = state_of(match)
+        assert not card_mentions(replay.content.decode()) & foreign_secrets(state, seat)
