@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from .air_land_sea import AirLandSeaGame
 from .api import EngineError, Game, GameSpec
 from .atari_boxing import BoxingGame
 from .gnomes import GnomesGame
@@ -14,7 +15,7 @@ from .sea_battle import SeaBattleGame
 
 GAMES: dict[str, type[Game]] = {
     cls.spec.id: cls
-    for cls in (SantoriniGame, HiveGame, GnomesGame, BoxingGame, SeaBattleGame)
+    for cls in (SantoriniGame, HiveGame, GnomesGame, BoxingGame, SeaBattleGame, AirLandSeaGame)
 }
 
 

@@ -1,0 +1,389 @@
+"""Air, Land & Sea engine: the fact sheet's test facts as known positions (test_factN_...), every ability and its
+follow-up decisions, hidden information, the GameBench options, and seeded random playouts with invariants."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from gameplay.engines.air_land_sea import AirLandSeaGame, AirLandSeaState
+from gameplay.engines.air_land_sea.board import controller, total
+from gameplay.engines.air_land_sea.cards import ALL_IDS
+from gameplay.engines.api import IllegalActionError, InvalidOptionsError
+from gameplay.engines.registry import GAMES
+
+from .conformance import check_playouts
+
+
+def position(theaters="ALS", first=0, hands=((), ()), stacks=None, deck=None, turn=None, **options):
+    """A battle position built by hand. ``stacks`` maps (pos, seat) to card ids, bottom first; a lower-case id
+    ("a3") is face down. Unlisted cards go to the deck (or ``deck`` gives it exactly, top first)."""
+    state = AirLandSeaGame(options).new_initial_state(0)
+    state.theaters = list(theaters)
+    state.first = first
+    state.hands = [list(hands[0]), list(hands[1])]
+    state.stacks = [[[], []] for _ in range(3)]
+    for (pos, seat), ids in (stacks or {}).items():
+        state.stacks[pos][seat] = [{"id": c.upper(), "up": c.isupper()} for c in ids]
+    used = {*state.hands[0], *state.hands[1], *(c["id"] for p in range(3) for s in (0, 1) for c in state.stacks[p][s])}
+    state.deck = list(deck) if deck is not None else [c for c in ALL_IDS if c not in used]
+    state.seen = [c["id"] for p in range(3) for s in (0, 1) for c in state.stacks[p][s] if c["up"]]
+    state.turn_seat = first if turn is None else turn
+    return state
+
+
+def act(state: AirLandSeaState, action_id: str) -> None:
+    state.apply_action(state.current_seats()[0], action_id)
+
+
+def ids(state: AirLandSeaState, seat: int | None = None) -> set[str]:
+    seat = state.current_seats()[0] if seat is None else seat
+    return {a.id for a in state.legal_actions(seat)}
+
+
+def board_cards(state) -> list[str]:
+    return [c["id"] for p in range(3) for s in (0, 1) for c in state.stacks[p][s]]
+
+
+# --- the fact sheet's test facts ----------------------------------------------------------------------------------
+def test_fact1_a_deal_gives_six_cards_to_each_hand_and_six_to_the_deck():
+    state = AirLandSeaGame().new_initial_state(5)
+    assert [len(h) for h in state.hands] == [6, 6] and len(state.deck) == 6
+    assert sorted(state.hands[0] + state.hands[1] + state.deck) == sorted(ALL_IDS)
+
+
+@pytest.mark.parametrize("left,points", [(4, 2), (3, 3), (1, 4)])
+def test_fact2_first_player_withdrawal_scores_from_the_first_player_chart(left, points):
+    state = position(first=0, hands=(ALL_IDS[:left], ALL_IDS[10:16]))
+    act(state, "withdraw")
+    assert state.vp == [0, points]
+
+
+@pytest.mark.parametrize("left,points", [(5, 2), (4, 3), (2, 4), (1, 6)])
+def test_fact3_second_player_withdrawal_scores_from_the_second_player_chart(left, points):
+    state = position(first=0, hands=(ALL_IDS[10:16], ALL_IDS[:left]), turn=1)
+    act(state, "withdraw")
+    assert state.vp == [points, 0]
+
+
+def test_fact4_a_battle_played_to_the_end_gives_its_winner_exactly_six_vp():
+    for seed in range(20):
+        state = AirLandSeaGame().new_initial_state(seed)
+        rng = random.Random(seed)
+        while state.battle == 1 and not state.between:
+            choices = [a.id for a in state.legal_actions(state.current_seats()[0]) if a.id != "withdraw"]
+            act(state, rng.choice(choices))
+        assert not state.hands[0] and not state.hands[1]
+        assert sorted(state.vp) == [0, 6] and state.history[0]["how"] == "control"
+
+
+def test_fact5_ties_and_empty_theaters_go_to_the_first_player():
+    state = position(first=1, stacks={(0, 0): ["A5"], (0, 1): ["a1", "L3"], (2, 0): ["S2", "s3"],
+                                      (2, 1): ["S6"]})
+    assert total(state.stacks, 0, 0) == total(state.stacks, 0, 1) == 5
+    assert controller(state.stacks, 0, first=1) == 1
+    assert controller(state.stacks, 1, first=1) == 1  # empty theater
+    assert controller(state.stacks, 1, first=0) == 0
+
+
+def test_fact6_face_down_is_two_or_four_under_its_owners_escalation_only():
+    plain = position(stacks={(0, 0): ["a6"]})
+    assert total(plain.stacks, 0, 0) == 2
+    own = position(stacks={(0, 0): ["a6"], (2, 0): ["S2"]})
+    assert total(own.stacks, 0, 0) == 4
+    theirs = position(stacks={(0, 0): ["a6"], (2, 1): ["S2"]})
+    assert total(theirs.stacks, 0, 0) == 2
+
+
+def test_fact7_heavy_tanks_under_own_cover_fire_count_four():
+    state = position(stacks={(1, 0): ["L6", "L4"]})
+    assert total(state.stacks, 1, 0) == 4 + 4
+    flipped = position(stacks={(1, 0): ["L6", "l4"]})  # Cover Fire face down: no effect
+    assert total(flipped.stacks, 1, 0) == 6 + 2
+
+
+def test_fact8_support_reaches_only_adjacent_theaters():
+    middle = position(theaters="LAS", stacks={(1, 0): ["A1"]})
+    assert [total(middle.stacks, p, 0) for p in range(3)] == [3, 1, 3]
+    outer = position(theaters="ALS", stacks={(0, 0): ["A1"]})
+    assert [total(outer.stacks, p, 0) for p in range(3)] == [1, 3, 0]
+
+
+def test_fact9_improvise_under_containment_is_destroyed_to_the_deck_bottom():
+    state = position(hands=(["L6", "S3"], ["L2", "S1"]), stacks={(2, 1): ["A5"]}, theaters="LSA")
+    deck_before = list(state.deck)
+    board_before = board_cards(state)
+    slot = state.hands[0].index("L6")
+    act(state, f"play:{slot}:0:down")
+    assert state.hands[0] == ["S3"]
+    assert board_cards(state) == board_before
+    assert state.deck == [*deck_before, "L6"]
+
+
+def test_fact10_blockade_in_the_middle_destroys_plays_into_a_crowded_outer_theater():
+    stacks = {(1, 1): ["S5"], (0, 0): ["a6", "l6"], (0, 1): ["s6"]}
+    crowded = position(theaters="ASL", hands=(["A2", "L1"], ["L2"]), stacks=stacks)
+    act(crowded, "play:0:0:up")
+    assert "A2" not in board_cards(crowded) and crowded.deck[-1] == "A2"
+    roomy = position(theaters="ASL", hands=(["A2", "L1"], ["L2"]), stacks={(1, 1): ["S5"], (0, 0): ["a6", "l6"]})
+    act(roomy, "play:0:0:up")
+    assert roomy.stacks[0][0][-1] == {"id": "A2", "up": True}
+
+
+def test_fact11_maneuver_in_an_outer_theater_targets_only_the_middle():
+    state = position(theaters="ALS", hands=(["A3", "L6"], ["S6"]),
+                     stacks={(0, 1): ["a6"], (1, 0): ["l5"], (1, 1): ["L4"], (2, 1): ["S5"]})
+    act(state, "play:0:0:up")
+    assert state.decision["kind"] == "maneuver" and state.current_seats() == [0]
+    assert ids(state) == {"flip:1:0", "flip:1:1"}
+    act(state, "flip:1:1")
+    assert state.stacks[1][1][-1] == {"id": "L4", "up": False}
+    assert state.current_seats() == [1]
+
+
+def test_fact12_theaters_rotate_right_and_the_supreme_commanders_swap():
+    state = position(theaters="ALS", first=0, hands=(["A6"], ["S6"]))
+    act(state, "withdraw")
+    assert state.between and state.current_seats() == [1]
+    act(state, "next_battle")
+    assert state.theaters == ["S", "A", "L"] and state.first == 1 and state.battle == 2
+    assert state.current_seats() == [1]
+
+
+def test_fact13_the_game_ends_as_soon_as_a_battle_winner_reaches_twelve():
+    state = position(first=0, hands=(["A6"], ["S6"]), turn=1)
+    state.vp = [6, 0]
+    state.hands[1] = []  # the 2nd Player withdraws with no cards: 6 VP
+    act(state, "withdraw")
+    assert state.vp == [12, 0] and state.is_terminal() and state.scores() == [1.0, 0.0]
+    assert state.current_seats() == []
+
+
+# --- abilities and their follow-up decisions ------------------------------------------------------------------
+def test_disrupt_owner_flips_own_then_the_opponent_chooses_its_own_flip():
+    state = position(theaters="LAS", hands=(["L5", "A6"], ["S6"]),
+                     stacks={(2, 0): ["S2"], (1, 1): ["a3"], (2, 1): ["S1"]})
+    act(state, "play:0:0:up")
+    assert state.current_seats() == [0] and ids(state) == {"flip:0:0", "flip:2:0"}
+    act(state, "flip:2:0")  # own Escalation face down
+    assert state.current_seats() == [1] and ids(state, 1) == {"flip:1:1", "flip:2:1"}
+    act(state, "flip:1:1")  # Red flips its own Maneuver up: its instant triggers for Red
+    assert state.decision["kind"] == "maneuver" and state.current_seats() == [1]
+    act(state, "flip:0:0")
+    assert state.stacks[0][0][-1] == {"id": "L5", "up": False}
+    assert state.turn_seat == 1 and state.decision is None
+
+
+def test_gamebench_disrupt_lets_the_disrupt_owner_choose_both_flips():
+    state = position(theaters="LAS", hands=(["L5", "A6"], ["S6"]), stacks={(1, 1): ["a3"], (2, 1): ["S1"]},
+                     gamebench_disrupt_chooser=True)
+    act(state, "play:0:0:up")
+    act(state, "flip:0:0")
+    assert state.current_seats() == [0] and ids(state) == {"flip:1:1", "flip:2:1"}
+
+
+def test_alternate_printing_lets_the_opponent_flip_first():
+    state = position(theaters="LAS", hands=(["L5", "A6"], ["S6"]), stacks={(1, 1): ["a3"], (2, 1): ["S1"]},
+                     alt_disrupt_opponent_first=True)
+    act(state, "play:0:0:up")
+    assert state.current_seats() == [1] and ids(state, 1) == {"flip:1:1", "flip:2:1"}
+    act(state, "flip:2:1")
+    assert state.current_seats() == [0] and ids(state, 0) == {"flip:0:0"}
+    act(state, "flip:0:0")
+    assert state.stacks[0][0][-1] == {"id": "L5", "up": False} and state.turn_seat == 1
+
+
+def test_disrupt_skips_a_side_without_uncovered_cards():
+    state = position(theaters="LAS", hands=(["L5", "A6"], ["S6"]))
+    act(state, "play:0:0:up")
+    assert state.current_seats() == [0] and ids(state) == {"flip:0:0"}
+    act(state, "flip:0:0")
+    assert state.decision is None and state.turn_seat == 1
+
+
+def test_instants_triggered_together_resolve_in_the_order_they_were_triggered():
+    state = position(theaters="LAS", hands=(["L5", "A6"], ["S6"]), stacks={(1, 0): ["a3"], (2, 1): ["s1"]})
+    act(state, "play:0:0:up")
+    act(state, "flip:1:0")  # Blue's own Maneuver face up: triggered first
+    act(state, "flip:2:1")  # Red's own Transport face up: triggered second
+    assert state.decision["kind"] == "maneuver" and state.current_seats() == [0]
+    assert ids(state) == {"flip:0:0", "flip:2:1"}
+    act(state, "flip:0:0")
+    assert state.decision["kind"] == "transport" and state.current_seats() == [1]
+    act(state, "skip")
+    assert state.decision is None and state.current_seats() == [1] and state.turn_seat == 1
+
+
+def test_a_card_once_shown_face_up_stays_public_after_a_flip_down():
+    state = position(theaters="ALS", hands=(["L2", "L6"], ["S6"]), stacks={(2, 1): ["S5"]})
+    assert "S5" not in state.secrets()[1]
+    act(state, "play:0:1:up")
+    act(state, "flip:2:1")
+    assert state.stacks[2][1][-1] == {"id": "S5", "up": False}
+    assert "S5" not in state.secrets()[1]  # the event log already named it
+    assert state.observation(0).data["theaters"][2]["stacks"][1][0]["id"] == "S5"
+
+
+def test_reinforce_peek_is_private_and_its_card_is_a_checked_play():
+    state = position(theaters="LAS", hands=(["L1", "A6"], ["S6"]), stacks={(2, 1): ["A5"]},
+                     deck=["S4", "L2", "L3"])
+    act(state, "play:0:0:up")
+    assert state.decision["kind"] == "reinforce" and ids(state) == {"reinforce:1"}
+    assert "S4" in state.observation(0).text
+    assert "S4" not in json.dumps(state.observation(1).to_json())
+    assert "S4" not in json.dumps(state.observation(None).to_json())
+    assert "S4" in state.secrets()[0]
+    labels = state.action_labels(0, "reinforce:1")
+    assert "S4" in labels.by_seat[0] and "S4" not in labels.by_seat[1] and "S4" not in labels.public
+    act(state, "reinforce:1")
+    assert state.deck == ["L2", "L3", "S4"]  # Containment destroyed it: back to the bottom
+    assert state.stacks[1][0] == []
+
+
+def test_gamebench_reinforce_skips_containment():
+    state = position(theaters="LAS", hands=(["L1", "A6"], ["S6"]), stacks={(2, 1): ["A5"]},
+                     deck=["S4", "L2"], gamebench_reinforce_unchecked=True)
+    act(state, "play:0:0:up")
+    act(state, "reinforce:1")
+    assert state.stacks[1][0] == [{"id": "S4", "up": False}]
+
+
+def test_gamebench_destroyed_cards_vanish():
+    state = position(hands=(["L6", "S3"], ["L2"]), stacks={(2, 1): ["A5"]}, deck=["S4"],
+                     gamebench_destroyed_vanish=True)
+    act(state, "play:0:0:down")
+    assert state.deck == ["S4"] and "L6" not in board_cards(state)
+
+
+def test_redeploy_returns_a_face_down_card_and_plays_again_in_the_same_turn():
+    state = position(theaters="ALS", hands=(["S4", "L6"], ["L2", "S6"]), stacks={(0, 0): ["l3", "A5"]})
+    act(state, "play:0:2:up")
+    assert ids(state) == {"return:0:0", "skip"}  # covered face-down cards qualify too
+    act(state, "return:0:0")
+    assert sorted(state.hands[0]) == ["L3", "L6"] and state.decision["kind"] == "redeploy_play"
+    assert "withdraw" not in ids(state)
+    slot = state.hands[0].index("L3")
+    act(state, f"play:{slot}:1:up")  # Maneuver into Land: flip next to Land
+    assert state.decision["kind"] == "maneuver" and state.current_seats() == [0]
+
+
+def test_transport_moves_a_card_and_may_be_skipped():
+    state = position(theaters="ALS", hands=(["S1", "L6"], ["A6"]), stacks={(0, 0): ["a6"]})
+    act(state, "play:0:2:up")
+    assert "skip" in ids(state) and "move:0:0:1" in ids(state)
+    act(state, "move:0:0:1")
+    assert state.stacks[1][0] == [{"id": "A6", "up": False}] and state.current_seats() == [1]
+
+
+def test_air_drop_allows_the_next_play_anywhere_then_expires():
+    state = position(theaters="ALS", hands=(["A2", "S6", "L6"], ["L1", "L2"]))
+    act(state, "play:0:0:up")
+    act(state, "play:0:0:down")  # Red improvises
+    assert "play:0:0:up" in ids(state)  # Super Battleship into Air
+    act(state, "play:0:0:up")
+    act(state, "play:0:0:down")
+    assert "play:0:0:up" not in ids(state)  # Heavy Tanks: back to Land only
+
+
+def test_aerodrome_lets_low_cards_anywhere():
+    state = position(theaters="ALS", hands=(["L2", "L6"], ["S6"]), stacks={(0, 0): ["A4"]})
+    assert {"play:0:0:up", "play:0:2:up"} <= ids(state)
+    assert "play:1:0:up" not in ids(state)
+
+
+def test_ambush_may_flip_any_uncovered_card():
+    state = position(theaters="ALS", hands=(["L2", "L6"], ["S6"]), stacks={(0, 1): ["a6"], (2, 1): ["S5"]})
+    act(state, "play:0:1:up")
+    assert ids(state) == {"flip:0:1", "flip:2:1", "flip:1:0"}
+
+
+def test_flipping_an_opponents_instant_gives_its_owner_the_choice():
+    state = position(theaters="ALS", hands=(["L2", "L6"], ["S6"]), stacks={(2, 1): ["s1"]})
+    act(state, "play:0:1:up")
+    act(state, "flip:2:1")
+    assert state.decision["kind"] == "transport" and state.current_seats() == [1]
+    act(state, "skip")
+    assert state.current_seats() == [1] and state.decision is None
+
+
+# --- hidden information ---------------------------------------------------------------------------------------
+def test_face_down_cards_are_hidden_from_the_opponent_everywhere():
+    state = position(theaters="ALS", hands=(["S6", "L6"], ["A6", "A3"]))
+    labels = state.action_labels(0, "play:0:0:down")
+    assert "S6" in labels.by_seat[0] and "S6" not in labels.by_seat[1] and "S6" not in labels.public
+    act(state, "play:0:0:down")
+    assert "S6" not in json.dumps(state.observation(1).to_json())
+    assert "S6" not in json.dumps(state.observation(None).to_json())
+    assert "S6" in json.dumps(state.observation(0).to_json())
+    assert state.observation(1).data["theaters"][0]["stacks"][0][0]["strength"] == 2
+    assert "S6" in state.secrets()[0]
+    assert all("S6" not in entry.action_id for entry in state.log)
+
+
+def test_action_ids_name_hand_slots_not_cards():
+    state = AirLandSeaGame().new_initial_state(3)
+    for action in state.legal_actions(state.current_seats()[0]):
+        assert not any(card in action.id for card in ALL_IDS)
+
+
+# --- options, invariants and playouts -------------------------------------------------------------------------
+def test_gamebench_rotation_moves_the_leftmost_to_the_right():
+    state = position(theaters="ALS", hands=(["A6"], ["S6"]), gamebench_rotation=True)
+    act(state, "withdraw")
+    act(state, "next_battle")
+    assert state.theaters == ["L", "S", "A"]
+
+
+def test_gamebench_vp_share_scores():
+    state = position(first=0, hands=(["A6"], ["S6"]), turn=1, gamebench_vp_share_scores=True)
+    state.vp = [4, 9]
+    state.hands[1] = ["S6"] * 4
+    act(state, "withdraw")  # 2nd Player with 4 cards: +3 to Blue
+    assert state.vp == [7, 9]
+    state.over = True
+    assert state.scores() == [7 / 16, 9 / 16]
+
+
+def test_options_are_validated():
+    with pytest.raises(InvalidOptionsError):
+        AirLandSeaGame({"target_vp": 10})
+    with pytest.raises(InvalidOptionsError):
+        AirLandSeaGame({"action_cap": 0})
+    assert AirLandSeaGame({"target_vp": 18}).options["target_vp"] == 18
+    assert GAMES["air_land_sea"] is AirLandSeaGame
+
+
+def test_illegal_actions_are_refused():
+    state = AirLandSeaGame().new_initial_state(1)
+    with pytest.raises(IllegalActionError):
+        state.apply_action(state.current_seats()[0], "flip:0:0")
+    with pytest.raises(IllegalActionError):
+        state.apply_action(1 - state.current_seats()[0], "withdraw")
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_random_playouts_keep_cards_hands_scores_and_replays_consistent(seed):
+    game = AirLandSeaGame()
+    state = game.new_initial_state(seed)
+    rng = random.Random(seed)
+    while not state.is_terminal():
+        cards = state.hands[0] + state.hands[1] + state.deck + board_cards(state)
+        assert sorted(cards) == sorted(ALL_IDS), "every card is in exactly one place"
+        if not state.between and state.decision is None:
+            assert abs(len(state.hands[0]) - len(state.hands[1])) <= 1
+        seat = state.current_seats()[0]
+        actions = state.legal_actions(seat)
+        # Withdraw rarely, so most battles are played out.
+        pick = [a for a in actions if a.id != "withdraw"] if rng.random() < 0.95 else actions
+        state.apply_action(seat, rng.choice(pick or actions).id)
+    assert sum(state.scores()) == pytest.approx(1.0) and max(state.vp) >= 12
+    restored = game.state_from_json(json.loads(json.dumps(state.to_json())))
+    assert restored.to_json() == state.to_json()
+    assert game.replay(seed, state.log).to_json() == state.to_json()
+
+
+def test_the_long_game_option_passes_the_conformance_playouts():
+    finals = check_playouts(lambda: AirLandSeaGame({"target_vp": 18}), n_playouts=20, base_seed=500)
+    assert all(max(s.vp) >= 18 for s in finals)
