@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .api import EngineError, Game, GameSpec
+from .arctic_scavengers import ArcticGame
 from .atari_boxing import BoxingGame
 from .gnomes import GnomesGame
 from .hive import HiveGame
@@ -13,7 +14,7 @@ from .santorini import SantoriniGame
 
 GAMES: dict[str, type[Game]] = {
     cls.spec.id: cls
-    for cls in (SantoriniGame, HiveGame, GnomesGame, BoxingGame)
+    for cls in (SantoriniGame, HiveGame, GnomesGame, BoxingGame, ArcticGame)
 }
 
 
