@@ -245,7 +245,7 @@ def test_trash_sends_cards_to_the_junkyard_and_refugees_out_of_the_game():
     state = new_state()
     seat = state.current_seats()[0]
     set_hand(state, seat, ["refugee", "junk"])
-    act(state, "trash:refugee", "trash:junk", "trash_done")
+    act(state, "trash", "trash:refugee", "trash:junk", "trash_done")
     assert state.removed == ["refugee"] and len(state.junkyard) == 43 and "TRASH" in state.used
 
 

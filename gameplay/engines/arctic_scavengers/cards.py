@@ -139,3 +139,19 @@ def hire_cost_text(key: str) -> str:
     if card.med_cost:
         parts.append(f"{card.med_cost} medicine")
     return " + ".join(parts)
+
+
+def describe(key: str) -> str:
+    """A card's values in a few words, e.g. "1 person · DIG 1 · FIGHT 2" or "+1 HUNT +2 FIGHT"."""
+    card = CARDS[key]
+    parts = []
+    if card.people:
+        parts.append(f"{card.people} {'person' if card.people == 1 else 'people'}")
+    parts += [f"{action} {value}" for action, value in card.base.items()]
+    if card.mods:
+        parts.append(" ".join(f"+{value} {action}" for action, value in card.mods.items()))
+    if card.medicine:
+        parts.append(f"MEDICINE {card.medicine}")
+    if card.special:
+        parts.append("disarms a tool" if card.special == "sabotage" else "snipes a person")
+    return " · ".join(parts) or "no use"

@@ -175,7 +175,7 @@ class RoundFlow:
         if mode == "pay":
             return [f"pay:{k}" for k in hand if CARDS[k].kind == MEDIC]
         if mode == "trash":
-            return [f"trash:{k}" for k in hand] + ["trash_done"]
+            return [f"trash:{k}" for k in hand] + (["trash_done"] if self.step["cards"] else [])
         if mode == "commit":
             return [f"drop:{k}" for k in hand] + ["keep"]
         ids = []
@@ -187,8 +187,8 @@ class RoundFlow:
             ids.append(action.lower())
         if HIRE not in self.used:
             ids += [f"hire:{m}" for m in MERCENARIES if self.affordable(seat, m)]
-        if TRASH not in self.used:
-            ids += [f"trash:{k}" for k in hand]
+        if TRASH not in self.used and hand:
+            ids.append("trash")
         return ids + ["end_turn"]
 
     def build_ids(self, hand: list[str]) -> list[str]:
@@ -244,10 +244,10 @@ class RoundFlow:
             self.step["owed"] -= CARDS[arg].medicine
             if self.step["owed"] <= 0:
                 self.finish_hire(seat)
+        elif verb == "trash" and not arg:
+            self.used.append(TRASH)
+            self.step = {"mode": "trash", "cards": []}
         elif verb == "trash":
-            if self.step.get("mode") != "trash":
-                self.used.append(TRASH)
-                self.step = {"mode": "trash", "cards": []}
             hand.remove(arg)
             self.step["cards"].append(arg)
         elif verb == "trash_done":

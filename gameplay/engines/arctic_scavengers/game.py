@@ -16,9 +16,9 @@ from typing import Any
 
 from ..api import Action, ActionLabels, Game, GameSpec, MeasureSpec, Observation, OptionSpec, State
 from . import flow
-from .cards import people
+from .cards import CARDS, people
 from .rules import RULES
-from .text import action_label, observation_data, observation_text, topics_for
+from .text import action_label, dig_view, hand_cards, observation_data, observation_text, topics_for
 
 SEAT_NAMES = ("North Tribe", "East Tribe", "South Tribe", "West Tribe", "Far Tribe")
 
@@ -101,15 +101,16 @@ class ArcticState(flow.RoundFlow, State):
         result: dict[int, list[str]] = {}
         for seat in range(self.game.num_seats):
             values = [flow.fragment("my_hand", flow.sorted_cards(self.hands[seat])),
+                      flow.fragment("my_hand_cards", hand_cards(self, seat)),
                       flow.fragment("deck_order", self.decks[seat])]
             if self.hands[seat]:
                 values.append(flow.hand_line(self.hands[seat]))
             if self.kept[seat] and not self.revealed:
                 values.append(flow.fragment("my_kept", flow.sorted_cards(self.kept[seat])))
             if self.step.get("mode") == "dig" and seat == self.acting_seat():
-                values.append(flow.fragment("dig_view", self.step["cards"]))
+                values.append(flow.fragment("dig_view", dig_view(self.step["cards"])))
             if self.peek is not None and seat == self.initiator:
-                values.append(flow.fragment("contested_peek", self.peek))
+                values.append(flow.fragment("contested_peek", [self.peek, CARDS[self.peek].name]))
             result[seat] = values
         return result
 

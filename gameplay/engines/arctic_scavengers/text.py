@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from .cards import MERCENARIES, action_total, hire_cost_text, name, names, people, sort_keys
+from .cards import MERCENARIES, action_total, describe, hire_cost_text, name, names, people, sort_keys
 from .flow import OVER, SKIRMISH, hand_line
 
 VERB_TOPICS = {
@@ -46,7 +46,7 @@ def action_label(state, seat: int, action_id: str, viewer: int | None = -1) -> s
     if verb == "pay":
         return f"Pay with {name(arg)} ({step['owed']} medicine owed for {name(step['merc'])})"
     if verb == "trash":
-        return f"TRASH {name(arg)}"
+        return f"Trash {name(arg)}" if arg else "TRASH: choose cards to trash"
     if verb == "trash_done":
         return f"Finish trashing ({names(step['cards'])})"
     if verb == "end_turn":
@@ -68,8 +68,31 @@ def action_label(state, seat: int, action_id: str, viewer: int | None = -1) -> s
 
 
 def _pile(keys) -> list[list[Any]]:
+    """[key, name, count] per kind of card, in table order."""
     counts = Counter(keys)
     return [[k, name(k), counts[k]] for k in sort_keys(counts)]
+
+
+def dig_view(cards) -> list[list[str]]:
+    """The dug cards as the digger sees them: [key, name] each, top of the junkyard first."""
+    return [[key, name(key)] for key in cards]
+
+
+CARD_VERBS = {"build": "add", "pay": "pay", "trash": "trash", "commit": "drop"}
+
+
+def hand_cards(state, seat: int) -> list[dict]:
+    """The seat's hand for its own view: each kind once, with what clicking it does in the current step (the id
+    of the legal action that plays that card, or None)."""
+    legal = set(state.legal_ids(seat)) if seat == state.acting_seat() else set()
+    verb = CARD_VERBS.get(state.step.get("mode"))
+    counts = Counter(state.hands[seat])
+    cards = []
+    for key in sort_keys(counts):
+        action_id = f"{verb}:{key}" if verb else None
+        cards.append({"key": key, "name": name(key), "count": counts[key], "info": describe(key),
+                      "action": action_id if action_id in legal else None})
+    return cards
 
 
 def _step_view(state, seat: int | None) -> dict | None:
@@ -84,7 +107,7 @@ def _step_view(state, seat: int | None) -> dict | None:
     elif mode == "dig":
         view["dug_count"] = len(step["cards"])
         if seat == state.acting_seat():
-            view["dig_view"] = step["cards"]
+            view["dig_view"] = dig_view(step["cards"])
     elif mode == "pay":
         view.update(merc=name(step["merc"]), owed=step["owed"], cards=_pile(step["cards"]))
     elif mode == "trash":
@@ -116,11 +139,14 @@ def observation_data(state, seat: int | None) -> dict:
     }
     if seat is not None:
         data["my_hand"] = sort_keys(state.hands[seat])
-        data["my_hand_cards"] = _pile(state.hands[seat])
+        data["my_hand_cards"] = hand_cards(state, seat)
+        data["buttons"] = [[aid, action_label(state, seat, aid)] for aid in state.legal_ids(seat)
+                           if not any(c["action"] == aid for c in data["my_hand_cards"])] \
+            if seat == state.acting_seat() else []
         if state.kept[seat] and not state.revealed:
             data["my_kept"] = sort_keys(state.kept[seat])
         if state.peek is not None and seat == state.initiator:
-            data["contested_peek"] = state.peek
+            data["contested_peek"] = [state.peek, name(state.peek)]
     return data
 
 
@@ -152,7 +178,7 @@ def observation_text(state, data: dict, seat: int | None) -> str:
         if "my_kept" in data:
             lines.append(f"Your skirmish cards (face down): {names(data['my_kept'])}.")
         if "contested_peek" in data:
-            lines.append(f"You peeked at the top contested resource: {name(data['contested_peek'])}.")
+            lines.append(f"You peeked at the top contested resource: {data['contested_peek'][1]}.")
     step = data["step"]
     if step:
         if step["mode"] == "build":
@@ -161,7 +187,7 @@ def observation_text(state, data: dict, seat: int | None) -> str:
         elif step["mode"] == "dig":
             lines.append(f"Digging: {step['dug_count']} junkyard cards being looked at.")
             if "dig_view" in step:
-                lines.append(f"You dug up: {names(step['dig_view'])}. Keep at most one.")
+                lines.append(f"You dug up: {names(state.step['cards'])}. Keep at most one.")
         elif step["mode"] == "pay":
             lines.append(f"Hiring {step['merc']}: {step['owed']} medicine still owed.")
         elif step["mode"] == "trash":
