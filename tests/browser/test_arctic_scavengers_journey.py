@@ -95,3 +95,47 @@ def test_laptop_board_hunts_card_by_card(laptop_page, server_url):
     wait_for(page, lambda: board_version(page) != before, "the card to join the hunt")
     assert "HUNT with" in page.locator("#board .arctic-step").inner_text()
     page.screenshot(path=str(ARTIFACTS / "arctic-laptop-hunt.png"), full_page=True)
+
+
+def test_two_people_play_a_short_game_through_an_invite_link(chromium, server_url):
+    """Two people, each in their own browser: the guest joins by the invite link, each sees the other's last
+    action and face-down counts, never the other's cards, and both reach the result (a one-resource game)."""
+    host_ctx, guest_ctx = chromium.new_context(), chromium.new_context()
+    host, guest = host_ctx.new_page(), guest_ctx.new_page()
+    try:
+        host.goto(server_url + "/")
+        host.get_by_role("link", name="New Arctic Scavengers match").click()
+        host.get_by_label("Contested count").select_option("1")
+        host.get_by_label("East Tribe").select_option("invite")
+        host.get_by_role("button", name="Start match").click()
+        host.wait_for_selector("#board .arctic")
+        invite = host.get_by_label("Invite link for East Tribe").input_value()
+        guest.goto(invite)
+        guest.get_by_role("button", name="Join as East Tribe").click()
+        guest.wait_for_selector("#board .arctic")
+        wait_until_live(host)
+        wait_until_live(guest)
+        deadline = time.monotonic() + 90
+        saw_last_action = False
+        while result_text(host) is None or result_text(guest) is None:
+            assert time.monotonic() < deadline, "the game did not finish in time"
+            mover = next((p for p in (host, guest) if p.locator(CLICKABLE).count() and result_text(p) is None), None)
+            if mover is None:
+                host.wait_for_timeout(40)
+                continue
+            other = guest if mover is host else host
+            before = board_version(other)
+            choose(mover).click()
+            wait_for(other, lambda seen=before, page=other: board_version(page) != seen, "the other page to follow")
+            saw_last_action = saw_last_action or other.locator("#board .tribe .last").count() > 0
+            # Cards are drawn only in the page's own hand (and its own dig): another tribe's hand is a count.
+            assert other.locator("#board .acard").count() == other.locator(
+                "#board .arctic-hand .acard, #board .arctic-dig .acard").count()
+        assert saw_last_action
+        results = {result_text(host), result_text(guest)}
+        assert results == {"The match ended in a draw."} or (
+            "You won!" in results and any(r.startswith("You lost.") for r in results))
+        host.screenshot(path=str(ARTIFACTS / "arctic-two-people-end.png"), full_page=True)
+    finally:
+        host_ctx.close()
+        guest_ctx.close()
