@@ -54,7 +54,7 @@ def test_person_plays_a_whole_game_against_the_random_agent_on_a_phone(phone_pag
     no_horizontal_scroll = page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     assert no_horizontal_scroll
 
-    clicks, shot_middle = 0, False
+    clicks, shot_middle, facedown_seen = 0, False, False
     deadline = time.monotonic() + 150
     while result_text(page) is None:
         assert time.monotonic() < deadline, "the game did not finish in time"
@@ -66,12 +66,19 @@ def test_person_plays_a_whole_game_against_the_random_agent_on_a_phone(phone_pag
         clicks += 1
         wait_for(page, lambda seen=before: board_version(page) != seen or result_text(page) is not None,
                  "the board to update")
+        if not facedown_seen and page.locator("#board .tribe:not(.you) .mini-cards .back").count():
+            # The agent's kept cards lie face down: only card backs and a count, never their names.
+            backs = page.locator("#board .tribe:not(.you) .mini-cards")
+            assert "face down" in backs.inner_text() and backs.locator(".mini").count() == 0
+            page.screenshot(path=str(ARTIFACTS / "arctic-facedown.png"), full_page=True)
+            facedown_seen = True
         round_number = int(page.locator("#board .arctic").get_attribute("data-round") or 0)
         if not shot_middle and round_number >= 4 and page.locator("#board .arctic-skirmish").count():
             page.screenshot(path=str(ARTIFACTS / "arctic-middle.png"), full_page=True)
             shot_middle = True
 
     page.screenshot(path=str(ARTIFACTS / "arctic-end.png"), full_page=True)
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     assert page.locator("#board .arctic").get_attribute("data-round") == "16"
     assert page.locator("#board .arctic-skirmish").count() == 1
     assert page.locator("#board .tribe .people").count() == 2  # the final count of each tribe
