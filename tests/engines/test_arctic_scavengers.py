@@ -187,7 +187,7 @@ def test_fact10_a_sniper_team_removes_a_person_before_strengths_are_compared():
     assert "thugs" not in last["cards"][second] and "thugs" in state.discards[second]
 
 
-def test_fact10b_a_unit_removed_before_its_turn_cannot_act():
+def test_a_unit_sniped_before_its_turn_cannot_act():
     state = new_state()
     to_skirmish_round(state)
     first, second = state.order()
@@ -384,8 +384,16 @@ def test_playouts_conserve_cards_and_hide_hands(seats, options):
 
 @pytest.mark.parametrize("seats,options", [(3, {}), (5, {}), (2, {"gamebench_rounds": True}),
                                            (3, {"gamebench_rounds": True, "tiebreak_skirmishes": True}),
-                                           (5, {"contested_count": 5, "tiebreak_skirmishes": True})])
+                                           (5, {"contested_count": 3, "tiebreak_skirmishes": True})])
 def test_conformance_with_more_seats_and_variants(seats, options):
+    """check_playouts beyond the conformance suite's 2 seats: 3 and 5 tribes, the published 16 rounds and the
+    variants (most with a 4-resource pile to stay fast)."""
     finals = check_playouts(lambda: ArcticGame({"contested_count": 4, **options}, seats), n_playouts=6,
                             base_seed=50)
     assert all(state.is_terminal() for state in finals)
+
+
+@pytest.mark.parametrize("seats", [3, 5])
+def test_conformance_of_a_full_16_round_game_with_more_seats(seats):
+    finals = check_playouts(lambda: ArcticGame({}, seats), n_playouts=1, base_seed=70)
+    assert finals[0].round == 16 and finals[0].is_terminal()
