@@ -19,7 +19,7 @@ N_PLAYOUTS = 200
 # bouts, knockouts and the clock are exercised in tests/engines/test_atari_boxing.py).
 FAST_PLAYOUTS = {"hive": {"max_turns": 100}, "gnomes": {"turn_cap": 80},
                  "atari_boxing": {"max_frames": 100, "frames_per_decision": 5},
-                 "arctic_scavengers": {"contested_count": 3}}
+                 "arctic_scavengers": {"contested_count": 2}}
 
 # How a legal action is written in the game's typed-move notation (spec.typed_moves), for the parse_move round
 # trip; games not named here type an action as its id. Hive's action ids are its canonical UHP move strings.
