@@ -7,6 +7,7 @@ from typing import Any
 
 from .air_land_sea import AirLandSeaGame
 from .api import EngineError, Game, GameSpec
+from .arctic_scavengers import ArcticGame
 from .atari_boxing import BoxingGame
 from .gnomes import GnomesGame
 from .hive import HiveGame
@@ -15,7 +16,7 @@ from .sea_battle import SeaBattleGame
 
 GAMES: dict[str, type[Game]] = {
     cls.spec.id: cls
-    for cls in (SantoriniGame, HiveGame, GnomesGame, BoxingGame, SeaBattleGame, AirLandSeaGame)
+    for cls in (SantoriniGame, HiveGame, GnomesGame, BoxingGame, SeaBattleGame, AirLandSeaGame, ArcticGame)
 }
 
 

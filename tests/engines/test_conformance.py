@@ -20,7 +20,8 @@ N_PLAYOUTS = 200
 # Sea Battle: 6 turns of 6 orders each; random fleets rarely sink each other that soon (whole battles, to a sinking, are
 # played in tests/engines/test_sea_battle.py).
 FAST_PLAYOUTS = {"hive": {"max_turns": 100}, "gnomes": {"turn_cap": 80},
-                 "atari_boxing": {"max_frames": 100, "frames_per_decision": 5}, "sea_battle": {"turn_cap": 6}}
+                 "atari_boxing": {"max_frames": 100, "frames_per_decision": 5}, "sea_battle": {"turn_cap": 6},
+                 "arctic_scavengers": {"contested_count": 2}}
 
 # How a legal action is written in the game's typed-move notation (spec.typed_moves), for the parse_move round
 # trip; games not named here type an action as its id. Hive's action ids are its canonical UHP move strings.

@@ -1,0 +1,148 @@
+"""Arctic Scavengers in a real browser: a person plays a whole game against the random agent on a phone, using
+only the cards and buttons on the board (hunt with every hunter, hire the dearest mercenary it can, dig and keep
+the first card, keep the hand for the skirmish), until the result shows."""
+
+from __future__ import annotations
+
+import time
+
+from tests.browser.conftest import ARTIFACTS
+from tests.browser.new_match import start_against_agent
+from tests.browser.santorini_player import result_text, wait_until_live
+
+CLICKABLE = "#board .arctic-buttons button, #board button.acard.playable, #result"
+# Buttons by preference (a prefix of the action id); cards are clicked while a group or a payment is open.
+PREFERENCE = ("go", "dig_keep:", "snipe:", "sabotage:", "hire:", "hunt", "dig", "keep", "skirmish_done",
+              "end_turn", "trash_done", "dig_none")
+
+
+def board_version(page) -> str:
+    return page.locator("#board").get_attribute("data-version")
+
+
+def wait_for(page, predicate, what: str, timeout: float = 30) -> None:
+    """Poll (the page's CSP rules out wait_for_function)."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        page.wait_for_timeout(40)
+
+
+def choose(page):
+    """The button or card this person clicks now."""
+    mode = page.locator("#board .arctic").get_attribute("data-mode")
+    cards = page.locator("#board button.acard.playable")
+    if mode in ("build", "pay") and cards.count():
+        return cards.first
+    buttons = page.locator("#board .arctic-buttons button")
+    ids = [buttons.nth(i).get_attribute("data-action-id") for i in range(buttons.count())]
+    for prefix in PREFERENCE:
+        matching = [i for i, action_id in enumerate(ids) if action_id.startswith(prefix)]
+        if matching:
+            index = matching[-1] if prefix == "hire:" else matching[0]  # the dearest mercenary it can afford
+            return buttons.nth(index)
+    return buttons.first if ids else cards.first
+
+
+def test_person_plays_a_whole_game_against_the_random_agent_on_a_phone(phone_page, server_url):
+    page = phone_page
+    start_against_agent(page, server_url, "Arctic Scavengers", "East Tribe", "random", "#board .arctic")
+    wait_until_live(page)
+    assert page.locator("#board .arctic-hand .acard").count() >= 1  # my five cards are drawn
+    assert page.locator("#board .pile.contested .back").count() == 1  # the contested pile lies face down
+    page.screenshot(path=str(ARTIFACTS / "arctic-start.png"), full_page=True)
+    no_horizontal_scroll = page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    assert no_horizontal_scroll
+
+    clicks, shot_middle, facedown_seen = 0, False, False
+    deadline = time.monotonic() + 150
+    while result_text(page) is None:
+        assert time.monotonic() < deadline, "the game did not finish in time"
+        wait_for(page, lambda: page.locator(CLICKABLE).count() > 0, "my turn or the result")
+        if result_text(page) is not None:
+            break
+        before = board_version(page)
+        choose(page).click()
+        clicks += 1
+        wait_for(page, lambda seen=before: board_version(page) != seen or result_text(page) is not None,
+                 "the board to update")
+        if not facedown_seen and page.locator("#board .tribe:not(.you) .mini-cards .back").count():
+            # The agent's kept cards lie face down: only card backs and a count, never their names.
+            backs = page.locator("#board .tribe:not(.you) .mini-cards")
+            assert "face down" in backs.inner_text() and backs.locator(".mini").count() == 0
+            page.screenshot(path=str(ARTIFACTS / "arctic-facedown.png"), full_page=True)
+            facedown_seen = True
+        round_number = int(page.locator("#board .arctic").get_attribute("data-round") or 0)
+        if not shot_middle and round_number >= 4 and page.locator("#board .arctic-skirmish").count():
+            page.screenshot(path=str(ARTIFACTS / "arctic-middle.png"), full_page=True)
+            shot_middle = True
+
+    page.screenshot(path=str(ARTIFACTS / "arctic-end.png"), full_page=True)
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    assert page.locator("#board .arctic").get_attribute("data-round") == "16"
+    assert page.locator("#board .arctic-skirmish").count() == 1
+    assert page.locator("#board .tribe .people").count() == 2  # the final count of each tribe
+    assert "people" in result_text(page) or "won" in result_text(page).lower() or "lost" in result_text(page).lower()
+    assert clicks >= 16 * 2  # at least an end of turn and a keep (or end) every round
+
+
+def test_laptop_board_hunts_card_by_card(laptop_page, server_url):
+    page = laptop_page
+    start_against_agent(page, server_url, "Arctic Scavengers", "East Tribe", "random", "#board .arctic")
+    wait_until_live(page)
+    wait_for(page, lambda: page.locator("#board .arctic-buttons button").count() > 0, "my first turn")
+    before = board_version(page)
+    page.locator('#board .arctic-buttons button[data-action-id="hunt"]').click()
+    wait_for(page, lambda: board_version(page) != before, "the hunt to start")
+    assert page.locator("#board .arctic").get_attribute("data-mode") == "build"
+    hunters = page.locator("#board button.acard.playable")
+    assert hunters.count() >= 1  # Refugees and Scavengers can hunt
+    before = board_version(page)
+    hunters.first.click()
+    wait_for(page, lambda: board_version(page) != before, "the card to join the hunt")
+    assert "HUNT with" in page.locator("#board .arctic-step").inner_text()
+    page.screenshot(path=str(ARTIFACTS / "arctic-laptop-hunt.png"), full_page=True)
+
+
+def test_two_people_play_a_short_game_through_an_invite_link(chromium, server_url):
+    """Two people, each in their own browser: the guest joins by the invite link, each sees the other's last
+    action and face-down counts, never the other's cards, and both reach the result (a one-resource game)."""
+    host_ctx, guest_ctx = chromium.new_context(), chromium.new_context()
+    host, guest = host_ctx.new_page(), guest_ctx.new_page()
+    try:
+        host.goto(server_url + "/")
+        host.get_by_role("link", name="New Arctic Scavengers match").click()
+        host.get_by_label("Contested count").select_option("1")
+        host.get_by_label("East Tribe").select_option("invite")
+        host.get_by_role("button", name="Start match").click()
+        host.wait_for_selector("#board .arctic")
+        invite = host.get_by_label("Invite link for East Tribe").input_value()
+        guest.goto(invite)
+        guest.get_by_role("button", name="Join as East Tribe").click()
+        guest.wait_for_selector("#board .arctic")
+        wait_until_live(host)
+        wait_until_live(guest)
+        deadline = time.monotonic() + 90
+        saw_last_action = False
+        while result_text(host) is None or result_text(guest) is None:
+            assert time.monotonic() < deadline, "the game did not finish in time"
+            mover = next((p for p in (host, guest) if p.locator(CLICKABLE).count() and result_text(p) is None), None)
+            if mover is None:
+                host.wait_for_timeout(40)
+                continue
+            other = guest if mover is host else host
+            before = board_version(other)
+            choose(mover).click()
+            wait_for(other, lambda seen=before, page=other: board_version(page) != seen, "the other page to follow")
+            saw_last_action = saw_last_action or other.locator("#board .tribe .last").count() > 0
+            # Cards are drawn only in the page's own hand (and its own dig): another tribe's hand is a count.
+            assert other.locator("#board .acard").count() == other.locator(
+                "#board .arctic-hand .acard, #board .arctic-dig .acard").count()
+        assert saw_last_action
+        results = {result_text(host), result_text(guest)}
+        assert results == {"The match ended in a draw."} or (
+            "You won!" in results and any(r.startswith("You lost.") for r in results))
+        host.screenshot(path=str(ARTIFACTS / "arctic-two-people-end.png"), full_page=True)
+    finally:
+        host_ctx.close()
+        guest_ctx.close()
