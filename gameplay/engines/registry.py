@@ -9,11 +9,12 @@ from .api import EngineError, Game, GameSpec
 from .atari_boxing import BoxingGame
 from .gnomes import GnomesGame
 from .hive import HiveGame
+from .pit import PitGame
 from .santorini import SantoriniGame
 
 GAMES: dict[str, type[Game]] = {
     cls.spec.id: cls
-    for cls in (SantoriniGame, HiveGame, GnomesGame, BoxingGame)
+    for cls in (SantoriniGame, HiveGame, GnomesGame, BoxingGame, PitGame)
 }
 
 

@@ -17,8 +17,11 @@ N_PLAYOUTS = 200
 # still cross most of the maze (the default cap of 200 is exercised in tests/engines/test_gnomes.py).
 # A Boxing bout runs 476 decision points of 15 frames; 20 decision points of 5 frames keep each playout short (full
 # bouts, knockouts and the clock are exercised in tests/engines/test_atari_boxing.py).
+# Random Pit traders almost never corner: 2 hands of 4 ticks each (corners, caps and more seats are exercised in
+# tests/engines/test_pit.py).
 FAST_PLAYOUTS = {"hive": {"max_turns": 100}, "gnomes": {"turn_cap": 80},
-                 "atari_boxing": {"max_frames": 100, "frames_per_decision": 5}}
+                 "atari_boxing": {"max_frames": 100, "frames_per_decision": 5},
+                 "pit": {"max_hands": 2, "tick_cap": 4}}
 
 # How a legal action is written in the game's typed-move notation (spec.typed_moves), for the parse_move round
 # trip; games not named here type an action as its id. Hive's action ids are its canonical UHP move strings.
