@@ -47,7 +47,9 @@ from .cards import (
 from .market import CANCEL, MarketRules, corner_value, legal_ids, penalties
 from .rules import BULL_BEAR, CORNERING, MARKET, OFFERS, RULES, SCORING, VISIBILITY
 
-LOG_SHOWN = 12  # events of the current hand an observation words (older ones are summed up by the hand state)
+# Events of the current hand kept and worded in observations; older ones are dropped (the state stays small: the
+# platform copies it at every action), except each seat's latest, kept apart for "last action" displays.
+LOG_SHOWN = 12
 
 
 class PitState(State):
@@ -62,7 +64,8 @@ class PitState(State):
         self.hands_played = 0  # hands finished, by a corner or by the tick cap
         self.finished = False
         self.last_result = ""  # the public wording of how the previous hand ended
-        self.events: list[dict[str, Any]] = []  # this hand's events (full detail; worded per viewer)
+        self.events: list[dict[str, Any]] = []  # this hand's latest events (full detail; worded per viewer)
+        self.latest: list[dict[str, Any] | None] = [None] * n  # each seat's latest event this hand
         self.hands: list[dict[str, int]] = []
         self.offers: list[dict[str, int] | None] = []
         self.tick = 1
@@ -83,6 +86,7 @@ class PitState(State):
         self.hands = [counter(cards) for cards in dealt]
         self.offers = [None] * n
         self.events = []
+        self.latest = [None] * n
         self.tick = 1
         self.acted = [False] * n
 
@@ -161,7 +165,7 @@ class PitState(State):
         self._legal_cache = {}
         event = self._event_for(seat, action_id)
         kind = event["k"]
-        self.events.append(event)
+        self._record(event)
         if kind == "offer":
             self.offers[seat] = event["b"]
         elif kind == "cancel":
@@ -187,10 +191,15 @@ class PitState(State):
         if all(self.acted):
             self._next_tick()
 
+    def _record(self, event: dict[str, Any]) -> None:
+        self.events = [*self.events[-(LOG_SHOWN - 1):], event]
+        for seat in text.actors(event):
+            self.latest[seat] = event
+
     def _next_tick(self) -> None:
         if self.tick >= self.game.options["tick_cap"]:
             void = {"k": "void", "ticks": self.tick}
-            self.events.append(void)
+            self._record(void)
             self.last_result = text.describe(void, None, self.game.seat_name, True)
             self._end_hand(cornered=False)
             return
@@ -230,8 +239,8 @@ class PitState(State):
             shown = words(offer) if other == seat or self._public_cards() else text.cards_word(size(offer))
             who = "You offer" if other == seat else f"{name(other)} offers"
             offers.append({"seat": other, "name": name(other), "count": size(offer), "text": f"{who} {shown}",
-                           "mine": other == seat})
-        latest = text.last_by_seat(self.events, self.game.num_seats)
+                           "shown": shown, "mine": other == seat})
+        latest = self.latest
         data: dict[str, Any] = {
             "seat": seat,
             "status": "over" if self.finished else "playing",
@@ -250,8 +259,9 @@ class PitState(State):
                         for s in range(self.game.num_seats)],
             "hand_sizes": [size(h) for h in self.hands],
             "acted": list(self.acted),
+            "waiting": ", ".join(name(s) for s in self.current_seats()),
             "offers": offers,
-            "log": [self._word(e, seat) for e in self.events[-LOG_SHOWN:]],
+            "log": [self._word(e, seat) for e in self.events],
             "last_result": self.last_result,
         }
         if seat is not None:
@@ -295,7 +305,7 @@ class PitState(State):
             if not self._public_cards():
                 if self.offers[seat]:
                     values.append(text.offer_sentence(self.offers[seat]))
-                for event in self.events:
+                for event in [*self.events, *(e for e in self.latest if e)]:
                     if event["k"] == "trade" and seat in (event["a"], event["b"]):
                         got = event["gb"] if seat == event["a"] else event["ga"]
                         values.append(text.got_sentence(got, event["n"]))
@@ -330,6 +340,7 @@ class PitState(State):
         return {"totals": self.totals, "corners": self.corners_made, "hands_played": self.hands_played,
                 "trades": self.trades,
                 "finished": self.finished, "last_result": self.last_result, "events": self.events,
+                "latest": self.latest,
                 "hands": self.hands, "offers": self.offers, "tick": self.tick, "acted": self.acted}
 
     def _load_payload(self, payload: Mapping[str, Any]) -> None:
@@ -341,6 +352,7 @@ class PitState(State):
         self.finished = payload["finished"]
         self.last_result = payload["last_result"]
         self.events = list(payload["events"])
+        self.latest = list(payload["latest"])
         self.hands = [dict(h) for h in payload["hands"]]
         self.offers = [dict(o) if o is not None else None for o in payload["offers"]]
         self.tick = payload["tick"]
@@ -379,7 +391,7 @@ class PitGame(Game):
                        "points, instead of the highest total winning."),
             OptionSpec("tick_cap", 60, "Platform rule: ticks a hand may last before it is re-dealt without score.",
                        int),
-            OptionSpec("max_hands", 20, "Platform rule: the game ends after this many hands (re-deals included); "
+            OptionSpec("max_hands", 10, "Platform rule: the game ends after this many hands (re-deals included); "
                        "the highest total then wins.", int),
             OptionSpec("target", 500, "Points that win the game.", int),
         ),

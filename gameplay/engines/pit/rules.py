@@ -55,9 +55,9 @@ RULES = Rules(
             "Points add up over hands and can go negative. The game ends when a player reaches the target "
             "(500 by default) after a corner; that player wins. Platform rules, not in the printed game: a hand in "
             "which nobody corners within the tick cap (60 ticks by default) is re-dealt without scoring, and the "
-            "game also ends after max_hands hands (counting re-deals), when the highest total wins; players tied "
-            "for the highest total share the win. Option gamebench_share_scores scores the end as GameBench "
-            "does: each player's share of all positive points."
+            "game also ends after max_hands hands (10 by default, re-deals included), when the highest total "
+            "wins; players tied for the highest total share the win. Option gamebench_share_scores scores the "
+            "end as GameBench does: each player's share of all positive points."
         ),
         VISIBILITY: (
             "Only counts are public: an offer reads 'Player 2 offers 3 cards'. After a trade the two traders each "

@@ -8,7 +8,7 @@ secret a distinctive string the leak checks can look for (see PitState.secrets).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from .cards import NAMES, ordered, size, words
@@ -109,12 +109,9 @@ def observation_text(data: Mapping[str, Any], name: Namer, seat: int | None) -> 
     return "\n".join(lines)
 
 
-def last_by_seat(events: Sequence[Mapping[str, Any]], num_seats: int) -> list[Mapping[str, Any] | None]:
-    """The newest event each seat made (a trade counts for its taker and, as 'took your offer', its offerer)."""
-    latest: list[Mapping[str, Any] | None] = [None] * num_seats
-    for event in events:
-        if event["k"] == "trade":
-            latest[event["b"]] = event
-        elif "s" in event:
-            latest[event["s"]] = event
-    return latest
+def actors(event: Mapping[str, Any]) -> list[int]:
+    """The seats whose latest action ``event`` is: its maker (a trade is its taker's; the offerer's latest action
+    stays the offer it made)."""
+    if event["k"] == "trade":
+        return [event["b"]]
+    return [event["s"]] if "s" in event else []
