@@ -76,10 +76,11 @@ class Command(BaseCommand):
         actions = 0
         started = time.perf_counter()
         match = None
+        seats = create_game(game_id).num_seats  # the game's default seat count (its spec's minimum), not always 2
         for seed in range(n):
             match = services.create_match(
                 game_id,
-                [services.SeatController("agent", agent_name="random")] * 2,
+                [services.SeatController("agent", agent_name="random")] * seats,
                 seed=seed,
                 host_seat=None,
                 schedule_agents=False,
