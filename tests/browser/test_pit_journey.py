@@ -94,3 +94,35 @@ def test_three_people_trade_blind_until_a_corner(chromium, server_url):
     finally:
         for context in contexts:
             context.close()
+
+
+def test_a_person_plays_a_whole_game_against_two_random_agents(phone_page, server_url):
+    """One hand of three ticks: the agents act at once in each tick, the person's action closes it; the person
+    offers, then passes until the tick cap re-deals and (max_hands 1) ends the game."""
+    page = phone_page
+    page.goto(server_url + "/")
+    page.get_by_role("link", name="New Pit match").click()
+    page.get_by_label("Seed").fill("11")
+    page.get_by_label("Tick cap").fill("3")
+    page.get_by_label("Max hands").fill("1")
+    page.get_by_role("button", name="Start match").click()  # Players 2 and 3 default to the random agent
+    page.wait_for_url(re.compile(r"/play/[\w-]+/$"))
+    clicks = 0
+    while page.locator("#result").count() == 0:
+        page.wait_for_selector("#board .pit-turn.mine, #result")
+        if page.locator("#result").count():
+            break
+        tick = page.locator("#board .pit").get_attribute("data-tick")
+        corner = page.locator("#board button.corner")
+        if corner.count():
+            corner.first.click()
+        elif clicks == 0:
+            page.locator("#board .offer-row button.count").first.click()
+        else:
+            page.get_by_role("button", name="Pass this tick").click()
+        clicks += 1
+        page.wait_for_selector(f'#board .pit:not([data-tick="{tick}"]), #result')
+    assert 1 <= clicks <= 3
+    assert page.locator("#result").inner_text().strip()
+    page.screenshot(path=str(ARTIFACTS / "pit-phone-vs-agents-end.png"), full_page=True)
+    assert no_horizontal_scroll(page)

@@ -183,7 +183,7 @@ def test_a_hand_without_corner_is_redealt_at_the_tick_cap_and_the_game_ends_afte
     for _ in range(2 * 3):
         state.apply_action(state.current_seats()[0], "pass")
     assert state.hands_played == 1 and state.tick == 1 and state.hands != first and state.totals == [0, 0, 0]
-    assert "re-dealt without scoring" in state.observation(1).text
+    assert "the hand ends without scoring" in state.observation(1).text
     for _ in range(2 * 3):
         state.apply_action(state.current_seats()[0], "pass")
     assert state.is_terminal() and state.scores() == pytest.approx([1 / 3] * 3)

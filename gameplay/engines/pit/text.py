@@ -56,7 +56,7 @@ def describe(event: Mapping[str, Any], viewer: int | None, name: Namer, public_c
     if kind == "corner":
         return _corner(event, viewer, name)
     if kind == "void":
-        return f"Nobody cornered within {event['ticks']} ticks: the hand is re-dealt without scoring."
+        return f"Nobody cornered within {event['ticks']} ticks: the hand ends without scoring."
     raise ValueError(f"unknown event {kind!r}")
 
 
