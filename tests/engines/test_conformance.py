@@ -18,10 +18,11 @@ N_PLAYOUTS = 200
 # A Boxing bout runs 476 decision points of 15 frames; 20 decision points of 5 frames keep each playout short (full
 # bouts, knockouts and the clock are exercised in tests/engines/test_atari_boxing.py).
 # Sea Battle: 6 turns of 6 orders each; random fleets rarely sink each other that soon (whole battles, to a sinking, are
-# played in tests/engines/test_sea_battle.py).
+# played in tests/engines/test_sea_battle.py). Random Pit traders almost never corner: 2 hands of 4 ticks each
+# (corners, caps and more seats are exercised in tests/engines/test_pit.py).
 FAST_PLAYOUTS = {"hive": {"max_turns": 100}, "gnomes": {"turn_cap": 80},
                  "atari_boxing": {"max_frames": 100, "frames_per_decision": 5}, "sea_battle": {"turn_cap": 6},
-                 "arctic_scavengers": {"contested_count": 2}}
+                 "arctic_scavengers": {"contested_count": 2}, "pit": {"max_hands": 2, "tick_cap": 4}}
 
 # How a legal action is written in the game's typed-move notation (spec.typed_moves), for the parse_move round
 # trip; games not named here type an action as its id. Hive's action ids are its canonical UHP move strings.

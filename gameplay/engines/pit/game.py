@@ -1,0 +1,423 @@
+"""Pit as a pure engine: hands of a commodity-trading race played in simultaneous market ticks.
+
+The published game has no turns: everybody shouts offers at once. Here the market runs in ticks (the fact
+sheet's adaptation): in each tick every seat that has not acted yet is current, each action takes effect the
+moment it arrives (an accepted offer swaps the cards at once), and when every seat has acted the next tick starts
+with all seats current again. So an agent loop that plays every current agent seat stops after one action each,
+while people act whenever they like within the tick. Standing offers persist across ticks. A corner ends the hand
+at once; a hand without a corner after ``tick_cap`` ticks is re-dealt without score (a platform rule), and the
+game ends at the target score or after ``max_hands`` hands (a platform rule too, so that random play finishes).
+
+Hidden information: each hand, each standing offer's cards and each trade's cards are private. Action ids name
+cards, so they are never shown to other seats by the engine: labels and observations word everything per viewer
+(text.py) and only counts reach a third seat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..api import (
+    Action,
+    ActionLabels,
+    Game,
+    GameSpec,
+    InvalidOptionsError,
+    MeasureSpec,
+    Observation,
+    OptionSpec,
+    State,
+)
+from . import text
+from .cards import (
+    CARDS_PER_COMMODITY,
+    NAMES,
+    VALUES,
+    add,
+    build_deck,
+    commodities_for,
+    counter,
+    ordered,
+    parse_bundle,
+    remove,
+    size,
+    words,
+)
+from .market import CANCEL, MarketRules, corner_value, legal_ids, penalties
+from .rules import BULL_BEAR, CORNERING, MARKET, OFFERS, RULES, SCORING, VISIBILITY
+
+# Events of the current hand kept and worded in observations; older ones are dropped (the state stays small: the
+# platform copies it at every action), except each seat's latest, kept apart for "last action" displays.
+LOG_SHOWN = 12
+
+
+class PitState(State):
+    game: PitGame
+
+    def __init__(self, game: PitGame, seed: int):
+        super().__init__(game, seed)
+        n = game.num_seats
+        self.totals = [0] * n
+        self.corners_made = [0] * n
+        self.trades = 0  # trades made in the whole game (numbers them)
+        self.hands_played = 0  # hands finished, by a corner or by the tick cap
+        self.finished = False
+        self.last_result = ""  # the public wording of how the previous hand ended
+        self.events: list[dict[str, Any]] = []  # this hand's latest events (full detail; worded per viewer)
+        self.latest: list[dict[str, Any] | None] = [None] * n  # each seat's latest event this hand
+        self.hands: list[dict[str, int]] = []
+        self.offers: list[dict[str, int] | None] = []
+        self.tick = 1
+        self.acted = [False] * n
+        self._legal_cache: dict[int, list[Action]] = {}
+        self._deal()
+
+    # --- hands ---------------------------------------------------------------------------------
+    def _deal(self) -> None:
+        """Shuffle and deal the whole deck round the table, starting one seat further on every hand."""
+        n = self.game.num_seats
+        deck = build_deck(self.game.market.commodities, self.game.options["bull_and_bear"])
+        self.rng().shuffle(deck)
+        first = self.hands_played % n
+        dealt: list[list[str]] = [[] for _ in range(n)]
+        for i, card in enumerate(deck):
+            dealt[(first + i) % n].append(card)
+        self.hands = [counter(cards) for cards in dealt]
+        self.offers = [None] * n
+        self.events = []
+        self.latest = [None] * n
+        self.tick = 1
+        self.acted = [False] * n
+
+    def _end_hand(self, cornered: bool) -> None:
+        """After a corner or the tick cap: the game ends at the target (only a corner can reach it) or after
+        max_hands hands; otherwise the next hand is dealt."""
+        self.hands_played += 1
+        reached = cornered and max(self.totals) >= self.game.options["target"]
+        if reached or self.hands_played >= self.game.options["max_hands"]:
+            self.finished = True
+        else:
+            self._deal()
+
+    # --- the contract --------------------------------------------------------------------------
+    def current_seats(self) -> list[int]:
+        if self.finished:
+            return []
+        return [s for s in range(self.game.num_seats) if not self.acted[s]]
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        if seat not in self.current_seats():
+            return []
+        # Asked for many times per action (validation, labels, every seat's board); cleared by every action.
+        cached = self._legal_cache.get(seat)
+        if cached is None:
+            ids = legal_ids(self.game.market, seat, self.hands, self.offers)
+            cached = self._legal_cache[seat] = [Action(i, self._own_label(seat, i)) for i in ids]
+        return list(cached)
+
+    def _own_label(self, seat: int, action_id: str) -> str:
+        kind, *rest = action_id.split(":")
+        if kind == "corner":
+            value = corner_value(self.game.market, self.hands[seat], rest[0])
+            return f"Corner {NAMES[rest[0]]} (+{value})"
+        if kind == "offer":
+            return f"Offer {words(self._bundle(rest[0], rest[1]))}"
+        if kind == "accept":
+            other, count, bundle = int(rest[0]), rest[1], rest[2]
+            offered = text.cards_word(size(self.offers[other] or {}))
+            giving = words(self._bundle(count, bundle))
+            return f"Take {self.game.seat_name(other)}'s offer of {offered}: give {giving}"
+        return "Withdraw your offer" if kind == CANCEL else "Pass"
+
+    def _bundle(self, count: str, bundle_text: str) -> dict[str, int]:
+        return parse_bundle(int(count), bundle_text, self.game.market.commodities)
+
+    def _event_for(self, seat: int, action_id: str) -> dict[str, Any]:
+        """The structured event an action makes (before it is applied)."""
+        kind, *rest = action_id.split(":")
+        if kind == "offer":
+            return {"k": "offer", "s": seat, "b": self._bundle(rest[0], rest[1])}
+        if kind == "accept":
+            other = int(rest[0])
+            return {"k": "trade", "a": other, "b": seat, "ga": dict(self.offers[other] or {}),
+                    "gb": self._bundle(rest[1], rest[2]), "n": self.trades + 1}
+        if kind == "corner":
+            return self._corner_event(seat, rest[0])
+        if kind == CANCEL:
+            return {"k": "cancel", "s": seat}
+        return {"k": "pass", "s": seat}
+
+    def _corner_event(self, seat: int, commodity: str) -> dict[str, Any]:
+        hand = self.hands[seat]
+        market = self.game.market
+        lost = penalties(market, self.hands, seat)
+        held = {str(s): [c for c in ("bull", "bear") if self.hands[s].get(c)] for s in lost}
+        shown = {commodity: hand[commodity], **{c: 1 for c in ("bull",) if hand.get(c)}}
+        if hand.get("bear"):  # GameBench's rule: the cornering hand shows the Bear it pays for
+            shown["bear"] = 1
+        value = corner_value(market, hand, commodity)
+        return {"k": "corner", "s": seat, "c": commodity, "cards": shown, "value": value,
+                "double": value > VALUES[commodity], "penalties": {str(s): p for s, p in lost.items()},
+                "held": held}
+
+    def _apply(self, seat: int, action_id: str, text_in: str | None) -> None:
+        self._legal_cache = {}
+        event = self._event_for(seat, action_id)
+        kind = event["k"]
+        self._record(event)
+        if kind == "offer":
+            self.offers[seat] = event["b"]
+        elif kind == "cancel":
+            self.offers[seat] = None
+        elif kind == "trade":
+            self.trades += 1
+            offerer = event["a"]
+            remove(self.hands[offerer], event["ga"])
+            remove(self.hands[seat], event["gb"])
+            add(self.hands[offerer], event["gb"])
+            add(self.hands[seat], event["ga"])
+            self.offers[offerer] = None
+            self.offers[seat] = None
+        elif kind == "corner":
+            self.totals[seat] += event["value"]
+            self.corners_made[seat] += 1
+            for penalised, points in event["penalties"].items():
+                self.totals[int(penalised)] += points
+            self.last_result = text.describe(event, None, self.game.seat_name, True)
+            self._end_hand(cornered=True)
+            return
+        self.acted[seat] = True
+        if all(self.acted):
+            self._next_tick()
+
+    def _record(self, event: dict[str, Any]) -> None:
+        self.events = [*self.events[-(LOG_SHOWN - 1):], event]
+        for seat in text.actors(event):
+            self.latest[seat] = event
+
+    def _next_tick(self) -> None:
+        if self.tick >= self.game.options["tick_cap"]:
+            void = {"k": "void", "ticks": self.tick}
+            self._record(void)
+            self.last_result = text.describe(void, None, self.game.seat_name, True)
+            self._end_hand(cornered=False)
+            return
+        self.tick += 1
+        self.acted = [False] * self.game.num_seats
+
+    def is_terminal(self) -> bool:
+        return self.finished
+
+    def scores(self) -> list[float]:
+        n = self.game.num_seats
+        if not self.finished:
+            return [1.0 / n] * n
+        if self.game.options["gamebench_share_scores"]:
+            positive = [max(t, 0) for t in self.totals]
+            if sum(positive) > 0:
+                return [p / sum(positive) for p in positive]
+            return [1.0 / n] * n
+        best = max(self.totals)
+        winners = [i for i, t in enumerate(self.totals) if t == best]
+        return [1.0 / len(winners) if i in winners else 0.0 for i in range(n)]
+
+    # --- what each seat sees -------------------------------------------------------------------
+    def _public_cards(self) -> bool:
+        return self.game.options["gamebench_public_commodities"]
+
+    def _word(self, event: Mapping[str, Any], viewer: int | None) -> str:
+        return text.describe(event, viewer, self.game.seat_name, self._public_cards())
+
+    def observation(self, seat: int | None) -> Observation:
+        name = self.game.seat_name
+        market = self.game.market
+        offers = []
+        for other, offer in enumerate(self.offers):
+            if offer is None:
+                continue
+            shown = words(offer) if other == seat or self._public_cards() else text.cards_word(size(offer))
+            who = "You offer" if other == seat else f"{name(other)} offers"
+            offers.append({"seat": other, "name": name(other), "count": size(offer), "text": f"{who} {shown}",
+                           "shown": shown, "mine": other == seat})
+        latest = self.latest
+        data: dict[str, Any] = {
+            "seat": seat,
+            "status": "over" if self.finished else "playing",
+            "my_turn": seat is not None and seat in self.current_seats(),
+            "hand_number": self.hands_played + (0 if self.finished else 1),
+            "max_hands": self.game.options["max_hands"],
+            "tick": self.tick,
+            "tick_cap": self.game.options["tick_cap"],
+            "target": self.game.options["target"],
+            "corner_size": market.corner_size,
+            "commodities": [{"name": NAMES[c], "value": VALUES[c]} for c in market.commodities],
+            "totals": list(self.totals),
+            "players": [{"seat": s, "name": name(s), "total": self.totals[s], "hand_size": size(self.hands[s]),
+                         "acted": self.acted[s], "you": s == seat,
+                         "last": self._word(latest[s], seat) if latest[s] else ""}
+                        for s in range(self.game.num_seats)],
+            "hand_sizes": [size(h) for h in self.hands],
+            "acted": list(self.acted),
+            "waiting": ", ".join(name(s) for s in self.current_seats()),
+            "offers": offers,
+            "log": [self._word(e, seat) for e in self.events],
+            "last_result": self.last_result,
+        }
+        if seat is not None:
+            hand, mine = self.hands[seat], self.offers[seat]
+            data["hand"] = [{"card": c, "name": NAMES[c], "count": n, "offered": (mine or {}).get(c, 0)}
+                            for c, n in text._in_order(hand)]
+            data["hand_text"] = text.hand_sentence(hand)
+            data["hand_size"] = size(hand)
+            data["my_offer_text"] = text.offer_sentence(mine) if mine else ""
+            data["market"] = self._market_buttons(seat)
+        return Observation(seat, data, text.observation_text(data, name, seat))
+
+    def _market_buttons(self, seat: int) -> dict[str, Any]:
+        """The seat's own legal actions grouped for the board: offers per commodity, answers per standing offer."""
+        groups: dict[str, Any] = {"corner": [], "offer_rows": {}, "accept_rows": {}, "cancel": None, "pass": None}
+        for action in self.legal_actions(seat):
+            kind, *rest = action.id.split(":")
+            if kind == "corner":
+                groups["corner"].append({"id": action.id, "text": action.label})
+            elif kind == "offer":
+                bundle = self._bundle(rest[0], rest[1])
+                row = groups["offer_rows"].setdefault(rest[1], {"what": _row_name(bundle), "buttons": []})
+                row["buttons"].append({"id": action.id, "text": rest[0], "label": action.label})
+            elif kind == "accept":
+                other = int(rest[0])
+                row = groups["accept_rows"].setdefault(rest[0], {"seat": other, "name": self.game.seat_name(other),
+                                                                "count": size(self.offers[other] or {}),
+                                                                "buttons": []})
+                row["buttons"].append({"id": action.id, "text": f"Give {words(self._bundle(rest[1], rest[2]))}",
+                                       "label": action.label})
+            else:
+                groups[kind] = {"id": action.id, "text": action.label}
+        groups["offer_rows"] = list(groups["offer_rows"].values())
+        groups["accept_rows"] = list(groups["accept_rows"].values())
+        return groups
+
+    def secrets(self) -> dict[int, list[str]]:
+        result: dict[int, list[str]] = {}
+        for seat, hand in enumerate(self.hands):
+            values = [text.hand_sentence(hand)]
+            if not self._public_cards():
+                if self.offers[seat]:
+                    values.append(text.offer_sentence(self.offers[seat]))
+                for event in [*self.events, *(e for e in self.latest if e)]:
+                    if event["k"] == "trade" and seat in (event["a"], event["b"]):
+                        got = event["gb"] if seat == event["a"] else event["ga"]
+                        values.append(text.got_sentence(got, event["n"]))
+            result[seat] = values
+        return result
+
+    def action_labels(self, seat: int, action_id: str, text_in: str | None = None) -> ActionLabels:
+        if action_id not in {a.id for a in self.legal_actions(seat)}:
+            return super().action_labels(seat, action_id, text_in)
+        event = self._event_for(seat, action_id)
+        by_seat = tuple(self._word(event, viewer) for viewer in range(self.game.num_seats))
+        return ActionLabels(by_seat=by_seat, public=self._word(event, None))
+
+    def rule_topics(self, seat: int, action_id: str) -> tuple[str, ...]:
+        kind = action_id.split(":")[0]
+        if kind == "corner":
+            return (CORNERING, BULL_BEAR, SCORING) if self.game.options["bull_and_bear"] else (CORNERING, SCORING)
+        if kind in ("offer", "accept"):
+            return (OFFERS, VISIBILITY, MARKET)
+        return (MARKET, OFFERS)
+
+    def measures(self, seat: int) -> dict[str, Any]:
+        return {"points": self.totals[seat], "corners": self.corners_made[seat], "hands": self.hands_played}
+
+    def result_text(self) -> str | None:
+        if not self.finished:
+            return None
+        return "Final totals: " + ", ".join(f"{self.game.seat_name(s)} {t}" for s, t in enumerate(self.totals)) + "."
+
+    # --- JSON ----------------------------------------------------------------------------------
+    def _payload(self) -> dict:
+        return {"totals": self.totals, "corners": self.corners_made, "hands_played": self.hands_played,
+                "trades": self.trades,
+                "finished": self.finished, "last_result": self.last_result, "events": self.events,
+                "latest": self.latest,
+                "hands": self.hands, "offers": self.offers, "tick": self.tick, "acted": self.acted}
+
+    def _load_payload(self, payload: Mapping[str, Any]) -> None:
+        self._legal_cache = {}
+        self.totals = list(payload["totals"])
+        self.corners_made = list(payload["corners"])
+        self.hands_played = payload["hands_played"]
+        self.trades = payload["trades"]
+        self.finished = payload["finished"]
+        self.last_result = payload["last_result"]
+        self.events = list(payload["events"])
+        self.latest = list(payload["latest"])
+        self.hands = [dict(h) for h in payload["hands"]]
+        self.offers = [dict(o) if o is not None else None for o in payload["offers"]]
+        self.tick = payload["tick"]
+        self.acted = list(payload["acted"])
+
+
+def _row_name(bundle: Mapping[str, int]) -> str:
+    """An offer row's heading: the commodity, with any special cards added ('Wheat + Bull')."""
+    return " + ".join(NAMES[c] for c in ordered(bundle))
+
+
+class PitGame(Game):
+    spec = GameSpec(
+        id="pit",
+        name="Pit",
+        description="Commodity-trading race: swap cards blind, announcing only how many, to corner a market.",
+        min_seats=3,
+        max_seats=7,
+        perfect_information=False,
+        simultaneous=True,
+        has_chance=True,
+        options=(
+            OptionSpec("bull_and_bear", False, "Advanced game: add the Bull (wild, doubles a full corner) and the "
+                       "Bear (blocks a corner); their holders lose 20 when someone corners."),
+            OptionSpec("gamebench_deck", False, "GameBench's deck: Wheat 100, Barley 85, Corn 75, Soyabeans 55 "
+                       "(9 each) for any number of players, dealt round the table."),
+            OptionSpec("gamebench_corner_at_6", False, "GameBench's corner: 6 cards of a commodity (5 + Bull; "
+                       "6 + Bull doubles) instead of all 9."),
+            OptionSpec("gamebench_public_commodities", False, "GameBench's open offers: every offer and trade names "
+                       "its commodity publicly."),
+            OptionSpec("gamebench_unequal_trades", False, "GameBench's answers: take an offer with any number of "
+                       "cards of one commodity (hand sizes change)."),
+            OptionSpec("gamebench_bear_penalty", False, "GameBench's Bear: it does not block a corner; the "
+                       "cornering hand loses 20 if it holds it; no other penalty."),
+            OptionSpec("gamebench_share_scores", False, "GameBench's result: each player's share of all positive "
+                       "points, instead of the highest total winning."),
+            OptionSpec("tick_cap", 60, "Platform rule: ticks a hand may last before it is re-dealt without score.",
+                       int),
+            OptionSpec("max_hands", 10, "Platform rule: the game ends after this many hands (re-deals included); "
+                       "the highest total then wins.", int),
+            OptionSpec("target", 500, "Points that win the game.", int),
+        ),
+        measures=(
+            MeasureSpec("points", "The seat's total points at the end (corners minus Bull/Bear penalties)."),
+            MeasureSpec("corners", "How many corners the seat called."),
+            MeasureSpec("hands", "Hands played in the game, re-deals after the tick cap included."),
+        ),
+    )
+    state_class = PitState
+    rules = RULES
+
+    def __init__(self, options: Mapping[str, Any] | None = None, num_seats: int | None = None):
+        super().__init__(options, num_seats)
+        for name in ("tick_cap", "max_hands", "target"):
+            if not 1 <= self.options[name] <= 100_000:
+                raise InvalidOptionsError(f"option {name} must be between 1 and 100000")
+        self.market = MarketRules(
+            commodities=commodities_for(self.num_seats, self.options["gamebench_deck"]),
+            corner_size=6 if self.options["gamebench_corner_at_6"] else CARDS_PER_COMMODITY,
+            unequal_trades=self.options["gamebench_unequal_trades"],
+            bear_penalises_corner=self.options["gamebench_bear_penalty"],
+        )
+
+    def max_actions(self) -> int:
+        # Every tick is one action per seat, and a hand lasts at most tick_cap ticks.
+        return self.options["max_hands"] * self.options["tick_cap"] * self.num_seats
+
+
