@@ -14,7 +14,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 # Short games keep this quick: the benchmark's lines are what is checked here, not its numbers.
 SHORT = {"atari_boxing": {"max_frames": 60, "frames_per_decision": 15}, "hive": {"max_turns": 40},
-         "gnomes": {"turn_cap": 30}}
+         "gnomes": {"turn_cap": 30}, "pit": {"max_hands": 1, "tick_cap": 10}, "sea_battle": {"turn_cap": 10},
+         "arctic_scavengers": {"contested_count": 2}}
 
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))
