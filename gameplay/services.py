@@ -131,6 +131,19 @@ def submit_action(
     ).match
 
 
+def _overtaken_by_others_only(match: Match, state, seat_index: int, expected_version: int) -> bool:
+    """Whether an action sent from an older view may still count: in a game whose seats act at once on their own
+    information (``spec.concurrent_actions``, e.g. Pit's open market) other seats' actions overtaking the view do not
+    make it stale (the engine still checks the action is legal now); this seat's own action since that view does (a
+    second click on the same page)."""
+    if not state.game.spec.concurrent_actions or not 0 <= expected_version < match.version:
+        return False
+    acted_since = Event.objects.filter(
+        match=match, kind=Event.Kind.ACTION, seat=seat_index, version__gt=expected_version
+    ).exists()
+    return not acted_since
+
+
 @dataclass(frozen=True)
 class Applied:
     match: Match  # as committed
@@ -163,11 +176,12 @@ def apply_action(
             raise ActionRejected("the match is over")
         if match.wait_for_players:
             raise ActionRejected("the other players have not joined yet: nobody moves until everyone is here")
-        if expected_version != match.version:
+        state = state_of(match)
+        if expected_version != match.version and not _overtaken_by_others_only(match, state, seat_index,
+                                                                                expected_version):
             raise ActionRejected(
                 f"your view is out of date (version {expected_version}, match is at {match.version}); refreshed"
             )
-        state = state_of(match)
         labels = _labels_before(state, seat_index, action_id, text)
         try:
             state.apply_action(seat_index, action_id, text)

@@ -179,6 +179,9 @@ class GameSpec:
       decision points every ``State.frames_per_decision()`` frames; a seat that has not chosen in time takes
       ``State.idle_action(seat)``. The platform can then play it live, streaming the frames each decision point
       played (``State.keep_frames`` / ``State.take_frames``) while people hold keys. Requires ``simultaneous``.
+    - ``concurrent_actions``: seats act at once, each on its own information (Pit's open market), so an action chosen
+      on a view that other seats' actions have since overtaken still counts if the engine finds it legal when it
+      arrives; only a seat that has acted itself since that view is refused. Requires ``simultaneous``.
     """
 
     id: str
@@ -202,6 +205,7 @@ class GameSpec:
     draw_by_agreement: bool = False
     goal_measure: str = ""
     realtime: bool = False
+    concurrent_actions: bool = False
 
 
 class Game(ABC):

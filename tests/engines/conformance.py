@@ -167,6 +167,8 @@ def check_spec(game: Game) -> None:
     for measure in spec.measures:
         assert measure.kind in MEASURE_KINDS, f"measure {measure.name!r} has unknown kind {measure.kind!r}"
         assert measure.description, f"measure {measure.name!r} needs a description"
+    if spec.concurrent_actions:
+        assert spec.simultaneous, "concurrent actions need simultaneous seats (several seats act at once)"
     if spec.realtime:
         assert spec.simultaneous, "realtime needs simultaneous (both seats choose at each decision point)"
         assert game.frames_per_second() > 0, "a realtime game plays a positive number of frames per second"

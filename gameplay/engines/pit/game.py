@@ -373,6 +373,8 @@ class PitGame(Game):
         max_seats=7,
         perfect_information=False,
         simultaneous=True,
+        # Everyone trades at once on their own hand: another seat's trade landing first must not void a click.
+        concurrent_actions=True,
         has_chance=True,
         options=(
             OptionSpec("bull_and_bear", False, "Advanced game: add the Bull (wild, doubles a full corner) and the "
