@@ -88,11 +88,17 @@ def test_the_public_pages_and_every_game_page(axe_page, a11y_server):
     for path, label in (("/", "lobby"), ("/matches/", "match list"), ("/ratings/", "leaderboard"),
                         ("/games/santorini/new/", "new Santorini match"), ("/games/hive/new/", "new Hive match"),
                         ("/games/gnomes/new/", "new Gnomes match"),
-                        ("/games/atari_boxing/new/", "new Atari Boxing match")):
+                        ("/games/atari_boxing/new/", "new Atari Boxing match"),
+                        ("/games/air_land_sea/new/", "new Air, Land & Sea match"),
+                        ("/games/arctic_scavengers/new/", "new Arctic Scavengers match"),
+                        ("/games/pit/new/", "new Pit match"), ("/games/sea_battle/new/", "new Sea Battle match")):
         page.goto(url + path)
         check(page, label, found)
     for game, seat, partner in (("Santorini", "Player 2", "agent:random"), ("Hive", "Black", "agent:random"),
                                 ("Atari Boxing", "Black", "agent:boxer"),
+                                ("Air, Land & Sea", "Red", "agent:random"),
+                                ("Arctic Scavengers", "East Tribe", "agent:random"),
+                                ("Pit", "Player 3", "agent:random"), ("Sea Battle", "Blue", "agent:random"),
                                 ("Gnomes at Night", "Gnome B", "agent:gnomes-mute")):
         start(page, url, game, seat, partner)
         check(page, f"{game} match page", found)
