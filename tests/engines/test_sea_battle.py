@@ -347,3 +347,21 @@ def test_observation_text_and_layout_for_a_seat():
     assert all(s["damage"] is None for s in layout["enemy_fleet"])
     public = game.board_layout(state.observation(None))
     assert public["pad"] == [] and public["current"] is None
+
+
+def test_order_labels_say_when_a_move_strikes_rock_instead_of_naming_a_rock_cell():
+    # R1 at (1,5) faces the West border. Forward would "reach" (0,5), a rock: it stays and takes 1 damage. A left
+    # turn strikes the rock on its first cell, still turns South and sails on to (1,4). Staying reads "at".
+    state = position([("R1", 0, 1, 5, "W"), ("B1", 1, 10, 10, "N")])
+    labels = {a.id: a.label for a in state.legal_actions(0)}
+    assert labels["forward_L"] == "R1: forward 1, fire port (left): strikes rock (+1 damage), stays at (1,5) " \
+                                  "facing West, firing South"
+    assert labels["left_R"].endswith(": strikes rock (+1 damage), ends at (1,4) facing South, firing West")
+    assert labels["stay_L"].endswith(": at (1,5) facing West, firing South")
+    open_water = position([("R1", 0, 5, 5, "E"), ("B1", 1, 10, 10, "N")])
+    left = next(a.label for a in open_water.legal_actions(0) if a.id == "left_L")
+    assert left.endswith(": to (6,6) facing North, firing West")
+    # The order pad says the same: where the ship really ends, and that it strikes rock.
+    pad = {row["move"]: row for row in SeaBattleGame().board_layout(state.observation(0))["pad"]}
+    assert pad["forward"]["to"] == "(1,5) West · rock!"
+    assert pad["forward"]["orders"][0]["aria"].startswith("R1: forward, strikes rock (+1 damage), at (1,5) facing West")

@@ -58,15 +58,19 @@ def gun_heading(heading: str, side: str) -> str:
     return turn_left(heading) if side == "L" else turn_right(heading)
 
 
-def planned_course(cell: Cell, heading: str, move: str) -> tuple[Cell, str]:
-    """Where a move ends on open water (no rocks or ships in the way), and the heading it ends with."""
-    if move == "stay":
-        return cell, heading
-    cell = ahead(cell, heading)
-    if move == "forward":
-        return cell, heading
-    heading = turn_left(heading) if move == "left" else turn_right(heading)
-    return ahead(cell, heading), heading
+def course_past_rocks(cell: Cell, heading: str, move: str, rocks: frozenset[Cell]) -> tuple[Cell, str, int]:
+    """Where a move ends when only rocks are in the way (other ships' moves are secret until the turn resolves),
+    the heading it ends with, and the rock damage it takes: a step into rock is not taken, the turn still is."""
+    damage = 0
+    steps = {"stay": (), "forward": (None,), "left": (None, turn_left), "right": (None, turn_right)}[move]
+    for turn in steps:
+        if turn is not None:
+            heading = turn(heading)
+        if _rocky(ahead(cell, heading), rocks):
+            damage += ROCK_DAMAGE
+        else:
+            cell = ahead(cell, heading)
+    return cell, heading, damage
 
 
 @dataclass
