@@ -297,6 +297,10 @@ def test_ambush_may_flip_any_uncovered_card():
     state = position(theaters="ALS", hands=(["L2", "L6"], ["S6"]), stacks={(0, 1): ["a6"], (2, 1): ["S5"]})
     act(state, "play:0:1:up")
     assert ids(state) == {"flip:0:1", "flip:2:1", "flip:1:0"}
+    # An unknown card reads "Red's face-down card" (not "Red's a face-down card") to both seats.
+    label = next(a.label for a in state.legal_actions(0) if a.id == "flip:0:1")
+    assert label == "Flip Red's face-down card in Air face up"
+    assert state.action_labels(0, "flip:0:1").public == "Blue flips Red's face-down card in Air face up"
 
 
 def test_flipping_an_opponents_instant_gives_its_owner_the_choice():

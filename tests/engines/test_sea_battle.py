@@ -195,6 +195,38 @@ def test_all_balls_fly_at_once_by_default_but_in_turn_with_gamebench_resolution(
     assert any(s[0] == "B1" for s in original.report["shots"])  # a ship sunk in the volley still fires
 
 
+@pytest.mark.parametrize("gamebench", [False, True])
+def test_a_ship_sunk_by_a_rock_while_moving_sinks_at_once_and_does_not_fire(gamebench):
+    # R1 (9 damage) sails West into the border rock: 10 damage. As in GameBench it goes down at once, in both
+    # resolutions: removed from the sea, and its ball (port of West is South, toward B1 at (1,3)) never flies.
+    state = position([("R1", 0, 1, 5, "W", 9), ("B1", 1, 1, 3, "N"), FAR["R"], FAR["B"]],
+                     gamebench_resolution=gamebench)
+    play_turn(state, {"R1": "forward_L", "B1": "stay_L"})
+    assert "R1" not in [s.id for s in state.ships]
+    assert state.report["sunk"] == ["R1"]
+    assert ship(state, "B1").damage == 0
+    assert "R1" not in [shot[0] for shot in state.report["shots"]]
+
+
+def test_a_ship_sunk_by_a_ram_on_the_first_step_no_longer_blocks_the_second():
+    # R1 (9 damage) stays at (6,6); B2 sails South into it: both take 1 and R1 sinks at once. R2 (East at (5,5),
+    # left) reaches (6,5), turns North and sails on into (6,6), which R1 no longer holds.
+    ships = [("R1", 0, 6, 6, "N", 9), ("R2", 0, 5, 5, "E"), ("B2", 1, 6, 7, "S"), FAR["B"]]
+    orders = {"R1": "stay_L", "R2": "left_L", "B2": "forward_L"}
+    state = position(ships)
+    play_turn(state, orders)
+    assert "R1" in state.report["sunk"] and "R1" not in [s.id for s in state.ships]
+    assert ship(state, "R2").cell == (6, 6)
+    assert ship(state, "B2").cell == (6, 7) and ship(state, "B2").damage == 1
+    # GameBench checks ships one by one against the ships still afloat: R1 sinks before B2 is checked, so B2 meets
+    # no one, takes no damage and sails into (6,6), where it blocks R2's second cell.
+    original = position(ships, gamebench_resolution=True)
+    play_turn(original, orders)
+    assert "R1" in original.report["sunk"] and "R1" not in [s.id for s in original.ships]
+    assert ship(original, "B2").cell == (6, 6) and ship(original, "B2").damage == 0
+    assert ship(original, "R2").cell == (6, 5)
+
+
 # --- turn structure, hidden information, results -------------------------------------------------------------
 
 
@@ -315,3 +347,21 @@ def test_observation_text_and_layout_for_a_seat():
     assert all(s["damage"] is None for s in layout["enemy_fleet"])
     public = game.board_layout(state.observation(None))
     assert public["pad"] == [] and public["current"] is None
+
+
+def test_order_labels_say_when_a_move_strikes_rock_instead_of_naming_a_rock_cell():
+    # R1 at (1,5) faces the West border. Forward would "reach" (0,5), a rock: it stays and takes 1 damage. A left
+    # turn strikes the rock on its first cell, still turns South and sails on to (1,4). Staying reads "at".
+    state = position([("R1", 0, 1, 5, "W"), ("B1", 1, 10, 10, "N")])
+    labels = {a.id: a.label for a in state.legal_actions(0)}
+    assert labels["forward_L"] == "R1: forward 1, fire port (left): strikes rock (+1 damage), stays at (1,5) " \
+                                  "facing West, firing South"
+    assert labels["left_R"].endswith(": strikes rock (+1 damage), ends at (1,4) facing South, firing West")
+    assert labels["stay_L"].endswith(": at (1,5) facing West, firing South")
+    open_water = position([("R1", 0, 5, 5, "E"), ("B1", 1, 10, 10, "N")])
+    left = next(a.label for a in open_water.legal_actions(0) if a.id == "left_L")
+    assert left.endswith(": to (6,6) facing North, firing West")
+    # The order pad says the same: where the ship really ends, and that it strikes rock.
+    pad = {row["move"]: row for row in SeaBattleGame().board_layout(state.observation(0))["pad"]}
+    assert pad["forward"]["to"] == "(1,5) West · rock!"
+    assert pad["forward"]["orders"][0]["aria"].startswith("R1: forward, strikes rock (+1 damage), at (1,5) facing West")

@@ -33,6 +33,12 @@ def card_words(state, viewer: int | None, side: int, card: dict) -> str:
     return CARDS[card["id"]].title + ("" if card["up"] else " (face down)")
 
 
+def owned_card_words(state, viewer: int | None, side: int, card: dict) -> str:
+    """"your A3 Maneuver", "Red's A3 Maneuver (face down)" or "Red's face-down card" (never "Red's a ...")."""
+    words = card_words(state, viewer, side, card)
+    return f"{whose(state, viewer, side)} {words.removeprefix('a ')}"
+
+
 # --- labels of legal actions (the acting seat's words) ------------------------------------------------------
 def play_label(state, seat: int, slot: int, pos: int, up: bool, doom: str | None) -> str:
     """``doom``: what would destroy this play (board.destroyed_on_play), worked out once per theater."""
@@ -51,7 +57,7 @@ def withdraw_label(state, seat: int) -> str:
 def flip_label(state, seat: int, pos: int, side: int) -> str:
     card = state.stacks[pos][side][-1]
     turn = "face down" if card["up"] else "face up"
-    return f"Flip {whose(state, seat, side)} {card_words(state, seat, side, card)} in {theater(state, pos)} {turn}"
+    return f"Flip {owned_card_words(state, seat, side, card)} in {theater(state, pos)} {turn}"
 
 
 def move_label(state, seat: int, pos: int, index: int, dest: int) -> str:
@@ -85,8 +91,7 @@ def action_labels(state, seat: int, action_id: str) -> ActionLabels:
         pos, side = int(parts[1]), int(parts[2])
         card = state.stacks[pos][side][-1]
         turn = "face down" if card["up"] else "face up"
-        target = f"{name(state, side)}'s {card_words(state, None, side, card)}"
-        other = f"{who} flips {target} in {theater(state, pos)} {turn}"
+        other = f"{who} flips {owned_card_words(state, None, side, card)} in {theater(state, pos)} {turn}"
     elif verb == "move":
         p, i, q = (int(x) for x in parts[1:])
         card = state.stacks[p][seat][i]

@@ -58,15 +58,19 @@ def gun_heading(heading: str, side: str) -> str:
     return turn_left(heading) if side == "L" else turn_right(heading)
 
 
-def planned_course(cell: Cell, heading: str, move: str) -> tuple[Cell, str]:
-    """Where a move ends on open water (no rocks or ships in the way), and the heading it ends with."""
-    if move == "stay":
-        return cell, heading
-    cell = ahead(cell, heading)
-    if move == "forward":
-        return cell, heading
-    heading = turn_left(heading) if move == "left" else turn_right(heading)
-    return ahead(cell, heading), heading
+def course_past_rocks(cell: Cell, heading: str, move: str, rocks: frozenset[Cell]) -> tuple[Cell, str, int]:
+    """Where a move ends when only rocks are in the way (other ships' moves are secret until the turn resolves),
+    the heading it ends with, and the rock damage it takes: a step into rock is not taken, the turn still is."""
+    damage = 0
+    steps = {"stay": (), "forward": (None,), "left": (None, turn_left), "right": (None, turn_right)}[move]
+    for turn in steps:
+        if turn is not None:
+            heading = turn(heading)
+        if _rocky(ahead(cell, heading), rocks):
+            damage += ROCK_DAMAGE
+        else:
+            cell = ahead(cell, heading)
+    return cell, heading, damage
 
 
 @dataclass
@@ -134,7 +138,10 @@ def _step(ships: list[Ship], movers: set[str], rocks: set[Cell], report: Report,
             ship.damage += ROCK_DAMAGE
             report.bumps.append((ship.id, "rock"))
             continue
-        rivals = [o for o in ships if o.id != ship.id and claims[o.id] == claim]
+        # GameBench checks each ship against the ships still afloat, so one that sank ramming earlier in this
+        # loop no longer counts as a rival; the fixed rules weigh every claim at once.
+        rivals = [o for o in ships if o.id != ship.id and claims[o.id] == claim
+                  and not (gamebench and o.damage >= SINK_AT)]
         # Two ships heading into each other's cells meet on the way (GameBench let them pass through).
         swapped = not gamebench and any(
             claims[o.id] == ship.cell and o.id in movers and ship.id in movers and o.cell == claim for o in ships
@@ -214,16 +221,22 @@ def _sink(ships: list[Ship], report: Report) -> list[Ship]:
 def resolve_turn(ships: list[Ship], orders: dict[str, str], rocks: set[Cell], *, gamebench: bool = False
                  ) -> tuple[list[Ship], Report]:
     """Play one turn: orders (ship id -> order id) for every live ship. Returns the ships still afloat (ships
-    are changed in place) and the report. ``gamebench`` resolves as GameBench's code did (see the rules text)."""
+    are changed in place; a ship sinks as soon as its damage reaches SINK_AT) and the report. ``gamebench``
+    resolves as GameBench's code did (see the rules text)."""
     report = Report(orders=dict(orders))
     start = {s.id: s.cell for s in ships}
+    everyone = list(ships)
     movers = {s.id for s in ships if split_order(orders[s.id])[0] != "stay"}
     _step(ships, movers, rocks, report, ram_damage=RAM_DAMAGE, gamebench=gamebench)
+    # A ship that strikes its tenth point of damage while moving goes down at once (as in GameBench): it does
+    # not turn, sail on, block the second step or fire.
+    ships = _sink(ships, report)
     turners = {s.id for s in ships if split_order(orders[s.id])[0] in ("left", "right")}
     for ship in ships:
         if ship.id in turners:
             ship.heading = turn_left(ship.heading) if orders[ship.id].startswith("left") else turn_right(ship.heading)
     _step(ships, turners, rocks, report, ram_damage=0, gamebench=gamebench)
-    report.moves = [(s.id, start[s.id], s.cell) for s in ships if s.cell != start[s.id]]
+    ships = _sink(ships, report)
+    report.moves = [(s.id, start[s.id], s.cell) for s in everyone if s.cell != start[s.id]]
     afloat = _gamebench_volley(ships, orders, rocks, report) if gamebench else _volley(ships, orders, rocks, report)
     return afloat, report

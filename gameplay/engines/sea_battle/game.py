@@ -106,7 +106,8 @@ class SeaBattleState(State):
         if seat not in self.current_seats():
             return []
         ship = self.next_ship(seat)
-        return [Action(order, f"{ship.id}: {order_label(order, ship)}") for order in ORDER_IDS]
+        rocks = frozenset(self.rocks)
+        return [Action(order, f"{ship.id}: {order_label(order, ship, rocks)}") for order in ORDER_IDS]
 
     def _apply(self, seat: int, action_id: str, text: str | None) -> None:
         self.orders[self.next_ship(seat).id] = action_id

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .board import HEADING_NAMES, HEADINGS, MOVES, SIZE, gun_heading, planned_course
+from .board import HEADING_NAMES, HEADINGS, MOVES, SIZE, course_past_rocks, gun_heading
 from .text import MOVE_SHORT, report_lines
 
 # A ship's outline facing North (bow up), in cell units around the cell's centre.
@@ -67,15 +67,18 @@ def board_layout(data: Mapping[str, Any]) -> dict[str, Any]:
     choices, guns, pad = [], [], []
     if current is not None:
         cell, heading = (current["x"], current["y"]), current["heading"]
+        rocks = frozenset(tuple(r) for r in data["rocks"])
         for move in MOVES:
-            (x, y), end_heading = planned_course(cell, heading, move)
+            # Where the move ends with rocks in the way (a step into rock is not taken), never a rock cell.
+            (x, y), end_heading, rock_damage = course_past_rocks(cell, heading, move, rocks)
             cx, cy = _centre(x, y)
+            rock = f"strikes rock (+{rock_damage} damage), " if rock_damage else ""
             choices.append({"move": move, "cx": cx, "cy": cy, "mark": ARROWS[move]})
             pad.append({"move": move, "name": MOVE_SHORT[move].capitalize(), "arrow": ARROWS[move],
-                        "to": f"({x},{y}) {HEADING_NAMES[end_heading]}",
+                        "to": f"({x},{y}) {HEADING_NAMES[end_heading]}" + (" · rock!" if rock_damage else ""),
                         "orders": [{"id": f"{move}_{side}",
-                                    "aria": f"{current['id']}: {MOVE_SHORT[move]} "
-                                            f"{'at' if move == 'stay' else 'to'} ({x},{y}) facing "
+                                    "aria": f"{current['id']}: {MOVE_SHORT[move]}, {rock}"
+                                            f"{'at' if move == 'stay' or (x, y) == cell else 'to'} ({x},{y}) facing "
                                             f"{HEADING_NAMES[end_heading]}, fire "
                                             f"{'port' if side == 'L' else 'starboard'} toward "
                                             f"{HEADING_NAMES[gun_heading(end_heading, side)]}",

@@ -45,15 +45,16 @@ RULES = Rules(
             "its final heading: port is the heading turned left (a ship facing North fires port toward smaller "
             "x), starboard the heading turned right. The ball flies up to 3 cells. It stops at the first rock "
             "(no effect) or the first ship, of either fleet, which takes 2 damage: your own ships can be hit. "
-            "There is no holding fire. All balls fly at the same time, so a ship sunk this turn still fires. "
-            "(With gamebench_resolution, ships fire one after another in the order R1-R3, B1-B3 and a sunk "
-            "ship stops later balls no more.)"
+            "There is no holding fire. All balls fly at the same time, so a ship sunk by a ball this turn still "
+            "fires its own. (With gamebench_resolution, ships fire one after another in the order R1-R3, "
+            "B1-B3 and a sunk ship stops later balls no more.)"
         ),
         "Damage and sinking": (
-            "Damage adds up: 1 for striking rock or colliding, 2 for each cannonball. A ship with 10 or more "
-            "damage sinks at the end of the turn and is removed: it gives no more orders, blocks nothing and "
-            "cannot be hit. You see your own ships' damage; the enemy's damage is not shown, though each turn's "
-            "report says which ships were hit."
+            "Damage adds up: 1 for striking rock or colliding, 2 for each cannonball. A ship sinks as soon as "
+            "it has 10 or more damage and is removed: it gives no more orders, blocks nothing and cannot be hit. "
+            "A ship sunk by a rock or a collision while moving goes down there and then: it does not turn, sail "
+            "on or fire that turn. Ships hit by cannonballs sink once all balls have flown. You see your own "
+            "ships' damage; the enemy's damage is not shown, though each turn's report says which ships were hit."
         ),
         "Winning": (
             "After each turn: if no ship is afloat the game is a draw; if only one fleet has ships afloat, that "

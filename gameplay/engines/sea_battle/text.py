@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
-from .board import HEADING_NAMES, SINK_AT, SIZE, gun_heading, planned_course, split_order
+from .board import HEADING_NAMES, SINK_AT, SIZE, course_past_rocks, gun_heading, split_order
 
 MOVE_WORDS = {
     "left": "forward 1, turn left, forward 1",
@@ -19,21 +19,26 @@ SIDE_WORDS = {"L": "fire port (left)", "R": "fire starboard (right)"}
 SIDE_SHORT = {"L": "port", "R": "starboard"}
 
 
-def order_label(order: str, ship=None) -> str:
-    """"forward 1, fire port (left)"; with the ship, where it would end on open water and where the ball flies."""
+def order_label(order: str, ship=None, rocks: frozenset = frozenset()) -> str:
+    """"forward 1, fire port (left)"; with the ship, where it would end if no other ship is in its way (a move
+    into rock is named as such, never as a cell on the rock) and where the ball flies."""
     if ship is None:
         move, side = split_order(order)
         return f"{MOVE_WORDS[move]}, {SIDE_WORDS[side]}"
-    return _course_label(order, ship.cell, ship.heading)
+    return _course_label(order, ship.cell, ship.heading, rocks)
 
 
 @cache
-def _course_label(order: str, cell: tuple[int, int], heading: str) -> str:
+def _course_label(order: str, start: tuple[int, int], heading: str, rocks: frozenset) -> str:
     move, side = split_order(order)
     words = f"{MOVE_WORDS[move]}, {SIDE_WORDS[side]}"
-    (x, y), heading = planned_course(cell, heading, move)
+    (x, y), heading, damage = course_past_rocks(start, heading, move, rocks)
     aim = HEADING_NAMES[gun_heading(heading, side)]
-    return f"{words}: to ({x},{y}) facing {HEADING_NAMES[heading]}, firing {aim}"
+    if damage:
+        where = f"strikes rock (+{damage} damage), {'stays' if (x, y) == start else 'ends'} at ({x},{y})"
+    else:
+        where = f"{'at' if move == 'stay' else 'to'} ({x},{y})"
+    return f"{words}: {where} facing {HEADING_NAMES[heading]}, firing {aim}"
 
 
 def damage_words(ship_id: str, damage: int) -> str:
