@@ -205,6 +205,21 @@ def test_a_corner_ends_the_hand_mid_tick():
     assert state.observation(2).data["last_result"] == "Player 1 cornered Wheat with 9 Wheat: +100."
 
 
+def test_concurrent_view_start_counts_the_actions_before_the_current_hands_deal():
+    """What the platform compares a stale page with (GameSpec.concurrent_actions): a page drawn before the deal of
+    the current hand showed other cards, after a corner as after the tick cap."""
+    state = state_with([["wheat"] * 9, ["barley"] * 9, ["corn"] * 9], {"max_hands": 3, "tick_cap": 1})
+    assert state.concurrent_view_start() == 0
+    state.apply_action(1, "pass")
+    state.apply_action(0, "corner:wheat")  # the second logged action deals hand 2
+    assert state.concurrent_view_start() == 2 == len(state.log)
+    for seat in (0, 1, 2):
+        state.apply_action(seat, "pass")  # the tick cap re-deals after the fifth action
+    assert state.hands_played == 2 and state.concurrent_view_start() == 5
+    restored = type(state).from_json(state.game, json.loads(json.dumps(state.to_json())))
+    assert restored.concurrent_view_start() == 5
+
+
 # --- GameBench options ----------------------------------------------------------------------------------
 
 

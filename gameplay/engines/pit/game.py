@@ -82,6 +82,9 @@ class PitState(SeatViews, State):
         for i, card in enumerate(deck):
             dealt[(first + i) % n].append(card)
         self.hands = [counter(cards) for cards in dealt]
+        # Actions logged before this deal: a re-deal happens inside the _apply of the corner (or last tick's action),
+        # which the log records once _apply returns. A page drawn before them showed the previous hand.
+        self.hand_started = len(self.log) + 1 if self.hands_played else 0
         self.offers = [None] * n
         self.events = []
         self.latest = [None] * n
@@ -207,6 +210,10 @@ class PitState(SeatViews, State):
     def is_terminal(self) -> bool:
         return self.finished
 
+    def concurrent_view_start(self) -> int:
+        # A click chosen on the previous hand's cards must not land on this one (GameSpec.concurrent_actions).
+        return self.hand_started
+
     def scores(self) -> list[float]:
         n = self.game.num_seats
         if not self.finished:
@@ -242,7 +249,8 @@ class PitState(SeatViews, State):
                 "trades": self.trades,
                 "finished": self.finished, "last_result": self.last_result, "events": self.events,
                 "latest": self.latest,
-                "hands": self.hands, "offers": self.offers, "tick": self.tick, "acted": self.acted}
+                "hands": self.hands, "offers": self.offers, "tick": self.tick, "acted": self.acted,
+                "hand_started": self.hand_started}
 
     def _load_payload(self, payload: Mapping[str, Any]) -> None:
         self._legal_cache = {}
@@ -258,6 +266,7 @@ class PitState(SeatViews, State):
         self.offers = [dict(o) if o is not None else None for o in payload["offers"]]
         self.tick = payload["tick"]
         self.acted = list(payload["acted"])
+        self.hand_started = payload.get("hand_started", 0)  # states stored before it was kept: 0 (no check)
 
 
 class PitGame(Game):
