@@ -247,6 +247,14 @@ def test_gamebench_bear_penalises_the_cornering_hand_only():
     assert state.totals == [80, 0, 0]
 
 
+def test_gamebench_bear_penalty_is_announced_for_the_bear_alone_when_the_cornerer_also_holds_the_bull():
+    options = {"bull_and_bear": True, "gamebench_bear_penalty": True}
+    state = state_with([["wheat"] * 8 + ["bull", "bear"], ["barley"] * 9, ["corn"] * 9], options)
+    state.apply_action(0, "corner:wheat")
+    assert state.totals == [80, 0, 0]
+    assert state.last_result == "Player 1 cornered Wheat with 8 Wheat + Bull + Bear: +100; Player 1 held the Bear: -20."
+
+
 def test_gamebench_public_commodities_name_offers_and_trades():
     options = {"gamebench_public_commodities": True}
     state = state_with([["wheat"] * 6 + ["corn"] * 3, ["barley"] * 9, ["corn"] * 6 + ["wheat"] * 3], options)

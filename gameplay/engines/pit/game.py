@@ -153,7 +153,9 @@ class PitState(SeatViews, State):
         hand = self.hands[seat]
         market = self.game.market
         lost = penalties(market, self.hands, seat)
-        held = {str(s): [c for c in ("bull", "bear") if self.hands[s].get(c)] for s in lost}
+        # The cards each penalty is for: GameBench's rule charges the cornerer's Bear only, not a Bull it also holds.
+        charged = ("bear",) if market.bear_penalises_corner else ("bull", "bear")
+        held = {str(s): [c for c in charged if self.hands[s].get(c)] for s in lost}
         shown = {commodity: hand[commodity], **{c: 1 for c in ("bull",) if hand.get(c)}}
         if hand.get("bear"):  # GameBench's rule: the cornering hand shows the Bear it pays for
             shown["bear"] = 1
