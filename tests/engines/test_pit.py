@@ -209,15 +209,20 @@ def test_concurrent_view_start_counts_the_actions_before_the_current_hands_deal(
     """What the platform compares a stale page with (GameSpec.concurrent_actions): a page drawn before the deal of
     the current hand showed other cards, after a corner as after the tick cap."""
     state = state_with([["wheat"] * 9, ["barley"] * 9, ["corn"] * 9], {"max_hands": 3, "tick_cap": 1})
-    assert state.concurrent_view_start() == 0
+    assert state.concurrent_view_start(2, "pass") == 0
     state.apply_action(1, "pass")
     state.apply_action(0, "corner:wheat")  # the second logged action deals hand 2
-    assert state.concurrent_view_start() == 2 == len(state.log)
+    assert state.concurrent_view_start(2, "pass") == 2 == len(state.log)
     for seat in (0, 1, 2):
         state.apply_action(seat, "pass")  # the tick cap re-deals after the fifth action
-    assert state.hands_played == 2 and state.concurrent_view_start() == 5
+    assert state.hands_played == 2 and state.concurrent_view_start(2, "pass") == 5
     restored = type(state).from_json(state.game, json.loads(json.dumps(state.to_json())))
-    assert restored.concurrent_view_start() == 5
+    assert restored.concurrent_view_start(2, "pass") == 5
+    # Taking an offer needs a view that showed it: one drawn after the offer's own action (the sixth logged here).
+    state.apply_action(0, "pass")
+    state.apply_action(1, "offer:2:barley")
+    assert state.concurrent_view_start(2, "accept:1:2:corn") == 7 == len(state.log)
+    assert state.concurrent_view_start(2, "accept:0:2:corn") == 5  # Player 1 has made no offer this hand
 
 
 # --- GameBench options ----------------------------------------------------------------------------------

@@ -85,6 +85,7 @@ class PitState(SeatViews, State):
         # Actions logged before this deal: a re-deal happens inside the _apply of the corner (or last tick's action),
         # which the log records once _apply returns. A page drawn before them showed the previous hand.
         self.hand_started = len(self.log) + 1 if self.hands_played else 0
+        self.offer_started = [0] * n  # per seat: actions logged before its standing offer was made
         self.offers = [None] * n
         self.events = []
         self.latest = [None] * n
@@ -171,6 +172,7 @@ class PitState(SeatViews, State):
         self._record(event)
         if kind == "offer":
             self.offers[seat] = event["b"]
+            self.offer_started[seat] = len(self.log) + 1  # this offer is logged once _apply returns
         elif kind == "cancel":
             self.offers[seat] = None
         elif kind == "trade":
@@ -212,8 +214,13 @@ class PitState(SeatViews, State):
     def is_terminal(self) -> bool:
         return self.finished
 
-    def concurrent_view_start(self) -> int:
-        # A click chosen on the previous hand's cards must not land on this one (GameSpec.concurrent_actions).
+    def concurrent_view_start(self, seat: int, action_id: str) -> int:
+        # A click chosen on the previous hand's cards must not land on this one, nor a click taking an offer on a
+        # later offer of the same seat (GameSpec.concurrent_actions).
+        kind, _, rest = action_id.partition(":")
+        other = rest.partition(":")[0]
+        if kind == "accept" and other.isdigit() and int(other) < self.game.num_seats:
+            return max(self.hand_started, self.offer_started[int(other)])
         return self.hand_started
 
     def scores(self) -> list[float]:
@@ -252,7 +259,7 @@ class PitState(SeatViews, State):
                 "finished": self.finished, "last_result": self.last_result, "events": self.events,
                 "latest": self.latest,
                 "hands": self.hands, "offers": self.offers, "tick": self.tick, "acted": self.acted,
-                "hand_started": self.hand_started}
+                "hand_started": self.hand_started, "offer_started": self.offer_started}
 
     def _load_payload(self, payload: Mapping[str, Any]) -> None:
         self._legal_cache = {}
@@ -269,6 +276,7 @@ class PitState(SeatViews, State):
         self.tick = payload["tick"]
         self.acted = list(payload["acted"])
         self.hand_started = payload.get("hand_started", 0)  # states stored before it was kept: 0 (no check)
+        self.offer_started = list(payload.get("offer_started", [0] * self.game.num_seats))
 
 
 class PitGame(Game):
