@@ -131,17 +131,22 @@ def submit_action(
     ).match
 
 
-def _overtaken_by_others_only(match: Match, state, seat_index: int, expected_version: int) -> bool:
+def _overtaken_by_others_only(match: Match, state, seat_index: int, action_id: str, expected_version: int) -> bool:
     """Whether an action sent from an older view may still count: in a game whose seats act at once on their own
     information (``spec.concurrent_actions``, e.g. Pit's open market) other seats' actions overtaking the view do not
     make it stale (the engine still checks the action is legal now); this seat's own action since that view does (a
-    second click on the same page)."""
+    second click on the same page), and so does a view older than what the engine says it must include
+    (``State.concurrent_view_start``: Pit's previous hand, or an offer made since that the action takes)."""
     if not state.game.spec.concurrent_actions or not 0 <= expected_version < match.version:
         return False
     acted_since = Event.objects.filter(
         match=match, kind=Event.Kind.ACTION, seat=seat_index, version__gt=expected_version
     ).exists()
-    return not acted_since
+    if acted_since:
+        return False
+    # One ACTION event per action in the engine's log, so this counts the actions the view was drawn after.
+    seen = Event.objects.filter(match=match, kind=Event.Kind.ACTION, version__lte=expected_version).count()
+    return seen >= state.concurrent_view_start(seat_index, action_id)
 
 
 @dataclass(frozen=True)
@@ -178,7 +183,7 @@ def apply_action(
             raise ActionRejected("the other players have not joined yet: nobody moves until everyone is here")
         state = state_of(match)
         if expected_version != match.version and not _overtaken_by_others_only(match, state, seat_index,
-                                                                                expected_version):
+                                                                                action_id, expected_version):
             raise ActionRejected(
                 f"your view is out of date (version {expected_version}, match is at {match.version}); refreshed"
             )

@@ -478,6 +478,13 @@ class State(ABC):
         self._apply(seat, action_id, text)
         self.log.append(ActionRecord(seat, action_id, text))
 
+    def concurrent_view_start(self, seat: int, action_id: str) -> int:
+        """For ``spec.concurrent_actions``: how many logged actions ``seat``'s view must already include for
+        ``action_id`` chosen on it to count once other seats have overtaken it. Default 0 (any such view counts if the
+        action is legal); Pit answers the actions before the current hand's deal (a click made on the previous hand's
+        cards never lands on the new hand) or, to take an offer, before that offer was made."""
+        return 0
+
     def actor_label(self) -> str:
         seats = self.current_seats()
         return ", ".join(self.game.seat_name(s) for s in seats)

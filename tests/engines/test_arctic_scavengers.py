@@ -327,6 +327,15 @@ def test_gamebench_rounds_option_plays_5_rounds_with_a_skirmish_every_round():
     assert state.round == 5 and state.game.total_rounds() == 5
 
 
+def test_gamebench_fight_sum_option_counts_every_fight_number_without_carriers():
+    assert fight_strength(["brawler", "spear", "pickaxe"], carriers_needed=False) == 6  # 4 with one tool a person
+    assert fight_strength(["spear", "group_leaders"], carriers_needed=False) == 4  # 0 with nobody to carry them
+    state = new_state(gamebench_fight_sum=True)
+    to_skirmish_round(state)
+    keep_hands(state, {0: ["brawler", "spear", "pickaxe"], 1: ["thugs", "scavenger"]})  # 6 against 4
+    assert state.last_skirmish["strength"] == [6, 4] and state.last_skirmish["winner"] == 0
+
+
 def test_tiebreak_option_uses_skirmishes_won():
     state = new_state(contested_count=1, tiebreak_skirmishes=True)
     to_skirmish_round(state)

@@ -205,6 +205,26 @@ def test_a_corner_ends_the_hand_mid_tick():
     assert state.observation(2).data["last_result"] == "Player 1 cornered Wheat with 9 Wheat: +100."
 
 
+def test_concurrent_view_start_counts_the_actions_before_the_current_hands_deal():
+    """What the platform compares a stale page with (GameSpec.concurrent_actions): a page drawn before the deal of
+    the current hand showed other cards, after a corner as after the tick cap."""
+    state = state_with([["wheat"] * 9, ["barley"] * 9, ["corn"] * 9], {"max_hands": 3, "tick_cap": 1})
+    assert state.concurrent_view_start(2, "pass") == 0
+    state.apply_action(1, "pass")
+    state.apply_action(0, "corner:wheat")  # the second logged action deals hand 2
+    assert state.concurrent_view_start(2, "pass") == 2 == len(state.log)
+    for seat in (0, 1, 2):
+        state.apply_action(seat, "pass")  # the tick cap re-deals after the fifth action
+    assert state.hands_played == 2 and state.concurrent_view_start(2, "pass") == 5
+    restored = type(state).from_json(state.game, json.loads(json.dumps(state.to_json())))
+    assert restored.concurrent_view_start(2, "pass") == 5
+    # Taking an offer needs a view that showed it: one drawn after the offer's own action (the sixth logged here).
+    state.apply_action(0, "pass")
+    state.apply_action(1, "offer:2:barley")
+    assert state.concurrent_view_start(2, "accept:1:2:corn") == 7 == len(state.log)
+    assert state.concurrent_view_start(2, "accept:0:2:corn") == 5  # Player 1 has made no offer this hand
+
+
 # --- GameBench options ----------------------------------------------------------------------------------
 
 
@@ -230,6 +250,14 @@ def test_gamebench_bear_penalises_the_cornering_hand_only():
     assert "corner:wheat" in ids(state, 0)
     state.apply_action(0, "corner:wheat")
     assert state.totals == [80, 0, 0]
+
+
+def test_gamebench_bear_penalty_is_announced_for_the_bear_alone_when_the_cornerer_also_holds_the_bull():
+    options = {"bull_and_bear": True, "gamebench_bear_penalty": True}
+    state = state_with([["wheat"] * 8 + ["bull", "bear"], ["barley"] * 9, ["corn"] * 9], options)
+    state.apply_action(0, "corner:wheat")
+    assert state.totals == [80, 0, 0]
+    assert state.last_result == "Player 1 cornered Wheat with 8 Wheat + Bull + Bear: +100; Player 1 held the Bear: -20."
 
 
 def test_gamebench_public_commodities_name_offers_and_trades():

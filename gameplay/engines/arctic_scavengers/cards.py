@@ -127,7 +127,11 @@ def action_total(action: str, keys) -> int:
     return total
 
 
-def fight_strength(keys) -> int:
+def fight_strength(keys, carriers_needed: bool = True) -> int:
+    """Skirmish strength; ``carriers_needed=False`` is GameBench's count: every FIGHT number on the cards (persons'
+    values, every tool's and Group Leaders' bonus) added up, with no carrier and no one-tool limit."""
+    if not carriers_needed:
+        return sum(CARDS[k].base.get(FIGHT, 0) + CARDS[k].boosts(FIGHT) for k in keys)
     return action_total(FIGHT, keys)
 
 

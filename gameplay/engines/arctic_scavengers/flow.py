@@ -352,7 +352,8 @@ class RoundFlow:
 
     def resolve_skirmish(self) -> None:
         n = self.game.num_seats
-        strength = [fight_strength(self.kept[s]) for s in range(n)]
+        carriers_needed = not self.game.options["gamebench_fight_sum"]
+        strength = [fight_strength(self.kept[s], carriers_needed) for s in range(n)]
         crowd = [people(self.kept[s]) for s in range(n)]
         winner = skirmish_winner(strength, crowd)
         prize = self.contested.pop(0)

@@ -142,6 +142,9 @@ class ArcticGame(Game):
             OptionSpec("contested_count", 14,
                        "Platform option for short matches and tests: keep only this many contested resources "
                        "(after the shuffle). 14 is the published game.", type=int, choices=tuple(range(1, 15))),
+            OptionSpec("gamebench_fight_sum", False,
+                       "GameBench's skirmish strength: every FIGHT number on the kept cards added up (tools and "
+                       "Group Leaders count without a person to carry them, any number per person)."),
             OptionSpec("tiebreak_skirmishes", False,
                        "Break a tie for most people by most skirmishes won (otherwise the tied tribes share the "
                        "win)."),

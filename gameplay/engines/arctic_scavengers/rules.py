@@ -57,7 +57,9 @@ RULES = Rules(
             "Group Leaders' +2 (the best tools are assigned automatically; a tool or leader without a person adds "
             "nothing). The highest strength wins the top contested resource into its discard pile. A tie goes to "
             "the tied tribe with the most people among its kept cards; if that ties too nobody wins and the "
-            "resource is shuffled into the junkyard. One contested resource leaves the pile every skirmish."
+            "resource is shuffled into the junkyard. One contested resource leaves the pile every skirmish. Option "
+            "gamebench_fight_sum counts strength as GameBench does: every FIGHT number on the kept cards added up, "
+            "tools and Group Leaders included even without a person to carry them."
         ),
         "Snipers and saboteurs": (
             "After the reveal, in turn order from the Initiator, each tribe may use each of its revealed "

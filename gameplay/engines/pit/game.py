@@ -9,8 +9,8 @@ at once; a hand without a corner after ``tick_cap`` ticks is re-dealt without sc
 game ends at the target score or after ``max_hands`` hands (a platform rule too, so that random play finishes).
 
 Hidden information: each hand, each standing offer's cards and each trade's cards are private. Action ids name
-cards, so they are never shown to other seats by the engine: labels and observations word everything per viewer
-(text.py) and only counts reach a third seat.
+cards, so they are never shown to other seats by the engine: labels and observations (views.py) word everything
+per viewer (text.py) and only counts reach a third seat.
 """
 
 from __future__ import annotations
@@ -20,12 +20,10 @@ from typing import Any
 
 from ..api import (
     Action,
-    ActionLabels,
     Game,
     GameSpec,
     InvalidOptionsError,
     MeasureSpec,
-    Observation,
     OptionSpec,
     State,
 )
@@ -38,7 +36,6 @@ from .cards import (
     build_deck,
     commodities_for,
     counter,
-    ordered,
     parse_bundle,
     remove,
     size,
@@ -46,13 +43,14 @@ from .cards import (
 )
 from .market import CANCEL, MarketRules, corner_value, legal_ids, penalties
 from .rules import BULL_BEAR, CORNERING, MARKET, OFFERS, RULES, SCORING, VISIBILITY
+from .views import SeatViews
 
 # Events of the current hand kept and worded in observations; older ones are dropped (the state stays small: the
 # platform copies it at every action), except each seat's latest, kept apart for "last action" displays.
 LOG_SHOWN = 12
 
 
-class PitState(State):
+class PitState(SeatViews, State):
     game: PitGame
 
     def __init__(self, game: PitGame, seed: int):
@@ -84,6 +82,10 @@ class PitState(State):
         for i, card in enumerate(deck):
             dealt[(first + i) % n].append(card)
         self.hands = [counter(cards) for cards in dealt]
+        # Actions logged before this deal: a re-deal happens inside the _apply of the corner (or last tick's action),
+        # which the log records once _apply returns. A page drawn before them showed the previous hand.
+        self.hand_started = len(self.log) + 1 if self.hands_played else 0
+        self.offer_started = [0] * n  # per seat: actions logged before its standing offer was made
         self.offers = [None] * n
         self.events = []
         self.latest = [None] * n
@@ -152,7 +154,9 @@ class PitState(State):
         hand = self.hands[seat]
         market = self.game.market
         lost = penalties(market, self.hands, seat)
-        held = {str(s): [c for c in ("bull", "bear") if self.hands[s].get(c)] for s in lost}
+        # The cards each penalty is for: GameBench's rule charges the cornerer's Bear only, not a Bull it also holds.
+        charged = ("bear",) if market.bear_penalises_corner else ("bull", "bear")
+        held = {str(s): [c for c in charged if self.hands[s].get(c)] for s in lost}
         shown = {commodity: hand[commodity], **{c: 1 for c in ("bull",) if hand.get(c)}}
         if hand.get("bear"):  # GameBench's rule: the cornering hand shows the Bear it pays for
             shown["bear"] = 1
@@ -168,6 +172,7 @@ class PitState(State):
         self._record(event)
         if kind == "offer":
             self.offers[seat] = event["b"]
+            self.offer_started[seat] = len(self.log) + 1  # this offer is logged once _apply returns
         elif kind == "cancel":
             self.offers[seat] = None
         elif kind == "trade":
@@ -209,6 +214,15 @@ class PitState(State):
     def is_terminal(self) -> bool:
         return self.finished
 
+    def concurrent_view_start(self, seat: int, action_id: str) -> int:
+        # A click chosen on the previous hand's cards must not land on this one, nor a click taking an offer on a
+        # later offer of the same seat (GameSpec.concurrent_actions).
+        kind, _, rest = action_id.partition(":")
+        other = rest.partition(":")[0]
+        if kind == "accept" and other.isdigit() and int(other) < self.game.num_seats:
+            return max(self.hand_started, self.offer_started[int(other)])
+        return self.hand_started
+
     def scores(self) -> list[float]:
         n = self.game.num_seats
         if not self.finished:
@@ -221,103 +235,6 @@ class PitState(State):
         best = max(self.totals)
         winners = [i for i, t in enumerate(self.totals) if t == best]
         return [1.0 / len(winners) if i in winners else 0.0 for i in range(n)]
-
-    # --- what each seat sees -------------------------------------------------------------------
-    def _public_cards(self) -> bool:
-        return self.game.options["gamebench_public_commodities"]
-
-    def _word(self, event: Mapping[str, Any], viewer: int | None) -> str:
-        return text.describe(event, viewer, self.game.seat_name, self._public_cards())
-
-    def observation(self, seat: int | None) -> Observation:
-        name = self.game.seat_name
-        market = self.game.market
-        offers = []
-        for other, offer in enumerate(self.offers):
-            if offer is None:
-                continue
-            shown = words(offer) if other == seat or self._public_cards() else text.cards_word(size(offer))
-            who = "You offer" if other == seat else f"{name(other)} offers"
-            offers.append({"seat": other, "name": name(other), "count": size(offer), "text": f"{who} {shown}",
-                           "shown": shown, "mine": other == seat})
-        latest = self.latest
-        data: dict[str, Any] = {
-            "seat": seat,
-            "status": "over" if self.finished else "playing",
-            "my_turn": seat is not None and seat in self.current_seats(),
-            "hand_number": self.hands_played + (0 if self.finished else 1),
-            "max_hands": self.game.options["max_hands"],
-            "tick": self.tick,
-            "tick_cap": self.game.options["tick_cap"],
-            "target": self.game.options["target"],
-            "corner_size": market.corner_size,
-            "commodities": [{"name": NAMES[c], "value": VALUES[c]} for c in market.commodities],
-            "totals": list(self.totals),
-            "players": [{"seat": s, "name": name(s), "total": self.totals[s], "hand_size": size(self.hands[s]),
-                         "acted": self.acted[s], "you": s == seat,
-                         "last": self._word(latest[s], seat) if latest[s] else ""}
-                        for s in range(self.game.num_seats)],
-            "hand_sizes": [size(h) for h in self.hands],
-            "acted": list(self.acted),
-            "waiting": ", ".join(name(s) for s in self.current_seats()),
-            "offers": offers,
-            "log": [self._word(e, seat) for e in self.events],
-            "last_result": self.last_result,
-        }
-        if seat is not None:
-            hand, mine = self.hands[seat], self.offers[seat]
-            data["hand"] = [{"card": c, "name": NAMES[c], "count": n, "offered": (mine or {}).get(c, 0)}
-                            for c, n in text._in_order(hand)]
-            data["hand_text"] = text.hand_sentence(hand)
-            data["hand_size"] = size(hand)
-            data["my_offer_text"] = text.offer_sentence(mine) if mine else ""
-            data["market"] = self._market_buttons(seat)
-        return Observation(seat, data, text.observation_text(data, name, seat))
-
-    def _market_buttons(self, seat: int) -> dict[str, Any]:
-        """The seat's own legal actions grouped for the board: offers per commodity, answers per standing offer."""
-        groups: dict[str, Any] = {"corner": [], "offer_rows": {}, "accept_rows": {}, "cancel": None, "pass": None}
-        for action in self.legal_actions(seat):
-            kind, *rest = action.id.split(":")
-            if kind == "corner":
-                groups["corner"].append({"id": action.id, "text": action.label})
-            elif kind == "offer":
-                bundle = self._bundle(rest[0], rest[1])
-                row = groups["offer_rows"].setdefault(rest[1], {"what": _row_name(bundle), "buttons": []})
-                row["buttons"].append({"id": action.id, "text": rest[0], "label": action.label})
-            elif kind == "accept":
-                other = int(rest[0])
-                row = groups["accept_rows"].setdefault(rest[0], {"seat": other, "name": self.game.seat_name(other),
-                                                                "count": size(self.offers[other] or {}),
-                                                                "buttons": []})
-                row["buttons"].append({"id": action.id, "text": f"Give {words(self._bundle(rest[1], rest[2]))}",
-                                       "label": action.label})
-            else:
-                groups[kind] = {"id": action.id, "text": action.label}
-        groups["offer_rows"] = list(groups["offer_rows"].values())
-        groups["accept_rows"] = list(groups["accept_rows"].values())
-        return groups
-
-    def secrets(self) -> dict[int, list[str]]:
-        result: dict[int, list[str]] = {}
-        for seat, hand in enumerate(self.hands):
-            values = [text.hand_sentence(hand)]
-            if not self._public_cards():
-                if self.offers[seat]:
-                    values.append(text.offer_sentence(self.offers[seat]))
-                for event in [*self.events, *(e for e in self.latest if e)]:
-                    if event["k"] == "trade" and seat in (event["a"], event["b"]):
-                        got = event["gb"] if seat == event["a"] else event["ga"]
-                        values.append(text.got_sentence(got, event["n"]))
-            result[seat] = values
-        return result
-
-    def action_labels(self, seat: int, action_id: str, text_in: str | None = None) -> ActionLabels:
-        if action_id not in {a.id for a in self.legal_actions(seat)}:
-            return super().action_labels(seat, action_id, text_in)
-        event = self._event_for(seat, action_id)
-        by_seat = tuple(self._word(event, viewer) for viewer in range(self.game.num_seats))
-        return ActionLabels(by_seat=by_seat, public=self._word(event, None))
 
     def rule_topics(self, seat: int, action_id: str) -> tuple[str, ...]:
         kind = action_id.split(":")[0]
@@ -341,7 +258,8 @@ class PitState(State):
                 "trades": self.trades,
                 "finished": self.finished, "last_result": self.last_result, "events": self.events,
                 "latest": self.latest,
-                "hands": self.hands, "offers": self.offers, "tick": self.tick, "acted": self.acted}
+                "hands": self.hands, "offers": self.offers, "tick": self.tick, "acted": self.acted,
+                "hand_started": self.hand_started, "offer_started": self.offer_started}
 
     def _load_payload(self, payload: Mapping[str, Any]) -> None:
         self._legal_cache = {}
@@ -357,11 +275,8 @@ class PitState(State):
         self.offers = [dict(o) if o is not None else None for o in payload["offers"]]
         self.tick = payload["tick"]
         self.acted = list(payload["acted"])
-
-
-def _row_name(bundle: Mapping[str, int]) -> str:
-    """An offer row's heading: the commodity, with any special cards added ('Wheat + Bull')."""
-    return " + ".join(NAMES[c] for c in ordered(bundle))
+        self.hand_started = payload.get("hand_started", 0)  # states stored before it was kept: 0 (no check)
+        self.offer_started = list(payload.get("offer_started", [0] * self.game.num_seats))
 
 
 class PitGame(Game):
