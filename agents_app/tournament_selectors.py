@@ -9,7 +9,7 @@ from django.db.models import Count
 from agents_app.models import Tournament, TournamentMatch
 from gameplay.engines.registry import GAMES
 from gameplay.models import Match
-from gameplay.selectors import state_of
+from gameplay.selectors import measures_at_end
 
 
 @dataclass(frozen=True)
@@ -125,7 +125,7 @@ def results(tournament: Tournament) -> Results:
         if not scores or len(scores) != len(seat_agents):
             continue
         if goal:
-            measures = state_of(entry.match).measures(0)  # one team: every seat's outcome is the same
+            measures = measures_at_end(entry.match)  # one team: every seat's outcome is the same
             outcome = (measures.get(goal), measures.get(turns))
             for name in dict.fromkeys(seat_agents):
                 per_agent[name].team.add(*outcome)

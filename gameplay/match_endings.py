@@ -17,7 +17,7 @@ from gameplay.announce import announce_finished, notify_match_changed
 from gameplay.engines.api import winner_of
 from gameplay.match_log import ServiceError, append_event, locked_match
 from gameplay.models import Event, Match, Seat
-from gameplay.selectors import draws_open, game_of, may_abort, state_of
+from gameplay.selectors import draws_open, final_measures, game_of, may_abort, state_of
 
 # The abort reason recorded when a person aborts a match before it got going.
 ABORTED_BY_PLAYER = "aborted before the game got going"
@@ -28,9 +28,9 @@ def resign(match_id: int, seat_index: int) -> Match:
     (``State.resignation_scores``), and is rated like any finished match."""
     with transaction.atomic():
         match = _person_in_running_match(match_id, seat_index, "resign")
-        scores = state_of(match).resignation_scores(seat_index)
+        state = state_of(match)
         match.resigned_seat = seat_index
-        end = _finish(match, scores, {"resigned": seat_index})
+        end = _finish(match, state, state.resignation_scores(seat_index), {"resigned": seat_index})
     notify_match_changed(match, seq=end.seq)
     return match
 
@@ -71,7 +71,8 @@ def agree_to_draw(match_id: int, seat_index: int) -> Match:
         event = append_event(match, Event.Kind.DRAW, seat_index, {"accepted" if offered else "offered": True}, None)
         if len(match.draw_agreed) == game.num_seats:
             match.agreed_draw = True
-            event = _finish(match, state_of(match).agreed_draw_scores(), {"agreed_draw": True})
+            state = state_of(match)
+            event = _finish(match, state, state.agreed_draw_scores(), {"agreed_draw": True})
         else:
             match.save(update_fields=["draw_agreed", "updated_at"])
     notify_match_changed(match, seq=event.seq)
@@ -107,10 +108,11 @@ def _person_in_running_match(match_id: int, seat_index: int, what: str) -> Match
     return match
 
 
-def _finish(match: Match, scores: list[float], how: dict) -> Event:
+def _finish(match: Match, state, scores: list[float], how: dict) -> Event:
     """End the match now with ``scores`` (not a move: the state stays as it was); rated like any finished match."""
     match.status = Match.Status.FINISHED
     match.scores = scores
+    match.final_measures = final_measures(state)
     match.winner = winner_of(scores)
     match.finished_at = timezone.now()
     match.draw_agreed = []

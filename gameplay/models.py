@@ -31,6 +31,10 @@ class Match(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # Kept when the match finishes so analyses and the leaderboard read outcomes without rebuilding the state.
+    final_measures = models.JSONField(
+        null=True, blank=True, help_text="Per seat, the measures the game declares (GameSpec.measures) at the end."
+    )
     # When the current decision started; think time of the next action is measured from here.
     turn_started_at = models.DateTimeField(null=True, blank=True)
     # Games played as a sequence of rounds (e.g. the five Gnomes at Night rounds) chain their matches.

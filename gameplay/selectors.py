@@ -367,3 +367,19 @@ def game_of(match: Match) -> Game:
 
 def match_by_id(match_id: int) -> Match:
     return Match.objects.get(pk=match_id)
+
+
+def final_measures(state) -> list[dict] | None:
+    """Every seat's declared measures (``State.measures``) of a state, as a finished match keeps them; None for a game
+    that declares none."""
+    if not state.game.spec.measures:
+        return None
+    return [state.measures(seat) for seat in range(state.game.num_seats)]
+
+
+def measures_at_end(match, seat: int = 0) -> dict:
+    """A finished match's measures for ``seat``: kept at the end (``Match.final_measures``), or, for a match finished
+    before they were kept, rebuilt from its state."""
+    if match.final_measures:
+        return match.final_measures[seat]
+    return state_of(match).measures(seat)

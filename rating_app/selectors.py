@@ -18,7 +18,7 @@ from django.utils import timezone
 from agents_app.agents.registry import AGENTS
 from gameplay.engines.registry import GAMES
 from gameplay.models import Match, Seat
-from gameplay.selectors import state_of
+from gameplay.selectors import measures_at_end
 from rating_app import ratings
 from rating_app.models import RatingRun, RefreshRequest
 from rating_app.ratings import (
@@ -127,8 +127,9 @@ def teamwork_standings(filters: dict | None = None) -> list[dict]:
         if f["until"]:
             matches = matches.filter(finished_at__date__lte=f["until"])
         rows: dict[str, TeamworkRow] = {}
-        for match in matches.order_by("-pk").prefetch_related("seats")[:TEAMWORK_MATCHES]:
-            measures = state_of(match).measures(0)  # one team: the outcome is every seat's
+        # The state (the largest column) is read only for a match finished before its measures were kept.
+        for match in matches.order_by("-pk").defer("state").prefetch_related("seats")[:TEAMWORK_MATCHES]:
+            measures = measures_at_end(match)  # one team: the outcome is every seat's
             players = [s.agent_name if s.controller == Seat.Controller.AGENT else HUMAN for s in match.seats.all()]
             if f["agents"] and not set(players) <= set(f["agents"]):
                 continue
