@@ -111,13 +111,15 @@ class Rules:
 
 @dataclass(frozen=True)
 class OptionSpec:
-    """One game option: name, default, a human description and allowed type."""
+    """One game option: name, default, a human description and allowed type; ``bounds`` (low, high), inclusive,
+    for a number option (checked by ``Game``, so no engine checks its own ranges)."""
 
     name: str
     default: Any
     description: str
     type: type = bool
     choices: tuple | None = None
+    bounds: tuple | None = None
 
 
 @dataclass(frozen=True)
@@ -239,6 +241,9 @@ class Game(ABC):
                 raise InvalidOptionsError(f"option {name} must be {opt.type.__name__}") from None
             if opt.choices is not None and value not in opt.choices:
                 raise InvalidOptionsError(f"option {name} must be one of {opt.choices}")
+            if opt.bounds is not None and not opt.bounds[0] <= value <= opt.bounds[1]:
+                raise InvalidOptionsError(f"option {name} must be between {opt.bounds[0]} and {opt.bounds[1]}, "
+                                          f"got {value}")
             result[name] = value
         return result
 

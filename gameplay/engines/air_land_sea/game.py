@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..api import Game, GameSpec, InvalidOptionsError, MeasureSpec, Observation, OptionSpec
+from ..api import Game, GameSpec, MeasureSpec, Observation, OptionSpec
 from .layout import board_layout
 from .rules import RULES
 from .state import AirLandSeaState
@@ -32,7 +32,8 @@ class AirLandSeaGame(Game):
             OptionSpec("target_vp", 12, "Victory points that win the game (18: the rulebook's longer game).",
                        type=int, choices=(12, 18)),
             OptionSpec("action_cap", 1500, "Platform rule, not in the rulebook: the game stops after this many "
-                       "actions (more VP wins, equal VP is a draw), so every game is bounded.", type=int),
+                       "actions (more VP wins, equal VP is a draw), so every game is bounded.", type=int,
+                       bounds=(1, 100_000)),
             OptionSpec("alt_disrupt_opponent_first", False, "Alternate printing: Disrupt's opponent flips first, "
                        "then the Disrupt player (the 2020 rulebook: the Disrupt player first).", type=bool),
             OptionSpec("gamebench_disrupt_chooser", False, "GameBench: the Disrupt player also chooses the card "
@@ -55,9 +56,3 @@ class AirLandSeaGame(Game):
 
     def board_layout(self, observation: Observation) -> dict | None:
         return board_layout(observation.data)
-
-    def _validate_options(self, given: dict) -> dict:
-        options = super()._validate_options(given)
-        if not 1 <= options["action_cap"] <= 100_000:
-            raise InvalidOptionsError("action_cap must be between 1 and 100000")
-        return options

@@ -22,7 +22,6 @@ from ..api import (
     ActionLabels,
     Game,
     GameSpec,
-    InvalidOptionsError,
     MeasureSpec,
     Observation,
     OptionSpec,
@@ -267,7 +266,7 @@ class BoxingGame(Game):
                        "each decision point is their choice, and a late agent keeps its last action. Off: every "
                        "decision point waits for both players (turn-based, for slow agents).", type=bool),
             OptionSpec("max_frames", 0, "End the bout after this many frames (0 = the full 2:00; GameBench's "
-                       "runs stopped at 1000).", type=int),
+                       "runs stopped at 1000).", type=int, bounds=(0, LONGEST_BOUT_FRAMES)),
         ),
         seat_names=SEATS,
         has_image=True,
@@ -280,11 +279,6 @@ class BoxingGame(Game):
     )
     state_class = BoxingState
     rules = RULES
-
-    def __init__(self, options: Mapping[str, Any] | None = None, num_seats: int | None = None):
-        super().__init__(options, num_seats)
-        if not 0 <= self.options["max_frames"] <= LONGEST_BOUT_FRAMES:
-            raise InvalidOptionsError(f"option max_frames must be between 0 and {LONGEST_BOUT_FRAMES}")
 
     def max_actions(self) -> int:
         frames = self.options["max_frames"] or LONGEST_BOUT_FRAMES

@@ -24,7 +24,6 @@ from ..api import (
     Game,
     GameSpec,
     IllegalActionError,
-    InvalidOptionsError,
     MeasureSpec,
     Observation,
     OptionSpec,
@@ -269,7 +268,7 @@ class GnomesGame(Game):
             OptionSpec("first_seat", 0, "Which seat moves first (0 = Gnome A, 1 = Gnome B).",
                        type=int, choices=(0, 1)),
             OptionSpec("turn_cap", 200, "Moves allowed before the round ends without the treasure (1-1000).",
-                       type=int),
+                       type=int, bounds=TURN_CAP_RANGE),
             OptionSpec("chat", True, "Players may chat (off for the mute control condition of a study).",
                        type=bool),
             OptionSpec("show_hints", False, "Show people hints on how to talk to an agent partner (UI only).",
@@ -301,9 +300,6 @@ class GnomesGame(Game):
 
     def __init__(self, options: Mapping[str, Any] | None = None, num_seats: int | None = None):
         super().__init__(options, num_seats)
-        low, high = TURN_CAP_RANGE
-        if not low <= self.options["turn_cap"] <= high:
-            raise InvalidOptionsError(f"option turn_cap must be between {low} and {high}")
         self.layouts = default_layouts()
         self.round_spec = self.layouts.round(self.options["round"])
         self.mazes = (self.layouts.maze(0), self.layouts.maze(1))

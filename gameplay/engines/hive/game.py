@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..api import Action, Game, GameSpec, InvalidOptionsError, MeasureSpec, Observation, OptionSpec, State
+from ..api import Action, Game, GameSpec, MeasureSpec, Observation, OptionSpec, State
 from .board import cell_text, parse_cell, qr
 from .core import (
     BLACK_WINS,
@@ -255,7 +255,7 @@ class HiveGame(Game):
                 f"Draw once this many turns have been played in total (each player's move or pass is one "
                 f"turn). 0 = no limit of your own: the game is still drawn at the hard cap of {HARD_CAP} "
                 f"turns. At most {MAX_TURN_LIMIT}.",
-                type=int,
+                type=int, bounds=(0, MAX_TURN_LIMIT),
             ),
             OptionSpec(
                 "gamebench", False,
@@ -281,15 +281,12 @@ class HiveGame(Game):
 
     def __init__(self, options: Mapping[str, Any] | None = None, num_seats: int | None = None):
         super().__init__(options, num_seats)
-        limit = self.options["max_turns"]
-        if not 0 <= limit <= MAX_TURN_LIMIT:
-            raise InvalidOptionsError(f"max_turns must be between 0 and {MAX_TURN_LIMIT}, got {limit}")
         self.expansions = "".join(
             letter for letter, name in (("M", "mosquito"), ("L", "ladybug"), ("P", "pillbug"))
             if self.options[name]
         )
         self.beetles = not self.options["gamebench"]
-        self.turn_limit = limit or (GAMEBENCH_TURNS if self.options["gamebench"] else HARD_CAP)
+        self.turn_limit = self.options["max_turns"] or (GAMEBENCH_TURNS if self.options["gamebench"] else HARD_CAP)
 
     def max_actions(self) -> int:
         # Every action is one turn (a placement, a movement or a pass) and the position is a draw

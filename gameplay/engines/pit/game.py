@@ -22,7 +22,6 @@ from ..api import (
     Action,
     Game,
     GameSpec,
-    InvalidOptionsError,
     MeasureSpec,
     OptionSpec,
     State,
@@ -307,10 +306,10 @@ class PitGame(Game):
             OptionSpec("gamebench_share_scores", False, "GameBench's result: each player's share of all positive "
                        "points, instead of the highest total winning."),
             OptionSpec("tick_cap", 60, "Platform rule: ticks a hand may last before it is re-dealt without score.",
-                       int),
+                       int, bounds=(1, 100_000)),
             OptionSpec("max_hands", 10, "Platform rule: the game ends after this many hands (re-deals included); "
-                       "the highest total then wins.", int),
-            OptionSpec("target", 500, "Points that win the game.", int),
+                       "the highest total then wins.", int, bounds=(1, 100_000)),
+            OptionSpec("target", 500, "Points that win the game.", int, bounds=(1, 100_000)),
         ),
         measures=(
             MeasureSpec("points", "The seat's total points at the end (corners minus Bull/Bear penalties)."),
@@ -323,9 +322,6 @@ class PitGame(Game):
 
     def __init__(self, options: Mapping[str, Any] | None = None, num_seats: int | None = None):
         super().__init__(options, num_seats)
-        for name in ("tick_cap", "max_hands", "target"):
-            if not 1 <= self.options[name] <= 100_000:
-                raise InvalidOptionsError(f"option {name} must be between 1 and 100000")
         self.market = MarketRules(
             commodities=commodities_for(self.num_seats, self.options["gamebench_deck"]),
             corner_size=6 if self.options["gamebench_corner_at_6"] else CARDS_PER_COMMODITY,

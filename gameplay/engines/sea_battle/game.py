@@ -20,7 +20,6 @@ from ..api import (
     ActionLabels,
     Game,
     GameSpec,
-    InvalidOptionsError,
     MeasureSpec,
     Observation,
     OptionSpec,
@@ -281,7 +280,7 @@ class SeaBattleGame(Game):
         options=(
             OptionSpec("turn_cap", 100, "Platform rule (GameBench had no limit): the battle stops after this many "
                        "turns; then the fleet with more ships afloat wins, then the one with less damage, else a "
-                       "draw.", type=int),
+                       "draw.", type=int, bounds=TURN_CAP_RANGE),
             OptionSpec("gamebench_resolution", False, "Resolve turns exactly as GameBench's code did: a ship may "
                        "sail into a cell its occupant failed to leave (two ships on one cell), ships heading into "
                        "each other's cells pass through, and balls fly one after another with ships sinking at "
@@ -299,12 +298,6 @@ class SeaBattleGame(Game):
     )
     state_class = SeaBattleState
     rules = RULES
-
-    def __init__(self, options: Mapping[str, Any] | None = None, num_seats: int | None = None):
-        super().__init__(options, num_seats)
-        low, high = TURN_CAP_RANGE
-        if not low <= self.options["turn_cap"] <= high:
-            raise InvalidOptionsError(f"option turn_cap must be between {low} and {high}")
 
     def max_actions(self) -> int:
         """Every turn takes at most one order per ship."""
