@@ -21,7 +21,10 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
+
+if TYPE_CHECKING:  # dialogue.py imports this module; the spec field only needs the name
+    from .dialogue import DialogueSpec
 
 
 class EngineError(Exception):
@@ -184,6 +187,9 @@ class GameSpec:
     - ``concurrent_actions``: seats act at once, each on its own information (Pit's open market), so an action chosen
       on a view that other seats' actions have since overtaken still counts if the engine finds it legal when it
       arrives; only a seat that has acted itself since that view is refused. Requires ``simultaneous``.
+    - ``dialogue``: a dialogue game (seed 004; see ``dialogue.py``): turns are text actions whose id is the structured
+      move and whose text is the message; it declares its instruction sets and payoff measure, and whether a judge
+      decides the outcome (then ``State.awaiting_verdict`` and the verdict hooks apply).
     """
 
     id: str
@@ -208,6 +214,7 @@ class GameSpec:
     goal_measure: str = ""
     realtime: bool = False
     concurrent_actions: bool = False
+    dialogue: DialogueSpec | None = None
 
 
 class Game(ABC):
@@ -489,6 +496,25 @@ class State(ABC):
         action is legal); Pit answers the actions before the current hand's deal (a click made on the previous hand's
         cards never lands on the new hand) or, to take an offer, before that offer was made."""
         return 0
+
+    # --- judged dialogue games (``spec.dialogue.judged``) ----------------------------------------------------
+    def awaiting_verdict(self) -> bool:
+        """True when every message is in and the outcome waits for a judge: no seat is current, yet the state is
+        not terminal until ``apply_verdict``."""
+        return False
+
+    def verdict_request(self) -> tuple[str, tuple[str, ...]]:
+        """What a judge reads (public text only: the whole exchange and the question) and the verdicts it may give."""
+        raise EngineError(f"{self.game.spec.name} has no judge")
+
+    def fallback_verdict(self) -> str:
+        """The verdict of the game's deterministic rule, used when no judge model gives a valid one."""
+        raise EngineError(f"{self.game.spec.name} has no judge")
+
+    def apply_verdict(self, verdict: str, source: str) -> None:
+        """Apply a verdict (``source`` says who gave it: a model's name or "rule"); it is logged like an action so
+        replay reproduces it. Raises IllegalActionError for a verdict not offered or when none is awaited."""
+        raise EngineError(f"{self.game.spec.name} has no judge")
 
     def actor_label(self) -> str:
         seats = self.current_seats()
