@@ -60,12 +60,11 @@ def result_sentence(state: MeetingState, seat: int | None) -> str:
     if state.outcome == "agreement":
         return (f"Agreement on {day_name(state.agreed_day)}: {names[0]} get{'' if seat == 0 else 's'} "
                 f"{payoffs[0]}, {names[1]} get{'' if seat == 1 else 's'} {payoffs[1]}.")
-    why = "walked away" if state.outcome == "walked_away" else "ran out of turns"
     if state.outcome == "walked_away":
         walker = state.thread[-1]["seat"]
         who = "You" if walker == seat else state.game.seat_name(walker)
         return f"No agreement: {who} walked away. Both get 0."
-    return f"No agreement: the players {why}. Both get 0."
+    return "No agreement: the players ran out of turns. Both get 0."
 
 
 def _schedule(profile) -> list[dict[str, Any]]:
