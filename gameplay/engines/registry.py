@@ -11,6 +11,7 @@ from .arctic_scavengers import ArcticGame
 from .atari_boxing import BoxingGame
 from .gnomes import GnomesGame
 from .hive import HiveGame
+from .meeting_scheduling import MeetingGame
 from .pit import PitGame
 from .santorini import SantoriniGame
 from .sea_battle import SeaBattleGame
@@ -18,7 +19,7 @@ from .sea_battle import SeaBattleGame
 GAMES: dict[str, type[Game]] = {
     cls.spec.id: cls
     for cls in (SantoriniGame, HiveGame, GnomesGame, BoxingGame, SeaBattleGame, AirLandSeaGame, ArcticGame,
-                PitGame)
+                PitGame, MeetingGame)
 }
 
 

@@ -53,7 +53,7 @@ class Command(BaseCommand):
             state = game.new_initial_state(seed)
             while not state.is_terminal():
                 seat = rng.choice(state.current_seats())
-                state.apply_action(seat, rng.choice(state.legal_actions(seat)).id)
+                apply_random(state, seat, rng)
                 actions += 1
                 decisions += len(state.current_seats()) == game.num_seats  # a decision point was completed
         elapsed = time.perf_counter() - started
@@ -113,3 +113,13 @@ class Command(BaseCommand):
             f"render   seat view (selectors + HTML fragments), {n} runs: median {statistics.median(times):.2f} ms, "
             f"p95 {sorted(times)[int(n * 0.95) - 1]:.2f} ms"
         )
+
+
+def apply_random(state, seat: int, rng: random.Random) -> None:
+    """A random legal move of ``seat``: a structured action, or (a dialogue game has only these) a text action with
+    a short message."""
+    actions = state.legal_actions(seat)
+    if actions:
+        state.apply_action(seat, rng.choice(actions).id)
+    else:
+        state.apply_action(seat, rng.choice(state.text_actions(seat)).id, "ok")
