@@ -51,7 +51,11 @@ def test_agent_prompts_carry_no_other_seats_secret(game_id):
                     assert not leaked, f"{game_id}: seat {seat}'s prompt carries another seat's secret {leaked[:1]}"
                 checked += 1
             seat = rng.choice(state.current_seats())
-            state.apply_action(seat, rng.choice(state.legal_actions(seat)).id)
+            legal = state.legal_actions(seat)
+            if legal:
+                state.apply_action(seat, rng.choice(legal).id)
+            else:  # a dialogue game: every move is a text action carrying a message
+                state.apply_action(seat, rng.choice(state.text_actions(seat)).id, "hello")
     assert checked > 0
 
 
