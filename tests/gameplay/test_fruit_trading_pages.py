@@ -25,7 +25,7 @@ def new_match():
 def test_each_seat_sees_only_its_own_basket_and_the_mover_gets_the_builder(client):
     match = new_match()
     bob, suzy = match.seats.get(index=0), match.seats.get(index=1)
-    for seat, own, other in ((bob, BOB_SECRETS, SUZY_SECRETS), (suzy, SUZY_SECRETS, BOB_SECRETS)):
+    for seat, other in ((bob, SUZY_SECRETS), (suzy, BOB_SECRETS)):
         for html in (client.get(f"/play/{seat.token}/").content.decode(), seat_fragments(seat_view(match, seat)),
                      client.get(f"/play/{seat.token}/observation.json").content.decode()):
             for secret in other:
