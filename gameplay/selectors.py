@@ -121,6 +121,8 @@ def last_action_text(event: dict | None, names: dict[int, str], seat_index: int 
     labels = payload.get("labels")
     if seat_index is not None and isinstance(labels, list) and 0 <= seat_index < len(labels):
         label = labels[seat_index]
+    if event["seat"] not in names:  # no seat's move: a judge's verdict (its label says so)
+        return label
     return f"{names.get(event['seat'])}: {label}"
 
 
