@@ -162,7 +162,8 @@ def seat_view(
         legal_actions=state.legal_actions(index) if my_turn else [],
         text_actions=state.text_actions(index) if my_turn else [],
         my_turn=my_turn,
-        to_move_label=", ".join(names.get(s, f"seat {s}") for s in state.current_seats()),
+        to_move_label="the judge" if state.awaiting_verdict() else ", ".join(
+            names.get(s, f"seat {s}") for s in state.current_seats()),
         seats=seats,
         chat=chat.lines,
         chat_more=chat.more,
