@@ -108,3 +108,23 @@ def test_watchdog_requeues_a_match_left_waiting(heard, no_judge):
     assert requeue_awaited_verdicts(later, 60) == 0  # once per version per deadline
     services.apply_verdict(match.pk, "draw", "rule", expected_version=match.version)
     assert matches_awaiting_verdict(later + timedelta(minutes=10), 60) == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_play_match_debate_is_deterministic_and_the_rule_judges(settings):
+    import io
+    import json
+
+    from django.core.management import call_command
+
+    settings.DIALOGUE_JUDGE_AGENT = ""
+    results = []
+    for _ in range(2):
+        buf = io.StringIO()
+        call_command("play_match", game="debate", agents="random,random", seed=7, json=True, stdout=buf)
+        results.append(json.loads(buf.getvalue().splitlines()[-1]))
+    first, second = results
+    assert first["status"] == "finished"
+    assert first["moves"][-1].startswith("2:verdict:")  # the judge's pseudo seat, after 4 arguments
+    assert len(first["moves"]) == 5
+    assert {k: first[k] for k in ("scores", "winner", "moves")} == {k: second[k] for k in ("scores", "winner", "moves")}

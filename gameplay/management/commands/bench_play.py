@@ -13,6 +13,7 @@ import statistics
 import time
 
 from django.core.management.base import BaseCommand, CommandError
+from django.test import override_settings
 
 from agents_app.tasks import play_agent_turns
 from gameplay import selectors, services
@@ -52,8 +53,16 @@ class Command(BaseCommand):
             rng = random.Random(seed)
             state = game.new_initial_state(seed)
             while not state.is_terminal():
+                if state.awaiting_verdict():  # a judged dialogue game: its rule stands in for the judge model
+                    state.apply_verdict(state.fallback_verdict(), "rule")
+                    actions += 1
+                    continue
                 seat = rng.choice(state.current_seats())
-                state.apply_action(seat, rng.choice(state.legal_actions(seat)).id)
+                structured = state.legal_actions(seat)
+                if structured:
+                    state.apply_action(seat, rng.choice(structured).id)
+                else:  # a seat that only writes (a dialogue game's message): a short text with a random move
+                    state.apply_action(seat, rng.choice(state.text_actions(seat)).id, "I agree, because it is so.")
                 actions += 1
                 decisions += len(state.current_seats()) == game.num_seats  # a decision point was completed
         elapsed = time.perf_counter() - started
@@ -93,7 +102,8 @@ class Command(BaseCommand):
                 host_seat=None,
                 schedule_agents=False,
             )
-            actions += play_agent_turns(match.pk)
+            with override_settings(AGENT_TURNS_INLINE=True):  # a judged game's verdict inline, as in play_match
+                actions += play_agent_turns(match.pk)
         elapsed = time.perf_counter() - started
         self.stdout.write(
             f"service  {n} stored matches of random agents: {elapsed * 1000 / n:.1f} ms/match, "
