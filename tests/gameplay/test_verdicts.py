@@ -128,3 +128,18 @@ def test_play_match_debate_is_deterministic_and_the_rule_judges(settings):
     assert first["moves"][-1].startswith("2:verdict:")  # the judge's pseudo seat, after 4 arguments
     assert len(first["moves"]) == 5
     assert {k: first[k] for k in ("scores", "winner", "moves")} == {k: second[k] for k in ("scores", "winner", "moves")}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_pages_show_the_wait_for_the_judge_then_the_verdict_and_its_replay(client, no_judge):
+    match = argue_all(human_debate())
+    token = match.seats.get(index=1).token
+    waiting = client.get(f"/play/{token}/").content.decode()
+    assert "Waiting for the judge" in waiting and "Waiting for the judge…" in waiting
+    assert 'class="debate-form"' not in waiting
+    services.apply_verdict(match.pk, "for", "rule", expected_version=match.version)
+    done = client.get(f"/play/{token}/").content.decode()
+    assert "Verdict: For wins" in done and "by the game&#x27;s rule" in done
+    replay = client.get(f"/matches/{match.pk}/replay/?step=3").content.decode()
+    assert "The judge decided: for (by the game&#x27;s rule)" in replay
+    assert ": The judge decided" not in replay  # no seat name (nor an empty one) before the judge's verdict
