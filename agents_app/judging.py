@@ -3,9 +3,9 @@
 ``judge_match`` runs as a Celery task queued on gameplay's ``verdict_awaited`` signal (and again by the watchdog for a
 match left waiting). The judge is the AgentConfig named by the DIALOGUE_JUDGE_AGENT setting; with none, an unknown
 one, an endpoint that fails or replies that stay invalid after one correction, the game's deterministic rule
-(``State.fallback_verdict``) decides, with the reason logged and kept on the verdict's event. Idempotent: the verdict
-is applied with the version it was asked for, so of two tasks racing only one applies (the other's model calls are
-kept, marked not applied).
+(``State.fallback_verdict``) decides, with the reason logged and kept on the verdict's event (``fallback_reason``,
+as for an agent's fallback move). Idempotent: the verdict is applied with the version it was asked for, so of two
+tasks racing only one applies (the other's model calls are kept, marked not applied).
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ def judge_match(match_id: int) -> str | None:
     if verdict is None:
         verdict, source = state.fallback_verdict(), RULE
         logger.warning("match %s: the game's rule decides (%s): %s", match_id, problem, verdict)
-        extra["judge_fallback_reason"] = problem[:300]
+        extra["fallback_reason"] = problem[:300]
     else:
         source = name
         if reason:

@@ -63,7 +63,7 @@ def test_garbage_replies_get_one_correction_then_the_rule_decides(settings, monk
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED and match.scores == [1.0, 0.0]
     event = verdict_event(match)
-    assert event.payload["judge"] == "rule" and "no valid verdict" in event.payload["judge_fallback_reason"]
+    assert event.payload["judge"] == "rule" and "no valid verdict" in event.payload["fallback_reason"]
     calls = list(AgentCall.objects.filter(match=match).order_by("seq"))
     assert [c.purpose for c in calls] == ["judge", "judge"] and all(c.fallback for c in calls)
     assert all("invalid verdict" in c.error for c in calls)
@@ -86,7 +86,7 @@ def test_without_a_judge_configured_the_rule_decides_and_a_second_task_does_noth
     settings.DIALOGUE_JUDGE_AGENT = ""
     assert judge_match(match.pk) == "for"
     assert judge_match(match.pk) is None  # idempotent: nothing awaited any more
-    assert verdict_event(match).payload["judge_fallback_reason"].startswith("no judge model configured")
+    assert verdict_event(match).payload["fallback_reason"].startswith("no judge model configured")
     assert not AgentCall.objects.filter(match=match).exists()
 
 
