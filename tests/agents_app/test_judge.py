@@ -97,3 +97,24 @@ def test_the_last_argument_of_two_agents_gets_the_rule_verdict_through_the_signa
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
     assert verdict_event(match).payload["judge"] == "rule"
+
+
+def test_two_judge_tasks_racing_apply_one_verdict_and_keep_the_losers_calls(settings, monkeypatch):
+    from agents_app.agents.base import ModelCall
+    from agents_app.agents.llm import judge
+
+    match = debate_to_the_judge(monkeypatch)
+    llm_config("debate-judge", "http://127.0.0.1:9/v1")
+    settings.DIALOGUE_JUDGE_AGENT = "debate-judge"
+
+    def slow_judge(settings_, text, verdicts, **kwargs):
+        # While this task waits for its model, another one applies its verdict first.
+        services.apply_verdict(match.pk, "draw", "rule", expected_version=match.version)
+        return judge.JudgeResult("against", (ModelCall("judge", [], raw_reply='{"verdict": "against"}'),))
+
+    monkeypatch.setattr(judge, "ask_judge", slow_judge)
+    assert judge_match(match.pk) is None
+    match.refresh_from_db()
+    assert match.scores == [0.5, 0.5]  # the first verdict stands
+    call = AgentCall.objects.get(match=match)
+    assert call.event is None and "verdict not applied" in call.error
