@@ -9,8 +9,8 @@ from django.dispatch import receiver
 
 from agents_app import turn_runner
 from agents_app.models import AgentConfig
-from agents_app.tasks import answer_chat, play_agent_turns
-from gameplay.signals import agent_turn_due, chat_posted
+from agents_app.tasks import answer_chat, judge_match, play_agent_turns
+from gameplay.signals import agent_turn_due, chat_posted, verdict_awaited
 
 
 @receiver(agent_turn_due, dispatch_uid="agents_app.queue_agent_turns")
@@ -34,6 +34,16 @@ def queue_chat_answers(sender, match_id: int, **kwargs) -> None:
         turn_runner.chat_runner().submit(match_id)
     else:
         answer_chat.delay(match_id)
+
+
+@receiver(verdict_awaited, dispatch_uid="agents_app.queue_judge")
+def queue_judge(sender, match_id: int, **kwargs) -> None:
+    """A judged game's last message committed (or the watchdog found it still waiting): queue the judge, off the
+    announcing thread as for turns (a judge model call may take seconds)."""
+    if judge_match.app.conf.task_always_eager and not settings.AGENT_TURNS_INLINE:
+        turn_runner.judge_runner().submit(match_id)
+    else:
+        judge_match.delay(match_id)
 
 
 @receiver(pre_delete, sender=AgentConfig, dispatch_uid="agents_app.protect_played_configs")

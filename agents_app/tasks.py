@@ -131,5 +131,13 @@ def _action_event(match_id: int, seat: int, version: int) -> Event | None:
     return Event.objects.filter(match_id=match_id, kind=Event.Kind.ACTION, seat=seat, version=version).first()
 
 
+@shared_task(name="agents_app.judge_match", acks_late=True, reject_on_worker_lost=True)
+def judge_match(match_id: int) -> str | None:
+    """A judged dialogue game's verdict (agents_app.judging): the judge model's, else the game's rule."""
+    from agents_app import judging
+
+    return judging.judge_match(match_id)
+
+
 # Tournament tasks live in their own module; importing it here registers them with Celery.
 from agents_app import tournament_tasks  # noqa: E402, F401

@@ -163,6 +163,18 @@ def chat_runner() -> TurnRunner:
         return _chat_runner
 
 
+_judge_runner: TurnRunner | None = None
+
+
+def judge_runner() -> TurnRunner:
+    """The process's runner of judged games' verdicts (its own pool, like chat answers)."""
+    global _judge_runner
+    with _runner_lock:
+        if _judge_runner is None:
+            _judge_runner = TurnRunner(_judge_match, settings.AGENT_TURN_THREADS)
+        return _judge_runner
+
+
 def _play_agent_turns(match_id: int) -> int:
     from agents_app import tasks  # late: the task module imports models, and this module is imported early
 
@@ -175,9 +187,16 @@ def _answer_chat(match_id: int) -> int:
     return tasks.answer_chat(match_id)
 
 
+def _judge_match(match_id: int):
+    from agents_app import tasks
+
+    return tasks.judge_match(match_id)
+
+
 def wait_idle(timeout: float) -> bool:
     """Wait until the process's runners have nothing queued or running; True at once for one that never ran."""
     deadline = time.monotonic() + timeout
     return all(
-        pool is None or pool.wait_idle(max(0.0, deadline - time.monotonic())) for pool in (_runner, _chat_runner)
+        pool is None or pool.wait_idle(max(0.0, deadline - time.monotonic()))
+        for pool in (_runner, _chat_runner, _judge_runner)
     )

@@ -92,12 +92,6 @@ class SeatView:
         return board_template(self.match.game_id)
 
     @property
-    def board_draws_moves(self) -> bool:
-        """The board template offers the seat's moves itself, so the page leaves out the generic list: a dialogue
-        game's moves are hundreds of offers (one form each there), which its board composes with a builder."""
-        return self.game is not None and self.game.spec.dialogue is not None
-
-    @property
     def generic_board(self) -> bool:
         """No board template of its own: the page shows the observation text and the open list of actions."""
         return self.board_template == GENERIC_BOARD_TEMPLATE
@@ -127,6 +121,8 @@ def last_action_text(event: dict | None, names: dict[int, str], seat_index: int 
     labels = payload.get("labels")
     if seat_index is not None and isinstance(labels, list) and 0 <= seat_index < len(labels):
         label = labels[seat_index]
+    if event["seat"] not in names:  # no seat's move: a judge's verdict (its label says so)
+        return label
     return f"{names.get(event['seat'])}: {label}"
 
 
@@ -166,7 +162,8 @@ def seat_view(
         legal_actions=state.legal_actions(index) if my_turn else [],
         text_actions=state.text_actions(index) if my_turn else [],
         my_turn=my_turn,
-        to_move_label=", ".join(names.get(s, f"seat {s}") for s in state.current_seats()),
+        to_move_label="the judge" if state.awaiting_verdict() else ", ".join(
+            names.get(s, f"seat {s}") for s in state.current_seats()),
         seats=seats,
         chat=chat.lines,
         chat_more=chat.more,

@@ -28,6 +28,7 @@ from gameplay.announce import (  # noqa: F401 (NOTIFY_RETRY_DELAYS: part of this
     notify_match_changed,
     schedule_agent_turns,
     schedule_chat_posted,
+    schedule_verdict,
 )
 from gameplay.committed import CommittedAction
 from gameplay.engines.api import EngineError, IllegalActionError
@@ -211,11 +212,57 @@ def apply_action(
         elif match.version % SNAPSHOT_EVERY == 0:
             StateSnapshot.objects.create(match=match, version=match.version, state=match.state)
         match.save()
+        schedule_verdict(match, state)  # a judged game after its last message: the judge is asked once this commits
     change = CommittedAction.of(match, action_event.seq, last_event.seq, seat_index, payload)
     notify_match_changed(match, seq=last_event.seq, change=change)
     if schedule_agents:
         schedule_agent_turns(match, state)
     return Applied(match, change)
+
+
+def apply_verdict(
+    match_id: int,
+    verdict: str,
+    source: str,
+    *,
+    expected_version: int,
+    extra: Mapping[str, Any] | None = None,
+) -> Match:
+    """Apply a judge's verdict to a match awaiting one (``State.awaiting_verdict``, a judged dialogue game), or raise
+    ActionRejected and change nothing: the match is over, the version is not ``expected_version`` (another judge task
+    got there first), no verdict is awaited or the engine refuses this one. ``source`` names who decided: a judge
+    model's configuration or "rule" (``State.fallback_verdict``). Logged as an action event of the judge's pseudo
+    seat (the engine's log record, so replays reproduce it); the match then ends like a final move."""
+    with transaction.atomic():
+        match = locked_match(match_id)
+        if match.status != Match.Status.ACTIVE:
+            raise ActionRejected("the match is over")
+        if expected_version != match.version:
+            raise ActionRejected(f"the match moved on (version {match.version}, not {expected_version})")
+        state = state_of(match)
+        if not state.awaiting_verdict():
+            raise ActionRejected("no verdict is awaited in this match")
+        try:
+            state.apply_verdict(verdict, source)
+        except EngineError as err:
+            raise ActionRejected(str(err)) from None
+        record = state.log[-1]
+        now = timezone.now()
+        match.version += 1
+        match.state = state.to_json()
+        match.turn_started_at = now
+        label = f"The judge decided: {verdict}" + (
+            " (by the game's rule)" if record.text == "rule" else f" (judge: {record.text})"
+        )
+        payload = {"action_id": record.action_id, "label": label, "labels": [label] * state.game.num_seats,
+                   "text": record.text, "judge": record.text}
+        payload.update(extra or {})
+        action_event = append_event(match, Event.Kind.ACTION, record.seat, payload, None)
+        last_event = _finish(match, state, now) if state.is_terminal() else action_event
+        match.save()
+    change = CommittedAction.of(match, action_event.seq, last_event.seq, record.seat, payload)
+    notify_match_changed(match, seq=last_event.seq, change=change)
+    return match
 
 
 def submit_move_text(match_id: int, seat_index: int, text: Any, *, expected_version: int) -> Match:

@@ -11,6 +11,7 @@ RATING_BOOTSTRAP, RATING_SEED, RATING_TIES, RATING_REFRESH_DELAY  leaderboard ra
 MAX_SOCKETS_PER_SEAT, MAX_FRAMES_PER_SECOND, MAX_CHAT_PER_MINUTE, CHAT_HISTORY_SHOWN, MAX_SELECTION  per-seat limits
 AGENT_TURN_DEADLINE_SECONDS, AGENT_WATCHDOG_INTERVAL_SECONDS, AGENT_WAY_OUT_SECONDS  stalled agent turns (see below)
 AGENT_TURN_THREADS, AGENT_TURNS_INLINE  where agent turns run when Celery is eager (see below)
+DIALOGUE_JUDGE_AGENT  the LLM agent configuration judging debates (empty: the game's rule decides)
 """
 
 import os
@@ -206,6 +207,9 @@ AGENT_TURN_DEADLINE_SECONDS = float(os.environ.get("AGENT_TURN_DEADLINE_SECONDS"
 AGENT_WATCHDOG_INTERVAL_SECONDS = float(os.environ.get("AGENT_WATCHDOG_INTERVAL_SECONDS", "10"))
 # A person waiting this long for an agent is offered a way out: end the match (a study round: end it and go on).
 AGENT_WAY_OUT_SECONDS = float(os.environ.get("AGENT_WAY_OUT_SECONDS", "120"))
+# The stored LLM agent configuration (its name) that judges dialogue games decided by a judge (a debate). Empty, or
+# when that model gives no valid verdict, the game's own deterministic rule decides (agents_app.judging).
+DIALOGUE_JUDGE_AGENT = os.environ.get("DIALOGUE_JUDGE_AGENT", "").strip()
 CELERY_BEAT_SCHEDULE = {
     "requeue-stalled-agent-turns": {
         "task": "gameplay.requeue_stalled_agent_turns",

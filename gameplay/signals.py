@@ -16,3 +16,9 @@ agent_turn_due = Signal()
 # may answer between its own moves. sender: gameplay.models.Match; keyword arguments: match_id, seat (the sender),
 # seq (the message event's sequence number).
 chat_posted = Signal()
+
+# Sent when an applied action leaves a judged dialogue game waiting for its verdict (``State.awaiting_verdict``), once
+# that transaction has committed (and again by the watchdog for a match left waiting): agents_app asks its judge
+# model, or applies the game's rule, through ``gameplay.services.apply_verdict``. sender: gameplay.models.Match;
+# keyword arguments: match_id.
+verdict_awaited = Signal()

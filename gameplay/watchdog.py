@@ -22,8 +22,10 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from gameplay.agent_wait import agent_seats_to_move, turn_started
+from gameplay.engines.registry import all_specs
 from gameplay.models import Match, Seat
-from gameplay.signals import agent_turn_due
+from gameplay.selectors import state_of
+from gameplay.signals import agent_turn_due, verdict_awaited
 
 logger = logging.getLogger(__name__)
 
@@ -74,4 +76,39 @@ def requeue_stalled_agent_turns(now: datetime | None = None, deadline_s: float |
         announced += 1
     if announced:
         logger.warning("stalled agent turns queued again: %d", announced)
+    return announced
+
+
+def judged_game_ids() -> list[str]:
+    """The games whose outcome a judge decides (``spec.dialogue.judged``), read from their declarations."""
+    return [spec.id for spec in all_specs() if spec.dialogue is not None and spec.dialogue.judged]
+
+
+def matches_awaiting_verdict(now: datetime | None = None, deadline_s: float | None = None) -> list[Match]:
+    """Active matches of judged games whose last message is older than ``deadline_s`` and that still await a
+    verdict: the judge task was lost (a worker killed, a broker down when the last message was announced)."""
+    now = now or timezone.now()
+    deadline_s = settings.AGENT_TURN_DEADLINE_SECONDS if deadline_s is None else deadline_s
+    cutoff = now - timedelta(seconds=deadline_s)
+    candidates = (
+        Match.objects.filter(status=Match.Status.ACTIVE, game_id__in=judged_game_ids(), turn_started_at__lt=cutoff)
+        .order_by("-turn_started_at", "-pk")
+    )
+    return [m for m in candidates[:SWEEP_LIMIT] if state_of(m).awaiting_verdict()]
+
+
+def requeue_awaited_verdicts(now: datetime | None = None, deadline_s: float | None = None) -> int:
+    """Announce ``verdict_awaited`` again for every match left waiting for its judge (so no match hangs); once per
+    match version per deadline, as for agent turns. Two judge tasks racing are harmless: the verdict is applied with
+    the version it was asked for, so the second is refused."""
+    deadline_s = settings.AGENT_TURN_DEADLINE_SECONDS if deadline_s is None else deadline_s
+    announced = 0
+    for match in matches_awaiting_verdict(now, deadline_s):
+        if not cache.add(f"verdict-requeued:{match.pk}:{match.version}", True, timeout=max(1, int(deadline_s))):
+            continue
+        logger.warning("match %s (version %s) still awaits its verdict: judge queued again", match.pk, match.version)
+        for receiver, result in verdict_awaited.send_robust(sender=Match, match_id=match.pk):
+            if isinstance(result, Exception):
+                logger.error("verdict_awaited receiver %r failed for match %s", receiver, match.pk, exc_info=result)
+        announced += 1
     return announced

@@ -170,4 +170,17 @@
     });
   }
   setInterval(tickThinking, 1000);
+
+  // "37 of 150 words" under a textarea with data-word-limit (a debate argument): the engine refuses a longer one,
+  // this only tells the writer before sending.
+  document.addEventListener("input", function (event) {
+    const field = event.target;
+    if (!(field instanceof HTMLTextAreaElement) || !field.hasAttribute("data-word-limit")) return;
+    const counter = document.querySelector('[data-word-count-for="' + field.id + '"]');
+    if (!counter) return;
+    const limit = Number(field.getAttribute("data-word-limit"));
+    const words = field.value.trim() ? field.value.trim().split(/\s+/).length : 0;
+    counter.textContent = words + " of " + limit + " words" + (words > limit ? ": too long" : "");
+    counter.classList.toggle("over", words > limit);
+  });
 })();

@@ -412,6 +412,31 @@ def check_rejects_illegal(state: State) -> None:
         break
 
 
+def check_verdict_hooks(state: State) -> None:
+    """A state awaiting a verdict (only a game declaring ``spec.dialogue.judged``): no seat acts and it is not
+    terminal; the judge's request is public text with the verdicts it may give, the rule's verdict is one of them,
+    and a verdict not offered is refused with the state unchanged."""
+    dialogue = state.game.spec.dialogue
+    assert dialogue is not None and dialogue.judged, f"{state.game.spec.id} awaits a verdict but is not judged"
+    assert state.current_seats() == [], "a state awaiting a verdict has no seat to act"
+    assert not state.is_terminal(), "a state awaiting a verdict is not terminal yet"
+    text, verdicts = state.verdict_request()
+    assert isinstance(text, str) and text, "verdict_request gives the judge some text"
+    assert verdicts and all(isinstance(v, str) and v for v in verdicts), f"verdicts must be strings: {verdicts!r}"
+    assert state.fallback_verdict() in verdicts, "the rule's verdict must be one the judge may give"
+    for values in state.secrets().values():
+        for value in values:
+            assert not value or str(value) not in text, f"the judge's request leaks secret {value!r}"
+    before = _dump(state)
+    try:
+        state.apply_verdict("__not_a_verdict__", "rule")
+    except IllegalActionError:
+        pass
+    else:
+        raise AssertionError("a verdict not offered was accepted")
+    assert _dump(state) == before, "state changed after a refused verdict"
+
+
 def _submit_text(state: State, seat: int, specs: list[TextAction], rng: random.Random,
                  texts: tuple[str, ...]) -> None:
     spec = rng.choice(specs)
@@ -456,6 +481,12 @@ def random_playout(game: Game, seed: int, texts: tuple[str, ...] = DEFAULT_TEXTS
             check_chat(state)
             break
         assert len(state.log) < limit, f"playout exceeded max_actions()={limit} (seed {seed})"
+        if state.awaiting_verdict():
+            # A judged dialogue game after its last message: the rule's verdict stands in for the judge model.
+            check_verdict_hooks(state)
+            state.apply_verdict(state.fallback_verdict(), "rule")
+            step += 1
+            continue
         seats = state.current_seats()
         assert seats, "non-terminal state has no current seats"
         for s in seats:

@@ -13,6 +13,7 @@ import statistics
 import time
 
 from django.core.management.base import BaseCommand, CommandError
+from django.test import override_settings
 
 from agents_app.tasks import play_agent_turns
 from gameplay import selectors, services
@@ -72,6 +73,10 @@ class Command(BaseCommand):
             rng = random.Random(seed)
             state = game.new_initial_state(seed)
             while not state.is_terminal():
+                if state.awaiting_verdict():  # a judged dialogue game: its rule stands in for the judge model
+                    state.apply_verdict(state.fallback_verdict(), "rule")
+                    actions += 1
+                    continue
                 seat = rng.choice(state.current_seats())
                 random_move(state, seat, rng)
                 actions += 1
@@ -113,7 +118,8 @@ class Command(BaseCommand):
                 host_seat=None,
                 schedule_agents=False,
             )
-            actions += play_agent_turns(match.pk)
+            with override_settings(AGENT_TURNS_INLINE=True):  # a judged game's verdict inline, as in play_match
+                actions += play_agent_turns(match.pk)
         elapsed = time.perf_counter() - started
         self.stdout.write(
             f"service  {n} stored matches of random agents: {elapsed * 1000 / n:.1f} ms/match, "

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from django.core.management.base import BaseCommand, CommandError
+from django.test import override_settings
 
 from agents_app.selectors import agent_choices, agent_exists
 from agents_app.services import preflight
@@ -59,7 +60,10 @@ class Command(BaseCommand):
                 )
             except services.ServiceError as err:
                 raise CommandError(str(err), returncode=2) from None
-            play_agent_turns(match.pk)  # run in this process: the CLI needs no worker
+            # Everything runs in this process, in order: the agents' turns and then, for a judged game, its verdict
+            # (the judge runs inline on the last argument's commit, not on a thread the report would race).
+            with override_settings(AGENT_TURNS_INLINE=True):
+                play_agent_turns(match.pk)  # run in this process: the CLI needs no worker
             self.report(Match.objects.get(pk=match.pk), agents, opts["json"])
 
     def report(self, match: Match, agents: list[str], as_json: bool):

@@ -8,7 +8,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import close_old_connections
 
-from gameplay.watchdog import requeue_stalled_agent_turns
+from gameplay.watchdog import requeue_awaited_verdicts, requeue_stalled_agent_turns
 
 
 class Command(BaseCommand):
@@ -30,7 +30,7 @@ class Command(BaseCommand):
         if not interval > 0:
             raise CommandError("--interval must be a positive number of seconds", returncode=2)
         while True:
-            count = requeue_stalled_agent_turns()
+            count = requeue_stalled_agent_turns() + requeue_awaited_verdicts()
             if opts["once"] or count:
                 self.stdout.write(f"stalled agent turns queued again: {count}")
             if opts["once"]:

@@ -1,0 +1,64 @@
+"""Debate in the browser: two people, each in their own phone-sized browser on one match's links, argue one round
+each (a style picked, the word counter following the text) and get the rule's verdict (no judge model is
+configured on the test server, so the game's rule decides after the last argument)."""
+
+from __future__ import annotations
+
+import re
+
+from .conftest import ARTIFACTS
+
+FOR_TEXT = "Breakfast matters because 9 in 10 pupils focus better after eating it."
+AGAINST_TEXT = "Plenty of people skip it and feel fine."
+
+
+def phone(chromium):
+    context = chromium.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                                   has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    return context, page
+
+
+def test_two_people_debate_to_the_rules_verdict(chromium, server_url):
+    (c1, pro), (c2, con) = phone(chromium), phone(chromium)
+    try:
+        pro.goto(server_url + "/")
+        pro.get_by_role("link", name="New Debate match").click()
+        pro.get_by_label("Topic").fill("0")
+        pro.get_by_label("Rounds per side").fill("1")
+        pro.get_by_label("Against", exact=True).select_option("invite")
+        pro.get_by_role("button", name="Start match").click()
+        pro.wait_for_url(re.compile(r"/play/[\w-]+/$"))
+        con.goto(pro.get_by_label("Invite link for Against").input_value())
+        con.get_by_role("button", name="Join as Against").click()
+        con.wait_for_url(re.compile(r"/play/[\w-]+/$"))
+
+        pro.wait_for_selector(".debate-form")
+        assert "Breakfast is the most important meal of the day." in con.locator(".debate-topic").inner_text()
+        assert con.locator(".debate-form").count() == 0  # not Against's turn: no argument box
+
+        pro.get_by_label("Style").select_option("argue:logos")
+        pro.get_by_label("Your argument").fill(FOR_TEXT)
+        assert pro.locator("#debate-words").inner_text() == "12 of 150 words"
+        pro.screenshot(path=str(ARTIFACTS / "debate-phone-for-writing.png"), full_page=True)
+        pro.get_by_role("button", name="Argue").click()
+
+        con.wait_for_selector('.debate-form')
+        argument = con.locator('.argument[data-seat="0"]')
+        assert FOR_TEXT in argument.inner_text() and "logos" in argument.inner_text()
+        con.get_by_label("Style").select_option("argue:pathos")
+        con.get_by_label("Your argument").fill(AGAINST_TEXT)
+        con.get_by_role("button", name="Argue").click()
+
+        for page in (pro, con):
+            page.wait_for_selector("#verdict")
+            assert "Verdict: For wins" in page.locator("#verdict").inner_text()
+            assert "by the game's rule" in page.locator("#verdict").inner_text()
+            page.wait_for_selector("#result")
+        assert con.locator('.argument[data-seat="1"][data-style="pathos"]').count() == 1
+        assert pro.evaluate("document.documentElement.scrollWidth") <= 390
+        con.screenshot(path=str(ARTIFACTS / "debate-phone-verdict.png"), full_page=True)
+    finally:
+        c1.close()
+        c2.close()
