@@ -179,7 +179,10 @@ class TreeBuilder:
 
     def _payoffs(self, state: State) -> tuple[float, float]:
         measure = self.dialogue.payoff_measure
-        return tuple(float(state.measures(seat)[measure]) for seat in range(2))
+        # A dialogue cut off by the depth limit is unfinished: engines report no payoff yet (None), and without an
+        # agreement the payoff is 0, as the seed's "Incomplete" outcome.
+        values = [state.measures(seat).get(measure) for seat in range(2)]
+        return tuple(0.0 if value is None else float(value) for value in values)
 
 
 def walk(node: Node):
