@@ -253,6 +253,9 @@ class SolverRun(models.Model):
     seed = models.BigIntegerField(default=0)
     agent = models.ForeignKey(AgentConfig, on_delete=models.PROTECT, related_name="solver_runs",
                               help_text="The model that generates the dialogue turns.")
+    judge_agent = models.ForeignKey(AgentConfig, on_delete=models.PROTECT, null=True, blank=True,
+                                    related_name="judged_solver_runs",
+                                    help_text="A judged game's judge model; empty: the game's fallback rule.")
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
     result = models.JSONField(default=dict, blank=True,
                               help_text="Policy, equilibrium table, CFR gain, NashConv, PSRO history, tree size.")

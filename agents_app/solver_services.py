@@ -59,12 +59,18 @@ def create_solver_run(
     iterations: int = 100,
     psro_iterations: int = 3,
     seed: int = 0,
+    judge_agent: str = "",
 ) -> SolverRun:
     """A pending run, checked: the game is a dialogue game, the instruction set is one of its sets, the agent is an
     LLM configuration and the sizes are positive."""
     config = AgentConfig.objects.filter(name=agent).first()
     if config is None:
         raise SolverRunError(f"no LLM agent configuration {agent!r}")
+    judge = None
+    if judge_agent:
+        judge = AgentConfig.objects.filter(name=judge_agent).first()
+        if judge is None:
+            raise SolverRunError(f"no LLM agent configuration {judge_agent!r} to judge")
     if solver not in pipeline.SOLVERS:
         raise SolverRunError(f"unknown solver {solver!r}; known: {', '.join(pipeline.SOLVERS)}")
     try:
@@ -73,6 +79,8 @@ def create_solver_run(
         raise SolverRunError(str(err)) from None
     if game.spec.dialogue is None:
         raise SolverRunError(f"{game.spec.name} is not a dialogue game")
+    if judge is not None and not game.spec.dialogue.judged:
+        raise SolverRunError(f"{game.spec.name} is not judged: it needs no judge model")
     if instruction_set:
         try:
             game.spec.dialogue.instruction_set(instruction_set)
@@ -85,7 +93,7 @@ def create_solver_run(
     return SolverRun.objects.create(
         game_id=game_id, options=dict(game.options), solver=solver, instruction_set=instruction_set, depth=depth,
         llm_seeds=llm_seeds, init_states=init_states, iterations=iterations, psro_iterations=psro_iterations,
-        seed=seed, agent=config,
+        seed=seed, agent=config, judge_agent=judge,
     )
 
 
@@ -101,12 +109,16 @@ def run_solver(run: SolverRun, *, caller: ModelCaller | None = None) -> SolverRu
     """Solve ``run`` and store the outcome on it (status done, or failed with the error). ``caller`` replaces the
     model (tests); by default the run's agent configuration is called through the LLM client stack."""
     run.status, run.started_at, run.error = SolverRun.Status.RUNNING, timezone.now(), ""
-    run.save(update_fields=["status", "started_at", "error"])
+    run.model_calls = run.cache_hits = 0
+    run.save(update_fields=["status", "started_at", "error", "model_calls", "cache_hits"])
     started = time.monotonic()
-    model = None
+    model = judge = None
     try:
         model_name, default_caller = _model_caller(run.agent)
         model = CachedModel(model_name, caller or default_caller, StoredGenerations())
+        if run.judge_agent is not None:
+            judge_name, judge_caller = _model_caller(run.judge_agent)
+            judge = CachedModel(judge_name, caller or judge_caller, StoredGenerations())
         game = create_game(run.game_id, run.options)
         result = pipeline.solve(
             game,
@@ -116,17 +128,21 @@ def run_solver(run: SolverRun, *, caller: ModelCaller | None = None) -> SolverRu
             options=TreeOptions(depth=run.depth, llm_seeds=run.llm_seeds, init_states=run.init_states, seed=run.seed),
             iterations=run.iterations,
             psro_iterations=run.psro_iterations,
+            judge=judge,
         )
         result["fallbacks"] = result["fallbacks"][:FALLBACKS_KEPT]
+        calls = model.stats.calls + (judge.stats.calls if judge is not None else [])
         result["failed_calls"] = [
-            {"purpose": call.purpose, "error": call.error} for call in model.stats.calls if call.error
+            {"purpose": call.purpose, "error": call.error} for call in calls if call.error
         ][:FAILED_CALLS_KEPT]
         run.result, run.status = result, SolverRun.Status.DONE
     except Exception as err:  # a solve must end recorded, whatever broke
         logger.exception("solver run %s failed", run.pk)
         run.status, run.error = SolverRun.Status.FAILED, f"{type(err).__name__}: {err}"[:2000]
-    if model is not None:
-        run.model_calls, run.cache_hits = model.stats.model_calls, model.stats.cache_hits
+    for used in (model, judge):
+        if used is not None:
+            run.model_calls += used.stats.model_calls
+            run.cache_hits += used.stats.cache_hits
     run.elapsed_s = round(time.monotonic() - started, 3)
     run.finished_at = timezone.now()
     run.save()

@@ -18,7 +18,7 @@ from agents_app.models import DialogueGeneration, SolverRun
 from gameplay.engines import registry
 from tests.agents_app.llm_match_support import llm_config
 from tests.support.openai_server import ScriptedReply, scripted_openai_server
-from tests.support.tiny_dialogue import TinyDialogueGame
+from tests.support.tiny_dialogue import TinyDialogueGame, TinyJudgedGame
 
 pytestmark = pytest.mark.django_db
 
@@ -164,3 +164,34 @@ def test_parse_turn_reply_errors():
                           ('{"move": "talk"}', '"message"'), ('{"move": "x", "message": "y"}', "not a legal")):
         with pytest.raises(prompts.ReplyError, match=problem):
             prompts.parse_turn_reply(text, ["talk"])
+
+
+def test_judged_game_uses_the_judge_model_else_the_rule(monkeypatch):
+    monkeypatch.setitem(registry.GAMES, "tiny_judged", TinyJudgedGame)
+
+    def model(body):
+        if "impartial judge" in body["messages"][0]["content"]:
+            text = _user_text(body)
+            # The judge favours whoever argued with pathos (the instruction shapes the message below).
+            return ScriptedReply.text({"verdict": "player 1" if "Player 1: pathos" in text else "player 2"})
+        instruction = _user_text(body).split("Instruction for your message: ", 1)[1].split("\n", 1)[0]
+        return ScriptedReply.text({"move": "talk", "message": instruction.split()[-1].strip(".") + " words"})
+
+    with scripted_openai_server(model) as server:
+        llm_config("solver-model", server.base_url)
+        llm_config("judge-model", server.base_url, model="judge")
+        _solve("--game", "tiny_judged", "--agent", "solver-model", "--judge-agent", "judge-model",
+               "--iterations", "200", "--llm-seeds", "1")
+        judged = SolverRun.objects.get()
+        _solve("--game", "tiny_judged", "--agent", "solver-model", "--iterations", "20", "--llm-seeds", "1")
+        by_rule = SolverRun.objects.exclude(pk=judged.pk).get()
+    assert judged.result["judge"]["model"] == "judge" and judged.result["judge"]["model_calls"] == 9
+    # Seat 0 wins exactly when it argues with pathos: CFR learns it.
+    assert judged.result["equilibrium"]["0:0"]["pathos"] > 0.9
+    assert by_rule.result["values"] == [0.5, 0.5] and "judge" not in by_rule.result  # every leaf a draw
+
+
+def test_judge_agent_only_for_judged_games(tiny_game):
+    llm_config("solver-model", "http://127.0.0.1:9/v1")
+    with pytest.raises(CommandError, match="not judged"):
+        _solve("--game", tiny_game, "--agent", "solver-model", "--judge-agent", "solver-model")

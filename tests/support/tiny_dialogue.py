@@ -13,6 +13,7 @@ from typing import Any
 from gameplay.engines.api import (
     Game,
     GameSpec,
+    IllegalActionError,
     MeasureSpec,
     Observation,
     Rules,
@@ -79,6 +80,9 @@ class TinyDialogueState(State):
     def measures(self, seat):
         return {"payoff": self.payoff(seat), "agreement": bool(self.agreed), "messages": len(self.thread)}
 
+    def awaiting_verdict(self):
+        return False
+
     def observation(self, seat):
         lines = []
         if seat is not None:
@@ -122,3 +126,69 @@ class TinyDialogueGame(Game):
 
     def new_initial_state(self, seed):
         return TinyDialogueState(self, seed)
+
+
+VERDICTS = ("player 1", "player 2", "draw")
+
+
+class TinyJudgedState(TinyDialogueState):
+    """The tiny game judged: after every message, a judge names the better speaker (a win pays 1, a draw 0.5)."""
+
+    def __init__(self, game, seed):
+        super().__init__(game, seed)
+        self.verdict: str | None = None
+
+    def text_actions(self, seat):
+        return [TextAction("talk", "Talk", "a message", 600)] if seat in self.current_seats() else []
+
+    def current_seats(self):
+        return [] if len(self.thread) >= 2 else [len(self.thread) % 2]
+
+    def awaiting_verdict(self):
+        return len(self.thread) >= 2 and self.verdict is None
+
+    def verdict_request(self):
+        lines = [f"Player {who + 1}: {message}" for who, _, message in self.thread]
+        return "\n".join(lines) + "\nWho spoke better?", VERDICTS
+
+    def fallback_verdict(self):
+        return "draw"
+
+    def apply_verdict(self, verdict, source):
+        if verdict not in VERDICTS or not self.awaiting_verdict():
+            raise IllegalActionError(f"no verdict {verdict!r} is awaited")
+        self.verdict = verdict
+
+    def is_terminal(self):
+        return self.verdict is not None
+
+    def payoff(self, seat):
+        if self.verdict is None:
+            return None
+        return 0.5 if self.verdict == "draw" else float(self.verdict == f"player {seat + 1}")
+
+    def _payload(self):
+        return {**super()._payload(), "verdict": self.verdict}
+
+    def _load_payload(self, payload):
+        super()._load_payload(payload)
+        self.verdict = payload["verdict"]
+
+
+class TinyJudgedGame(TinyDialogueGame):
+    spec = GameSpec(
+        id="tiny_judged",
+        name="Tiny judged dialogue",
+        description="One message each, then a judge (solver tests).",
+        min_seats=2,
+        max_seats=2,
+        seat_names=("Player 1", "Player 2"),
+        measures=(MeasureSpec("payoff", "raw payoff"),),
+        dialogue=DialogueSpec(instruction_sets=(InstructionSet("style", ("logos", "pathos", "any"),
+                                                               "Argue with {}."),),
+                              payoff_bounds=(0.0, 1.0), judged=True),
+    )
+    state_class = TinyJudgedState
+
+    def new_initial_state(self, seed):
+        return TinyJudgedState(self, seed)

@@ -27,6 +27,7 @@ def solve(
     options: TreeOptions,
     iterations: int = 100,
     psro_iterations: int = 3,
+    judge: CachedModel | None = None,
 ) -> dict:
     """The result of one solve (JSON-safe): the deployable policy, the equilibrium per seat and message, NashConv
     and CFR gain (CFR), the PSRO history (PSRO), the tree's size and every fallback."""
@@ -36,7 +37,7 @@ def solve(
     if dialogue is None:
         raise ValueError(f"{game.spec.name} is not a dialogue game")
     chosen = dialogue.instruction_set(instruction_set) if instruction_set else dialogue.default_set
-    builder = TreeBuilder(game, model, chosen, options)
+    builder = TreeBuilder(game, model, chosen, options, judge=judge)
     started = time.monotonic()
     result: dict = {"game": game.spec.id, "solver": solver, "instruction_set": chosen.name}
     if solver == "cfr":
@@ -67,6 +68,9 @@ def solve(
     result["tree"] = builder.stats.as_dict()
     result["timing"] = {"generate_s": round(generated - started, 3), "solve_s": round(time.monotonic() - generated, 3)}
     result["fallbacks"] = [list(item) for item in model.stats.fallbacks]
+    if judge is not None:
+        result["judge"] = {"model": judge.model, "model_calls": judge.stats.model_calls,
+                           "cache_hits": judge.stats.cache_hits}
     return result
 
 

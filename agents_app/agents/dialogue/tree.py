@@ -57,7 +57,6 @@ class TreeOptions:
     llm_seeds: int = 2
     init_states: int = 1
     seed: int = 0
-    judge_with_model: bool = False
 
 
 @dataclass
@@ -84,7 +83,8 @@ class TreeBuilder:
     ``instructions_for(seat)`` lists what a seat may choose at its decisions (the instruction set for CFR; a single
     instruction when PSRO evaluates a profile)."""
 
-    def __init__(self, game: Game, model: CachedModel, instruction_set, options: TreeOptions):
+    def __init__(self, game: Game, model: CachedModel, instruction_set, options: TreeOptions,
+                 judge: CachedModel | None = None):
         if game.spec.dialogue is None:
             raise EngineError(f"{game.spec.name} is not a dialogue game")
         self.game = game
@@ -92,6 +92,7 @@ class TreeBuilder:
         self.model = model
         self.instruction_set = instruction_set
         self.options = options
+        self.judge = judge  # the judge model of a judged game; None: the engine's fallback rule decides
         self.stats = TreeStats()
 
     def build(self, instructions_for: Callable[[int], Sequence[str]] | None = None) -> Node:
@@ -158,23 +159,27 @@ class TreeBuilder:
         return child
 
     def _judge(self, state: State) -> None:
+        """Apply the judge model's verdict (cached like a turn), or the engine's rule when there is no judge model or
+        its reply names no offered verdict."""
         verdict, source = state.fallback_verdict(), "rule"
-        if self.options.judge_with_model:
+        if self.judge is not None:
             text, verdicts = state.verdict_request()
+            offered = ", ".join(f'"{v}"' for v in verdicts)
             messages = [
-                {"role": "system", "content": "You judge a debate. Reply with JSON only: {\"verdict\": \"<one of the "
-                 "verdicts offered>\"}."},
-                {"role": "user", "content": f"{text}\n\nVerdicts: {', '.join(verdicts)}"},
+                {"role": "system", "content": "You are the impartial judge of a dialogue game. Reply with a JSON "
+                 f"object only: {{\"verdict\": <one of {offered}>}}."},
+                {"role": "user", "content": text},
             ]
             try:
-                reply = self.model.reply(messages, 0, "dialogue-judge")
-                given = json.loads(reply).get("verdict")
-                if given in verdicts:
-                    verdict, source = given, self.model.model
+                given = json.loads(self.judge.reply(messages, 0, "dialogue-judge")).get("verdict")
+                if isinstance(given, str) and given.strip().casefold() in verdicts:
+                    verdict, source = given.strip().casefold(), self.judge.model
                 else:
-                    self.model.stats.fallbacks.append(("judge", f"verdict {given!r} not offered"))
-            except (Unreachable, ValueError, AttributeError) as err:
-                self.model.stats.fallbacks.append(("judge", str(err) or type(err).__name__))
+                    self.model.stats.fallbacks.append(("judge", f"verdict {given!r} is not offered"))
+            except Unreachable as err:
+                self.model.stats.fallbacks.append(("judge", f"judge unreachable: {err.reason}"))
+            except (ValueError, AttributeError):
+                self.model.stats.fallbacks.append(("judge", "the judge's reply is not a JSON object"))
         state.apply_verdict(verdict, source)
 
     def _payoffs(self, state: State) -> tuple[float, float]:

@@ -1,11 +1,12 @@
 """Solve a dialogue game with CFR or PSRO over an instruction set, generating its tree with a stored LLM agent.
 
     python manage.py solve_dialogue --game fruit_trading --solver cfr --agent NAME --depth 2 --llm-seeds 2 \
-        --init-states 1 --iterations 100 --seed 0 [--psro-iterations 3] [--instruction-set tone] [--json]
+        --init-states 1 --iterations 100 --seed 0 [--psro-iterations 3] [--instruction-set tone] \
+        [--judge-agent NAME] [--options JSON] [--json]
 
 Prints the equilibrium over the instructions per seat and message, the CFR gain and NashConv (CFR), or each PSRO
 iteration with the instruction it added. Generations are cached: the same command again makes no model call and
-prints the same numbers.
+prints the same numbers. A judged game (a debate) is judged by --judge-agent, else by the game's own rule.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ class Command(BaseCommand):
         parser.add_argument("--psro-iterations", type=int, default=3)
         parser.add_argument("--instruction-set", default="", help="default: the game's first instruction set")
         parser.add_argument("--seed", type=int, default=0)
+        parser.add_argument("--judge-agent", default="", help="a judged game's judge model (default: its rule)")
         parser.add_argument("--options", default="{}", help="the game's options as JSON")
         parser.add_argument("--json", action="store_true", help="print the run as one JSON object")
 
@@ -46,7 +48,7 @@ class Command(BaseCommand):
                 game_id=opts["game"], agent=opts["agent"], solver=opts["solver"], options=game_options,
                 instruction_set=opts["instruction_set"], depth=opts["depth"], llm_seeds=opts["llm_seeds"],
                 init_states=opts["init_states"], iterations=opts["iterations"],
-                psro_iterations=opts["psro_iterations"], seed=opts["seed"],
+                psro_iterations=opts["psro_iterations"], seed=opts["seed"], judge_agent=opts["judge_agent"],
             )
         except SolverRunError as err:
             raise CommandError(str(err)) from None
