@@ -16,7 +16,7 @@ from agents_app.agents.dialogue.generation import CachedModel, DictCache
 from agents_app.agents.dialogue.policy import validate_policy
 from agents_app.models import DialogueGeneration, SolverRun
 from gameplay.engines import registry
-from tests.agents_app.llm_match_support import llm_config
+from tests.agents_app.llm_match_support import eager_celery, llm_config  # noqa: F401  (a fixture)
 from tests.support.openai_server import ScriptedReply, scripted_openai_server
 from tests.support.tiny_dialogue import TinyDialogueGame, TinyJudgedGame
 
@@ -195,3 +195,16 @@ def test_judge_agent_only_for_judged_games(tiny_game):
     llm_config("solver-model", "http://127.0.0.1:9/v1")
     with pytest.raises(CommandError, match="not judged"):
         _solve("--game", tiny_game, "--agent", "solver-model", "--judge-agent", "solver-model")
+
+
+def test_solve_dialogue_task(tiny_game, eager_celery):  # noqa: F811
+    from agents_app.solver_services import create_solver_run
+    from agents_app.tasks import solve_dialogue
+
+    with scripted_openai_server(scripted_model()) as server:
+        llm_config("solver-model", server.base_url)
+        run = create_solver_run(game_id=tiny_game, agent="solver-model", depth=1, iterations=10)
+        assert solve_dialogue.delay(run.pk).get() == "done"
+        assert solve_dialogue.delay(run.pk).get() == "skipped"  # a run is solved once
+    run.refresh_from_db()
+    assert run.status == "done" and run.finished_at and run.result["policy"]["game"] == tiny_game
