@@ -136,6 +136,8 @@ def test_endpoint_down_does_not_crash(tiny_game):
     run = SolverRun.objects.get()
     assert run.status == "done"
     assert all("unreachable" in reason for _, reason in run.result["fallbacks"])
+    assert run.model_calls == 5  # then the model is taken for down: the other turns fall back without asking
+    assert len(run.result["fallbacks"]) == 4 * 2
     assert run.result["failed_calls"] and DialogueGeneration.objects.count() == 0
     assert "NashConv:" in out
 

@@ -63,11 +63,12 @@ class GenerationStats:
 
 
 class Unreachable(Exception):
-    """The model gave no reply (``reason`` says why); the caller falls back."""
+    """The model gave no reply (``reason`` says why; ``calls`` are the failed attempts); the caller falls back."""
 
-    def __init__(self, reason: str):
+    def __init__(self, reason: str, calls: list | None = None):
         super().__init__(reason)
         self.reason = reason
+        self.calls = list(calls or [])
 
 
 # A model caller: (messages, purpose) -> (reply text, the ModelCall records of the attempts); raises Unreachable.
@@ -83,12 +84,15 @@ def chat_model_caller(make_chat_caller: Callable[[], object]) -> ModelCaller:
         try:
             reply = caller.call(messages, purpose=purpose, json_mode=True)
         except GiveUp as err:
-            raise Unreachable(err.reason) from None
-        finally:
-            calls = list(caller.calls)
-        return reply.text, calls
+            raise Unreachable(err.reason, caller.calls) from None
+        return reply.text, list(caller.calls)
 
     return call
+
+
+# After this many unreachable requests in a row the model is taken for down: the rest of the solve falls back at
+# once instead of waiting out every request's retries (a tree can ask thousands).
+DOWN_AFTER = 5
 
 
 class CachedModel:
@@ -98,6 +102,7 @@ class CachedModel:
         self.model = model
         self._caller = caller
         self._cache = cache
+        self._unreachable_in_a_row = 0
         self.stats = GenerationStats()
 
     def reply(self, messages: list, llm_seed: int, purpose: str) -> str:
@@ -107,12 +112,18 @@ class CachedModel:
         if cached is not None:
             self.stats.cache_hits += 1
             return cached
+        if self._unreachable_in_a_row >= DOWN_AFTER:
+            raise Unreachable(f"not asked: the last {DOWN_AFTER} requests found the model unreachable")
         try:
             text, calls = self._caller(messages, purpose)
         except Unreachable as err:
-            self.stats.model_calls += 1
-            self.stats.calls.append(ModelCall(purpose, list(messages), error=err.reason))
+            self._unreachable_in_a_row += 1
+            # A deadline can end a decision before any request went out: then one record says so.
+            attempts = err.calls or [ModelCall(purpose, list(messages), error=err.reason)]
+            self.stats.model_calls += len(err.calls)
+            self.stats.calls.extend(attempts)
             raise
+        self._unreachable_in_a_row = 0
         self.stats.model_calls += len(calls) or 1
         self.stats.calls.extend(calls)
         self._cache.put(key, self.model, list(messages), text)

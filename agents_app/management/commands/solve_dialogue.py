@@ -85,9 +85,10 @@ def report_lines(run: SolverRun) -> list[str]:
         game = create_game(run.game_id, run.options)
         tree = result["tree"]
         lines.append(f"instruction set: {result['instruction_set']} ({', '.join(result['instructions'])})")
+        what = "tree" if run.solver == "cfr" else "trees of every profile evaluated"
         lines.append(
-            f"tree: {tree['nodes']} nodes, {tree['decision_nodes']} decisions, {tree['infosets']} information states, "
-            f"{tree['terminals']} leaves"
+            f"{what}: {tree['nodes']} nodes, {tree['decision_nodes']} decisions, {tree['infosets']} information "
+            f"states, {tree['terminals']} leaves"
         )
         if run.solver == "cfr":
             lines.append("equilibrium (average CFR policy, reach-weighted per seat and message):")
