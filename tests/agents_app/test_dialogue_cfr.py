@@ -63,3 +63,25 @@ def test_cfr_matches_open_spiel_on_hand_built_tree(iterations):
     for dist in ours.by_turn.values():
         assert sum(dist.values()) == pytest.approx(1.0)
     assert set(ours.by_turn) == {"0:0", "1:0", "0:1"}
+
+
+def test_by_turn_weights_each_information_state_by_its_reach():
+    # Seat 0 does better with "a" whatever seat 1 does, so CFR plays "a"; seat 1's message 0 policy must then be
+    # the one at the state "a" reaches (where "x" pays it), not the average with the unreached "b" state.
+    after_a = Decision(1, "1:after-a", ["x", "y"], [Terminal((2, 1)), Terminal((2, 0))])
+    after_b = Decision(1, "1:after-b", ["x", "y"], [Terminal((0, 0)), Terminal((0, 1))])
+    root = Decision(0, "0:start", ["a", "b"], [after_a, after_b])
+    solution = dialogue_cfr.solve(root, 200)
+    assert solution.by_infostate["0:start"]["a"] > 0.99
+    assert solution.by_turn["1:0"]["x"] == pytest.approx(solution.by_infostate["1:after-a"]["x"], abs=0.01)
+    assert solution.by_turn["1:0"]["x"] > 0.95
+    assert solution.nash_conv < 0.05
+
+
+def test_efg_refuses_an_information_state_with_differing_actions():
+    from agents_app.agents.dialogue.efg import to_efg
+
+    root = Chance([("l", 0.5, Decision(0, "same", ["a", "b"], [Terminal((0, 0))] * 2)),
+                   ("r", 0.5, Decision(0, "same", ["a", "c"], [Terminal((0, 0))] * 2))])
+    with pytest.raises(ValueError, match="differing actions"):
+        to_efg(root)

@@ -210,3 +210,14 @@ def test_solve_dialogue_task(tiny_game, eager_celery):  # noqa: F811
         assert solve_dialogue.delay(run.pk).get() == "skipped"  # a run is solved once
     run.refresh_from_db()
     assert run.status == "done" and run.finished_at and run.result["policy"]["game"] == tiny_game
+
+
+def test_bench_dialogue_solver_prints_a_row_per_depth(tiny_game):
+    out = io.StringIO()
+    call_command("bench_dialogue_solver", "--game", tiny_game, "--depths", "1,2", "--iterations", "5", stdout=out)
+    rows = [line.split() for line in out.getvalue().splitlines()[2:]]
+    assert [row[0] for row in rows] == ["1", "2"]
+    # every decision generates 4 tones x 2 LLM seeds turns (a fresh cache per depth); depth 2 adds a decision after
+    # each depth-1 turn that did not end the game
+    assert [int(row[2]) for row in rows][0] == 1 and 1 < int(rows[1][2]) <= 9
+    assert all(int(row[5]) == 8 * int(row[2]) for row in rows)
