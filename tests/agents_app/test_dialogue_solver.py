@@ -101,9 +101,13 @@ def test_solve_dialogue_json(tiny_game):
 def test_psro_adds_new_instructions(game, tiny_game):
     with scripted_openai_server(scripted_model()) as server:
         llm_config("solver-model", server.base_url)
-        out = _solve("--game", game, "--solver", "psro", "--agent", "solver-model", "--depth", "2",
-                     "--llm-seeds", "1", "--psro-iterations", "3", "--instruction-set", "tone")
-    history = SolverRun.objects.get().result["psro_history"]
+        args = ("--game", game, "--solver", "psro", "--agent", "solver-model", "--depth", "2",
+                "--llm-seeds", "1", "--psro-iterations", "3", "--instruction-set", "tone")
+        out = _solve(*args)
+        sent = len(server.requests)
+        again = _solve(*args)
+        assert len(server.requests) == sent and _numbers(again) == _numbers(out)  # all from the cache
+    history = SolverRun.objects.order_by("id").first().result["psro_history"]
     added = [step["added"] for step in history if step["added"]]
     assert len(history) == 4 and len(added) == 3 and len(set(added)) == 3
     assert all(a not in ("calm", "assertive", "submissive", "any") for a in added)
