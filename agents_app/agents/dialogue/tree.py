@@ -101,11 +101,11 @@ class TreeBuilder:
         outcomes = []
         for index in range(count):
             state = self.game.new_initial_state(scenario_seed(self.options.seed, index))
-            outcomes.append((f"scenario {index}", 1.0 / count, self._expand(state, 0, [0, 0], choose)))
+            outcomes.append((f"scenario {index}", 1.0 / count, self._expand(state, 0, choose)))
         self.stats.nodes += 1
         return Chance(outcomes)
 
-    def _expand(self, state: State, decisions: int, written: list, choose) -> Node:
+    def _expand(self, state: State, decisions: int, choose) -> Node:
         self.stats.nodes += 1
         if not state.is_terminal() and state.awaiting_verdict():
             state = state.clone()
@@ -135,14 +135,13 @@ class TreeBuilder:
             for llm_seed in range(seeds):
                 turn = self.model.turn(messages, legal_ids, llm_seed)
                 child = self._after_turn(state, seat, turn.move, turn.message)
-                after = list(written)
-                after[seat] += 1
-                outcomes.append(
-                    (f"llm seed {llm_seed}", 1.0 / seeds, self._expand(child, decisions + 1, after, choose))
-                )
+                outcomes.append((f"llm seed {llm_seed}", 1.0 / seeds, self._expand(child, decisions + 1, choose)))
             self.stats.nodes += 1
             children.append(Chance(outcomes))
-        return Decision(seat, key, actions, children, message_index=written[seat])
+        # The seat's message number as the live agent counts it (its moves in the log; services.turn_view), so the
+        # policy's per-turn view answers a live turn under the same key.
+        written = sum(1 for record in state.log if record.seat == seat)
+        return Decision(seat, key, actions, children, message_index=written)
 
     def _after_turn(self, state: State, seat: int, move: str, message: str) -> State:
         """The state after the generated turn; a turn the engine refuses becomes ``talk`` with a neutral message."""
