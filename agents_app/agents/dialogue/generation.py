@@ -134,7 +134,7 @@ class CachedModel:
         try:
             reply = self.reply(messages, llm_seed, "dialogue-turn")
         except Unreachable as err:
-            return self._fallback("", f"model unreachable: {err.reason}")
+            return self._fallback(legal_ids, "", f"model unreachable: {err.reason}")
         try:
             move, message = parse_turn_reply(reply, legal_ids)
             return GeneratedTurn(move, message)
@@ -143,16 +143,18 @@ class CachedModel:
         try:
             corrected = self.reply(correction_messages(messages, reply, problem), llm_seed, "correction")
         except Unreachable as err:
-            return self._fallback(_message_of(reply), f"{problem}; correction unreachable: {err.reason}")
+            return self._fallback(legal_ids, _message_of(reply), f"{problem}; correction unreachable: {err.reason}")
         try:
             move, message = parse_turn_reply(corrected, legal_ids)
             return GeneratedTurn(move, message)
         except ReplyError as err:
-            return self._fallback(_message_of(corrected) or _message_of(reply), f"{problem}; then {err}")
+            return self._fallback(legal_ids, _message_of(corrected) or _message_of(reply), f"{problem}; then {err}")
 
-    def _fallback(self, message: str, reason: str) -> GeneratedTurn:
+    def _fallback(self, legal_ids: Sequence[str], message: str, reason: str) -> GeneratedTurn:
+        """``talk`` with the model's message or a neutral one (a game without ``talk``: its first legal move)."""
         self.stats.fallbacks.append(("turn", reason))
-        return GeneratedTurn(FALLBACK_MOVE, message or NEUTRAL_MESSAGE, fallback_reason=reason)
+        move = FALLBACK_MOVE if FALLBACK_MOVE in legal_ids or not legal_ids else legal_ids[0]
+        return GeneratedTurn(move, message or NEUTRAL_MESSAGE, fallback_reason=reason)
 
 
 def _message_of(reply: str) -> str:

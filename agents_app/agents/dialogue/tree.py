@@ -144,8 +144,10 @@ class TreeBuilder:
         return Decision(seat, key, actions, children, message_index=written)
 
     def _after_turn(self, state: State, seat: int, move: str, message: str) -> State:
-        """The state after the generated turn; a turn the engine refuses becomes ``talk`` with a neutral message."""
-        limit = self.dialogue.max_message_length
+        """The state after the generated turn. A turn the engine refuses becomes ``talk`` (or, in a game without it,
+        the first legal move) with a neutral message; the refusal is counted as a fallback."""
+        limits = {a.id: a.max_length for a in state.text_actions(seat)}
+        limit = min(self.dialogue.max_message_length, limits.get(move, self.dialogue.max_message_length))
         child = state.clone()
         try:
             child.apply_action(seat, move, clean_message(message[:limit], limit))
@@ -153,8 +155,12 @@ class TreeBuilder:
         except IllegalActionError as err:
             self.stats.illegal_turns.append(f"{move}: {err}")
             self.model.stats.fallbacks.append(("engine", f"{move}: {err}"))
+        fallback = FALLBACK_MOVE if FALLBACK_MOVE in limits else next(iter(limits), FALLBACK_MOVE)
         child = state.clone()
-        child.apply_action(seat, FALLBACK_MOVE, NEUTRAL_MESSAGE)
+        try:
+            child.apply_action(seat, fallback, NEUTRAL_MESSAGE)
+        except IllegalActionError as err:
+            raise EngineError(f"{self.game.spec.name} refuses even the fallback turn {fallback!r}: {err}") from None
         return child
 
     def _judge(self, state: State) -> None:
