@@ -92,6 +92,12 @@ class SeatView:
         return board_template(self.match.game_id)
 
     @property
+    def board_draws_moves(self) -> bool:
+        """The board template offers the seat's moves itself, so the page leaves out the generic list: a dialogue
+        game's moves are hundreds of offers (one form each there), which its board composes with a builder."""
+        return self.game is not None and self.game.spec.dialogue is not None
+
+    @property
     def generic_board(self) -> bool:
         """No board template of its own: the page shows the observation text and the open list of actions."""
         return self.board_template == GENERIC_BOARD_TEMPLATE
@@ -294,8 +300,11 @@ def result_text(match: Match, names: dict[int, str], seat_index: int | None, sta
         return resignation_text(match, names, seat_index, cooperative)
     if match.agreed_draw:
         return "Drawn by agreement."
-    if cooperative:
-        text = state.result_text()  # everyone wins or loses together: the game says how it went
+    # Everyone wins or loses together, or (a dialogue game) each seat has its own payoff and a higher share is no
+    # win: the game says how it went.
+    general_sum = state is not None and state.game.spec.dialogue is not None
+    if cooperative or general_sum:
+        text = state.result_text()
         if text:
             return text
     if match.winner is None:

@@ -9,8 +9,10 @@ from .air_land_sea import AirLandSeaGame
 from .api import EngineError, Game, GameSpec
 from .arctic_scavengers import ArcticGame
 from .atari_boxing import BoxingGame
+from .fruit_trading import FruitTradingGame
 from .gnomes import GnomesGame
 from .hive import HiveGame
+from .meeting_scheduling import MeetingGame
 from .pit import PitGame
 from .santorini import SantoriniGame
 from .sea_battle import SeaBattleGame
@@ -18,7 +20,7 @@ from .sea_battle import SeaBattleGame
 GAMES: dict[str, type[Game]] = {
     cls.spec.id: cls
     for cls in (SantoriniGame, HiveGame, GnomesGame, BoxingGame, SeaBattleGame, AirLandSeaGame, ArcticGame,
-                PitGame)
+                PitGame, MeetingGame, FruitTradingGame)
 }
 
 
