@@ -1,4 +1,4 @@
-"""Admin: LLM agent configurations (editable) and the model calls they made (read-only)."""
+"""Admin: LLM agent configurations (editable), the model calls they made and dialogue solver runs (read-only)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from django.contrib import admin
 from django.urls import reverse
 from django.utils.html import format_html
 
-from agents_app.models import AgentCall, AgentConfig
+from agents_app.models import AgentCall, AgentConfig, DialogueGeneration, SolverRun
 
 PLAYED = "{} — has played matches; its ratings and transcripts refer to it, so it cannot be deleted"
 
@@ -102,3 +102,28 @@ class AgentCallAdmin(admin.ModelAdmin):
     @admin.display(description="match", ordering="match_id")
     def match_link(self, obj: AgentCall) -> str:
         return format_html('<a href="{}">#{}</a>', reverse("match_detail", args=[obj.match_id]), obj.match_id)
+
+
+class _ReadOnly(admin.ModelAdmin):
+    """Records of what a solver did: read here, never edited (a changed cached reply would change every rerun)."""
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(SolverRun)
+class SolverRunAdmin(_ReadOnly):
+    list_display = ["id", "game_id", "solver", "instruction_set", "depth", "llm_seeds", "agent", "status",
+                    "model_calls", "cache_hits", "elapsed_s", "created_at"]
+    list_filter = ["game_id", "solver", "status"]
+    list_select_related = ["agent"]
+
+
+@admin.register(DialogueGeneration)
+class DialogueGenerationAdmin(_ReadOnly):
+    list_display = ["id", "model", "key", "created_at"]
+    list_filter = ["model"]
+    search_fields = ["=key"]

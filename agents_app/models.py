@@ -211,3 +211,64 @@ class TournamentMatch(models.Model):
     class Meta:
         ordering = ["tournament", "index"]
         constraints = [models.UniqueConstraint(fields=["tournament", "index"], name="unique_tournament_index")]
+
+
+class DialogueGeneration(models.Model):
+    """One model reply a dialogue solver asked for, kept as its cache (seed 004): the same request for the same
+    LLM seed is answered from here, so a second solve makes no model call and gets the same tree. Also the record
+    of every generation call (what was sent and what came back)."""
+
+    key = models.CharField(max_length=64, unique=True, help_text="sha256 of model, messages and LLM seed index.")
+    model = models.CharField(max_length=200)
+    request_messages = models.JSONField()
+    reply = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+
+class SolverRun(models.Model):
+    """One solve of a dialogue game (CFR or PSRO over an instruction set) with the model that generated its tree."""
+
+    class Solver(models.TextChoices):
+        CFR = "cfr", "CFR"
+        PSRO = "psro", "PSRO"
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+
+    game_id = models.CharField(max_length=50)
+    options = models.JSONField(default=dict, blank=True, help_text="The game's options.")
+    solver = models.CharField(max_length=8, choices=Solver.choices, default=Solver.CFR)
+    instruction_set = models.CharField(max_length=50, blank=True, help_text="Empty: the game's first set.")
+    depth = models.PositiveSmallIntegerField(default=2)
+    llm_seeds = models.PositiveSmallIntegerField(default=2)
+    init_states = models.PositiveSmallIntegerField(default=1)
+    iterations = models.PositiveIntegerField(default=100)
+    psro_iterations = models.PositiveSmallIntegerField(default=3)
+    seed = models.BigIntegerField(default=0)
+    agent = models.ForeignKey(AgentConfig, on_delete=models.PROTECT, related_name="solver_runs",
+                              help_text="The model that generates the dialogue turns.")
+    judge_agent = models.ForeignKey(AgentConfig, on_delete=models.PROTECT, null=True, blank=True,
+                                    related_name="judged_solver_runs",
+                                    help_text="A judged game's judge model; empty: the game's fallback rule.")
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    result = models.JSONField(default=dict, blank=True,
+                              help_text="Policy, equilibrium table, CFR gain, NashConv, PSRO history, tree size.")
+    model_calls = models.PositiveIntegerField(default=0, help_text="Requests sent (cached replies not counted).")
+    cache_hits = models.PositiveIntegerField(default=0)
+    elapsed_s = models.FloatField(null=True, blank=True)
+    error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.solver} on {self.game_id} #{self.pk}"

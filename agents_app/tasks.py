@@ -141,3 +141,16 @@ def judge_match(match_id: int) -> str | None:
 
 # Tournament tasks live in their own module; importing it here registers them with Celery.
 from agents_app import tournament_tasks  # noqa: E402, F401
+
+
+@shared_task(name="agents_app.solve_dialogue", acks_late=True)
+def solve_dialogue(run_id: int) -> str:
+    """Solve a pending dialogue solver run (agents_app.solver_services.run_solver); returns its status."""
+    # Late: the solver loads open_spiel, which agent turns never need.
+    from agents_app.models import SolverRun
+    from agents_app.solver_services import run_solver
+
+    run = SolverRun.objects.filter(pk=run_id).first()
+    if run is None or run.status != SolverRun.Status.PENDING:
+        return "skipped"
+    return run_solver(run).status

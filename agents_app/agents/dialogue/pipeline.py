@@ -1,0 +1,95 @@
+"""One solve of a dialogue game, from the engine and a (cached) model to the result kept with a solver run.
+
+Pure: the caller (agents_app.services) gives the game, the model and the cache and stores what comes back.
+"""
+
+from __future__ import annotations
+
+import time
+
+from gameplay.engines.api import Game
+
+from . import cfr
+from .generation import CachedModel
+from .policy import turn_key, validate_policy
+from .psro import PSRO
+from .tree import TreeBuilder, TreeOptions
+
+SOLVERS = ("cfr", "psro")
+
+
+def solve(
+    game: Game,
+    model: CachedModel,
+    *,
+    solver: str,
+    instruction_set: str = "",
+    options: TreeOptions,
+    iterations: int = 100,
+    psro_iterations: int = 3,
+    judge: CachedModel | None = None,
+) -> dict:
+    """The result of one solve (JSON-safe): the deployable policy, the equilibrium per seat and message, NashConv
+    and CFR gain (CFR), the PSRO history (PSRO), the tree's size and every fallback."""
+    if solver not in SOLVERS:
+        raise ValueError(f"unknown solver {solver!r}; known: {', '.join(SOLVERS)}")
+    dialogue = game.spec.dialogue
+    if dialogue is None:
+        raise ValueError(f"{game.spec.name} is not a dialogue game")
+    chosen = dialogue.instruction_set(instruction_set) if instruction_set else dialogue.default_set
+    builder = TreeBuilder(game, model, chosen, options, judge=judge)
+    started = time.monotonic()
+    result: dict = {"game": game.spec.id, "solver": solver, "instruction_set": chosen.name}
+    if solver == "cfr":
+        tree = builder.build()
+        generated = time.monotonic()
+        solution = cfr.solve(tree, iterations)
+        result.update(
+            instructions=list(chosen.instructions),
+            equilibrium=solution.by_turn,
+            nash_conv=solution.nash_conv,
+            cfr_gain=solution.cfr_gain,
+            values=solution.values,
+            policy=_policy(game, chosen.name, list(chosen.instructions), solution.by_turn, solution.by_infostate),
+        )
+    else:
+        psro = PSRO(builder, model)
+        outcome = psro.run(psro_iterations)
+        generated = time.monotonic()
+        mixture = dict(zip(outcome.instructions, outcome.mixture, strict=True))
+        by_turn = {turn_key(seat, index): mixture for seat in range(2) for index in range(options.depth)}
+        result.update(
+            instructions=outcome.instructions,
+            equilibrium={"meta": mixture},
+            table=outcome.table,
+            psro_history=outcome.history,
+            policy=_policy(game, chosen.name, outcome.instructions, by_turn, {}),
+        )
+    result["tree"] = builder.stats.as_dict()
+    result["timing"] = {"generate_s": round(generated - started, 3), "solve_s": round(time.monotonic() - generated, 3)}
+    result["fallbacks"] = [list(item) for item in model.stats.fallbacks]
+    if judge is not None:
+        result["judge"] = {"model": judge.model, "model_calls": judge.stats.model_calls,
+                           "cache_hits": judge.stats.cache_hits}
+    return result
+
+
+def _policy(game: Game, set_name: str, instructions: list, by_turn: dict, by_infostate: dict) -> dict:
+    policy = {
+        "game": game.spec.id,
+        "instruction_set": set_name,
+        "instructions": instructions,
+        "by_turn": _normalised(by_turn),
+        "by_infostate": _normalised(by_infostate),
+    }
+    validate_policy(policy)
+    return policy
+
+
+def _normalised(table: dict) -> dict:
+    """Distributions summing to exactly 1 after float noise (a solver's average can be off by 1e-16)."""
+    result = {}
+    for key, dist in table.items():
+        total = sum(dist.values())
+        result[key] = {a: (p / total if total > 0 else 1.0 / len(dist)) for a, p in dist.items()}
+    return result

@@ -1,0 +1,111 @@
+"""Solve a dialogue game with CFR or PSRO over an instruction set, generating its tree with a stored LLM agent.
+
+    python manage.py solve_dialogue --game fruit_trading --solver cfr --agent NAME --depth 2 --llm-seeds 2 \
+        --init-states 1 --iterations 100 --seed 0 [--psro-iterations 3] [--instruction-set tone] \
+        [--judge-agent NAME] [--options JSON] [--json]
+
+Prints the equilibrium over the instructions per seat and message, the CFR gain and NashConv (CFR), or each PSRO
+iteration with the instruction it added. Generations are cached: the same command again makes no model call and
+prints the same numbers. A judged game (a debate) is judged by --judge-agent, else by the game's own rule.
+"""
+
+from __future__ import annotations
+
+import json
+
+from django.core.management.base import BaseCommand, CommandError
+
+from agents_app.models import SolverRun
+from agents_app.solver_services import SolverRunError, create_solver_run, run_solver
+from gameplay.engines.registry import create_game
+
+
+class Command(BaseCommand):
+    help = "Solve a dialogue game (CFR or PSRO over an instruction set) with a stored LLM agent generating the turns."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--game", required=True)
+        parser.add_argument("--agent", required=True, help="the LLM agent configuration that generates the turns")
+        parser.add_argument("--solver", choices=["cfr", "psro"], default="cfr")
+        parser.add_argument("--depth", type=int, default=2, help="decisions per dialogue in the tree")
+        parser.add_argument("--llm-seeds", type=int, default=2, help="samples of the model per decision")
+        parser.add_argument("--init-states", type=int, default=1, help="scenarios at the root")
+        parser.add_argument("--iterations", type=int, default=100, help="CFR iterations")
+        parser.add_argument("--psro-iterations", type=int, default=3)
+        parser.add_argument("--instruction-set", default="", help="default: the game's first instruction set")
+        parser.add_argument("--seed", type=int, default=0)
+        parser.add_argument("--judge-agent", default="", help="a judged game's judge model (default: its rule)")
+        parser.add_argument("--options", default="{}", help="the game's options as JSON")
+        parser.add_argument("--json", action="store_true", help="print the run as one JSON object")
+
+    def handle(self, *args, **opts):
+        try:
+            game_options = json.loads(opts["options"])
+        except json.JSONDecodeError as err:
+            raise CommandError(f"--options is not JSON: {err}") from None
+        try:
+            run = create_solver_run(
+                game_id=opts["game"], agent=opts["agent"], solver=opts["solver"], options=game_options,
+                instruction_set=opts["instruction_set"], depth=opts["depth"], llm_seeds=opts["llm_seeds"],
+                init_states=opts["init_states"], iterations=opts["iterations"],
+                psro_iterations=opts["psro_iterations"], seed=opts["seed"], judge_agent=opts["judge_agent"],
+            )
+        except SolverRunError as err:
+            raise CommandError(str(err)) from None
+        run = run_solver(run)
+        if opts["json"]:
+            self.stdout.write(json.dumps(_as_json(run), sort_keys=True))
+        else:
+            for line in report_lines(run):
+                self.stdout.write(line)
+        if run.status != SolverRun.Status.DONE:
+            raise CommandError(f"solver run {run.pk} failed: {run.error}")
+
+
+def _as_json(run: SolverRun) -> dict:
+    return {
+        "run": run.pk, "status": run.status, "error": run.error, "model_calls": run.model_calls,
+        "cache_hits": run.cache_hits, "result": run.result,
+    }
+
+
+def _dist(dist: dict) -> str:
+    return "  ".join(f"{name} {p:.4f}" for name, p in dist.items())
+
+
+def report_lines(run: SolverRun) -> list[str]:
+    lines = [
+        f"solver run {run.pk}: {run.solver} on {run.game_id} with {run.agent.name} "
+        f"(depth {run.depth}, llm seeds {run.llm_seeds}, init states {run.init_states}, seed {run.seed}"
+        + (f", iterations {run.iterations})" if run.solver == "cfr" else f", psro iterations {run.psro_iterations})"),
+        f"status: {run.status}" + (f" ({run.error})" if run.error else ""),
+    ]
+    result = run.result or {}
+    if result:
+        game = create_game(run.game_id, run.options)
+        tree = result["tree"]
+        lines.append(f"instruction set: {result['instruction_set']} ({', '.join(result['instructions'])})")
+        what = "tree" if run.solver == "cfr" else "trees of every profile evaluated"
+        lines.append(
+            f"{what}: {tree['nodes']} nodes, {tree['decision_nodes']} decisions, {tree['infosets']} information "
+            f"states, {tree['terminals']} leaves"
+        )
+        if run.solver == "cfr":
+            lines.append("equilibrium (average CFR policy, reach-weighted per seat and message):")
+            for key in sorted(result["equilibrium"], key=lambda k: tuple(int(x) for x in k.split(":"))[::-1]):
+                seat, index = (int(x) for x in key.split(":"))
+                lines.append(f"  {game.seat_name(seat)}, message {index + 1}: {_dist(result['equilibrium'][key])}")
+            gain = result["cfr_gain"]
+            if gain:
+                seats = ", ".join(f"{game.seat_name(s)} {g:.6f}" for s, g in enumerate(gain["seats"]))
+                lines.append(f"CFR gain: {seats}; mean {gain['mean']:.6f}")
+            lines.append(f"NashConv: {result['nash_conv']:.6f}")
+        else:
+            for step in result["psro_history"]:
+                mixture = dict(zip(step["instructions"], step["mixture"], strict=True))
+                added = f" -> added {step['added']}" if step["added"] else ""
+                lines.append(f"PSRO iteration {step['iteration']}: {_dist(mixture)}{added}")
+            lines.append(f"equilibrium: {_dist(result['equilibrium']['meta'])}")
+        lines.append(f"fallbacks: {len(result.get('fallbacks', []))}")
+    lines.append(f"model calls: {run.model_calls}, cached replies: {run.cache_hits}, elapsed: {run.elapsed_s} s")
+    return lines
