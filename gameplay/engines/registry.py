@@ -9,6 +9,7 @@ from .air_land_sea import AirLandSeaGame
 from .api import EngineError, Game, GameSpec
 from .arctic_scavengers import ArcticGame
 from .atari_boxing import BoxingGame
+from .fruit_trading import FruitTradingGame
 from .gnomes import GnomesGame
 from .hive import HiveGame
 from .pit import PitGame
@@ -18,7 +19,7 @@ from .sea_battle import SeaBattleGame
 GAMES: dict[str, type[Game]] = {
     cls.spec.id: cls
     for cls in (SantoriniGame, HiveGame, GnomesGame, BoxingGame, SeaBattleGame, AirLandSeaGame, ArcticGame,
-                PitGame)
+                PitGame, FruitTradingGame)
 }
 
 
