@@ -92,6 +92,12 @@ class SeatView:
         return board_template(self.match.game_id)
 
     @property
+    def board_draws_moves(self) -> bool:
+        """The board template offers the seat's moves itself, so the page leaves out the generic list: a dialogue
+        game's moves are hundreds of offers (one form each there), which its board composes with a builder."""
+        return self.game is not None and self.game.spec.dialogue is not None
+
+    @property
     def generic_board(self) -> bool:
         """No board template of its own: the page shows the observation text and the open list of actions."""
         return self.board_template == GENERIC_BOARD_TEMPLATE

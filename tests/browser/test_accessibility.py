@@ -91,7 +91,8 @@ def test_the_public_pages_and_every_game_page(axe_page, a11y_server):
                         ("/games/atari_boxing/new/", "new Atari Boxing match"),
                         ("/games/air_land_sea/new/", "new Air, Land & Sea match"),
                         ("/games/arctic_scavengers/new/", "new Arctic Scavengers match"),
-                        ("/games/pit/new/", "new Pit match"), ("/games/sea_battle/new/", "new Sea Battle match")):
+                        ("/games/pit/new/", "new Pit match"), ("/games/sea_battle/new/", "new Sea Battle match"),
+                        ("/games/fruit_trading/new/", "new Fruit Trading match")):
         page.goto(url + path)
         check(page, label, found)
     for game, seat, partner in (("Santorini", "Player 2", "agent:random"), ("Hive", "Black", "agent:random"),
@@ -99,6 +100,7 @@ def test_the_public_pages_and_every_game_page(axe_page, a11y_server):
                                 ("Air, Land & Sea", "Red", "agent:random"),
                                 ("Arctic Scavengers", "East Tribe", "agent:random"),
                                 ("Pit", "Player 3", "agent:random"), ("Sea Battle", "Blue", "agent:random"),
+                                ("Fruit Trading", "Player 2", "agent:random"),
                                 ("Gnomes at Night", "Gnome B", "agent:gnomes-mute")):
         start(page, url, game, seat, partner)
         check(page, f"{game} match page", found)

@@ -69,6 +69,7 @@ class SeatViews:
             "status": "over" if done else "playing", "outcome": self.outcome,
             "to_move": None if done else self.to_move, "my_turn": not done and seat == self.to_move,
             "turns_left": [limit - n for n in self.turns_taken], "max_turns": limit,
+            "turns": [{"name": self._name(s), "left": limit - self.turns_taken[s]} for s in (0, 1)],
             "max_offer_units": self.game.options["max_offer_units"], "thread": thread, "offers": offers,
         }
         lines = []
