@@ -153,3 +153,16 @@ def test_deploy_dialogue_policy_copies_a_policy_file_onto_a_configuration(tmp_pa
         call_command("deploy_dialogue_policy", "--policy-file", str(path), "--agent", "guided")
     with pytest.raises(CommandError, match="no agent configuration"):
         call_command("deploy_dialogue_policy", "--policy-file", str(path), "--agent", "random")
+
+
+@pytest.mark.django_db
+def test_the_admin_edits_the_steering_and_refuses_a_solver_agent_without_a_policy(admin_client):
+    config = llm_config("guided", "http://127.0.0.1:9/v1")
+    url = f"/admin/agents_app/agentconfig/{config.pk}/change/"
+    page = admin_client.get(url)
+    assert page.status_code == 200
+    assert b'name="dialogue_steering"' in page.content and b'name="dialogue_policy"' in page.content
+    form = {k: v for k, v in page.context["adminform"].form.initial.items() if v is not None}
+    form.update({"dialogue_steering": "solver", "dialogue_policy": "{}", "capabilities": "{}"})
+    refused = admin_client.post(url, {k: (json.dumps(v) if isinstance(v, dict) else v) for k, v in form.items()})
+    assert refused.status_code == 200 and b"needs a deployed policy" in refused.content
