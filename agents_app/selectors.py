@@ -112,7 +112,9 @@ def chat_replies_per_turn(name: str) -> int:
     if cls is not None:
         return int(cls.chat_replies_per_turn)
     config = agent_config(name)
-    return int(config.chat_replies) if config is not None else 0
+    if config is None or config.dialogue_steering:  # a steered agent speaks only with its moves (DialogueAgent)
+        return 0
+    return int(config.chat_replies)
 
 
 def wants_images(name: str) -> bool:

@@ -166,3 +166,11 @@ def test_the_admin_edits_the_steering_and_refuses_a_solver_agent_without_a_polic
     form.update({"dialogue_steering": "solver", "dialogue_policy": "{}", "capabilities": "{}"})
     refused = admin_client.post(url, {k: (json.dumps(v) if isinstance(v, dict) else v) for k, v in form.items()})
     assert refused.status_code == 200 and b"needs a deployed policy" in refused.content
+
+
+@pytest.mark.django_db
+def test_a_steered_agent_speaks_only_with_its_moves():
+    llm_config("control", "http://127.0.0.1:9/v1", dialogue_steering="any", chat_replies=2)
+    assert selectors.chat_replies_per_turn("control") == 0
+    agent = selectors.build_agent("control")
+    assert agent.chat_replies_per_turn == 0 and agent.answer(None, ()).message is None

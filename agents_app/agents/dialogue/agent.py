@@ -26,7 +26,7 @@ import random
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 
-from agents_app.agents.base import Decision, TurnView
+from agents_app.agents.base import ChatAnswer, ChatLine, Decision, TurnView
 from agents_app.agents.llm.agent import LLMAgent, random_legal_choice
 from agents_app.agents.llm.client import ChatCaller, GiveUp
 from agents_app.agents.llm.settings import LLMAgentSettings
@@ -60,6 +60,9 @@ class DialogueAgent(LLMAgent):
 
     In a game without ``spec.dialogue`` it plays exactly like the LLM agent (no instruction, no note)."""
 
+    # A dialogue game's messages are its moves: an unsteered chat line between them would escape the instruction.
+    chat_replies_per_turn = 0
+
     def __init__(
         self,
         settings: LLMAgentSettings,
@@ -80,10 +83,14 @@ class DialogueAgent(LLMAgent):
             # directly (the configuration's other settings still apply).
             settings = replace(settings, scaffold="base")
         super().__init__(settings, **kwargs)
+        self.chat_replies_per_turn = 0
         self.steering = steering
         self.policy = dict(policy) if policy is not None else None
         self._dialogue_for = dialogue_for
         self.description = f"{self.description}, dialogue steering: {steering}"
+
+    def answer(self, view: TurnView, lines: tuple[ChatLine, ...]) -> ChatAnswer:
+        return ChatAnswer(None)
 
     def __repr__(self) -> str:
         return f"DialogueAgent({self.settings!r}, steering={self.steering!r})"
