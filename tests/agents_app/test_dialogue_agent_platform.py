@@ -174,3 +174,16 @@ def test_a_steered_agent_speaks_only_with_its_moves():
     assert selectors.chat_replies_per_turn("control") == 0
     agent = selectors.build_agent("control")
     assert agent.chat_replies_per_turn == 0 and agent.answer(None, ()).message is None
+
+
+@pytest.mark.django_db
+def test_a_study_condition_takes_a_steered_agent_only_for_a_dialogue_game():
+    from gameplay.studies.presets import PresetError, load_preset, read_preset
+
+    call_command("loaddata", "fixtures/studies/fruit_guided_agents.json", verbosity=0)
+    preset = read_preset("fixtures/studies/fruit_guided_vs_unguided.json")
+    study, created = load_preset(preset)
+    assert created and [c.key for c in study.conditions.order_by("key")] == ["guided", "unguided"]
+    santorini = {**preset, "slug": "santorini-steered", "game_id": "santorini", "rounds": [{}]}
+    with pytest.raises(PresetError, match="fruit-guided"):
+        load_preset(santorini)
