@@ -300,8 +300,11 @@ def result_text(match: Match, names: dict[int, str], seat_index: int | None, sta
         return resignation_text(match, names, seat_index, cooperative)
     if match.agreed_draw:
         return "Drawn by agreement."
-    if cooperative:
-        text = state.result_text()  # everyone wins or loses together: the game says how it went
+    # Everyone wins or loses together, or (a dialogue game) each seat has its own payoff and a higher share is no
+    # win: the game says how it went.
+    general_sum = state is not None and state.game.spec.dialogue is not None
+    if cooperative or general_sum:
+        text = state.result_text()
         if text:
             return text
     if match.winner is None:

@@ -12,6 +12,7 @@ from .atari_boxing import BoxingGame
 from .fruit_trading import FruitTradingGame
 from .gnomes import GnomesGame
 from .hive import HiveGame
+from .meeting_scheduling import MeetingGame
 from .pit import PitGame
 from .santorini import SantoriniGame
 from .sea_battle import SeaBattleGame
@@ -19,7 +20,7 @@ from .sea_battle import SeaBattleGame
 GAMES: dict[str, type[Game]] = {
     cls.spec.id: cls
     for cls in (SantoriniGame, HiveGame, GnomesGame, BoxingGame, SeaBattleGame, AirLandSeaGame, ArcticGame,
-                PitGame, FruitTradingGame)
+                PitGame, MeetingGame, FruitTradingGame)
 }
 
 

@@ -15,6 +15,7 @@ import pytest
 from agents_app.agents.llm import prompts, rap_prompts
 from agents_app.services import turn_view
 from gameplay.engines.registry import GAMES
+from gameplay.management.commands.bench_play import random_move
 
 PLAYOUTS = 4
 FAST = {"hive": {"max_turns": 30}, "gnomes": {"turn_cap": 40}}
@@ -51,7 +52,7 @@ def test_agent_prompts_carry_no_other_seats_secret(game_id):
                     assert not leaked, f"{game_id}: seat {seat}'s prompt carries another seat's secret {leaked[:1]}"
                 checked += 1
             seat = rng.choice(state.current_seats())
-            state.apply_action(seat, rng.choice(state.legal_actions(seat)).id)
+            random_move(state, seat, rng)
     assert checked > 0
 
 

@@ -92,6 +92,7 @@ def test_the_public_pages_and_every_game_page(axe_page, a11y_server):
                         ("/games/air_land_sea/new/", "new Air, Land & Sea match"),
                         ("/games/arctic_scavengers/new/", "new Arctic Scavengers match"),
                         ("/games/pit/new/", "new Pit match"), ("/games/sea_battle/new/", "new Sea Battle match"),
+                        ("/games/meeting_scheduling/new/", "new Meeting Scheduling match"),
                         ("/games/fruit_trading/new/", "new Fruit Trading match")):
         page.goto(url + path)
         check(page, label, found)
@@ -100,6 +101,7 @@ def test_the_public_pages_and_every_game_page(axe_page, a11y_server):
                                 ("Air, Land & Sea", "Red", "agent:random"),
                                 ("Arctic Scavengers", "East Tribe", "agent:random"),
                                 ("Pit", "Player 3", "agent:random"), ("Sea Battle", "Blue", "agent:random"),
+                                ("Meeting Scheduling", "Player 2", "agent:random"),
                                 ("Fruit Trading", "Player 2", "agent:random"),
                                 ("Gnomes at Night", "Gnome B", "agent:gnomes-mute")):
         start(page, url, game, seat, partner)

@@ -77,6 +77,12 @@ def test_two_people_agree_a_swap_built_with_the_offer_builder(chromium, server_u
             page.wait_for_selector("#result")
         p2.screenshot(path=str(ARTIFACTS / "fruit-phone-p2-result.png"), full_page=True)
         assert p1.evaluate("document.documentElement.scrollWidth") <= 390
+
+        # The replay draws the same board from the recorded views, stepping through the conversation.
+        p1.get_by_role("link", name="Watch the replay").click()
+        p1.wait_for_selector(".fruit-result")
+        assert "Player 1: +1 points" in p1.locator(".fruit-result").inner_text()
+        assert "One banana for two kiwis?" in p1.locator(".fruit-thread").inner_text()
     finally:
         c1.close()
         c2.close()

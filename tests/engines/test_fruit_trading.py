@@ -256,11 +256,12 @@ def test_replay_and_json_round_trip_reproduce_the_state():
     assert restored.text_actions(1) == state.text_actions(1)
 
 
-def test_labels_word_the_move_per_viewer_and_carry_no_secret():
+def test_labels_word_the_move_without_a_subject_for_every_viewer():
     state = new_state()
     labels = state.action_labels(BOB, "propose:banana1:kiwi2", "Deal?")
-    assert labels.by_seat[BOB] == 'You propose: give 1 banana, get 2 kiwis: "Deal?"'
-    assert labels.by_seat[SUZY] == labels.public == 'Player 1 proposes: give 1 banana, get 2 kiwis: "Deal?"'
+    assert labels.by_seat[BOB] == labels.by_seat[SUZY] == labels.public
+    assert labels.public == 'Propose: give 1 banana, get 2 kiwis: "Deal?"'
+    assert state.action_labels(BOB, "walk_away", "Bye.").public == 'Walk away: "Bye."'
 
 
 def test_the_end_reveals_both_profiles_and_payoffs_to_both_seats():

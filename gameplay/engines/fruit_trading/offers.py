@@ -97,7 +97,8 @@ def _bundles(limits: Sequence[int], max_units: int) -> list[Bundle]:
 
 @lru_cache(maxsize=512)
 def legal_offers(endowment: Bundle, max_units: int) -> tuple[tuple[Bundle, Bundle], ...]:
-    """Every offer a proposer holding ``endowment`` may make, in a stable order (by give side, then get side).
+    """Every offer a proposer holding ``endowment`` may make, in a stable order: fewer fruits first, then by what
+    is given and what is asked in the fruit order (so a list of them reads from the simple swaps to the bundles).
 
     It depends only on the proposer's basket and the option, so it is computed once per basket, not per state."""
     result = []
@@ -109,6 +110,7 @@ def legal_offers(endowment: Bundle, max_units: int) -> tuple[tuple[Bundle, Bundl
             if any(g and r for g, r in zip(give, get, strict=True)):
                 continue
             result.append((give, get))
+    result.sort(key=lambda o: (sum(o[0]) + sum(o[1]), [-n for n in o[0]], [-n for n in o[1]]))
     return tuple(result)
 
 

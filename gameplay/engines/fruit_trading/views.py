@@ -124,7 +124,14 @@ class SeatViews:
         return {s: [basket_sentence(self.endowments[s]), values_sentence(self.valuations[s])] for s in (0, 1)}
 
     def action_labels(self, seat: int, action_id: str, text: str | None = None) -> ActionLabels:
-        said = f": \"{text}\"" if text else ""
-        public = self.move_words(seat, action_id) + said
-        by_seat = tuple(self.move_words(seat, action_id, viewer) + said for viewer in (0, 1))
-        return ActionLabels(by_seat=by_seat, public=public)
+        # The platform names the mover before a label ("Player 1: Propose: ..."), so labels name no subject; an
+        # offer reads from the mover's side, the same for every viewer (moves are public, baskets are not in them).
+        label = _move_label(action_id) + (f': "{text}"' if text else "")
+        return ActionLabels(by_seat=(label, label), public=label)
+
+
+def _move_label(move: str) -> str:
+    if move.startswith(PROPOSE + ":"):
+        give, get = parse_offer(move)
+        return f"Propose: give {words(give)}, get {words(get)}"
+    return {"accept": "Accept the offer", "walk_away": "Walk away"}.get(move, "Talk")

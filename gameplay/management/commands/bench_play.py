@@ -20,6 +20,26 @@ from gameplay.engines.api import EngineError
 from gameplay.engines.registry import GAMES, create_game
 from gameplay.rendering import seat_fragments
 
+# Texts tried in turn for a text action (a dialogue game's message, a clue): engines validate their text.
+TEXTS = ("hello", "ok 1", "word,1", "1")
+
+
+def random_move(state, seat: int, rng: random.Random) -> None:
+    """A uniformly random structured action, or for a seat with only text actions (a dialogue game) a random one
+    with the first text the engine accepts."""
+    legal = state.legal_actions(seat)
+    if legal:
+        state.apply_action(seat, rng.choice(legal).id)
+        return
+    spec = rng.choice(state.text_actions(seat))
+    for text in TEXTS:
+        try:
+            state.apply_action(seat, spec.id, text)
+            return
+        except EngineError:
+            continue
+    raise EngineError(f"no text was accepted for {spec.id!r}")
+
 
 class Command(BaseCommand):
     help = "Benchmark engine playouts, match-service throughput and view rendering."
@@ -53,7 +73,7 @@ class Command(BaseCommand):
             state = game.new_initial_state(seed)
             while not state.is_terminal():
                 seat = rng.choice(state.current_seats())
-                state.apply_action(seat, rng.choice(state.legal_actions(seat)).id)
+                random_move(state, seat, rng)
                 actions += 1
                 decisions += len(state.current_seats()) == game.num_seats  # a decision point was completed
         elapsed = time.perf_counter() - started
@@ -113,3 +133,4 @@ class Command(BaseCommand):
             f"render   seat view (selectors + HTML fragments), {n} runs: median {statistics.median(times):.2f} ms, "
             f"p95 {sorted(times)[int(n * 0.95) - 1]:.2f} ms"
         )
+
