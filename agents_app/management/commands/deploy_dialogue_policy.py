@@ -72,7 +72,10 @@ class Command(BaseCommand):
         run = model.objects.filter(pk=run_id).first()
         if run is None:
             raise CommandError(f"no solver run {run_id}")
-        policy = getattr(run, "policy", None)
+        # A finished run keeps the deployable policy in its result (agents_app.agents.dialogue.pipeline.solve).
+        policy = (getattr(run, "result", None) or {}).get("policy")
         if not policy:
-            raise CommandError(f"solver run {run_id} has no policy (not finished?)")
+            error = getattr(run, "error", "")
+            why = f"status {getattr(run, 'status', '?')}" + (f": {error}" if error else "")
+            raise CommandError(f"solver run {run_id} has no policy ({why})")
         return dict(policy)
