@@ -187,3 +187,23 @@ def test_a_study_condition_takes_a_steered_agent_only_for_a_dialogue_game():
     santorini = {**preset, "slug": "santorini-steered", "game_id": "santorini", "rounds": [{}]}
     with pytest.raises(PresetError, match="fruit-guided"):
         load_preset(santorini)
+
+
+@pytest.mark.django_db
+def test_deploy_dialogue_policy_copies_a_finished_solver_runs_policy():
+    from django.apps import apps
+
+    config = llm_config("guided", "http://127.0.0.1:9/v1")
+    try:
+        model = apps.get_model("agents_app", "SolverRun")
+    except LookupError:  # before the solver pipeline is installed, runs cannot be named
+        with pytest.raises(CommandError, match="use --policy-file"):
+            call_command("deploy_dialogue_policy", "--run", "1", "--agent", "guided")
+        return
+    pending = model.objects.create(game_id=GAME, agent=config)
+    with pytest.raises(CommandError, match="has no policy"):
+        call_command("deploy_dialogue_policy", "--run", str(pending.pk), "--agent", "guided")
+    done = model.objects.create(game_id=GAME, agent=config, status="done", result={"policy": fruit_policy()})
+    call_command("deploy_dialogue_policy", "--run", str(done.pk), "--agent", "guided")
+    config.refresh_from_db()
+    assert (config.dialogue_steering, config.dialogue_policy) == ("solver", fruit_policy())
