@@ -19,7 +19,7 @@ from agents_app.agents.llm import LLMAgent
 from agents_app.services import turn_view
 from gameplay import services
 from gameplay.agent_directory import agent_choices, agent_plays
-from gameplay.engines.registry import create_game
+from gameplay.engines.registry import GAMES, create_game
 from gameplay.models import Event
 from gameplay.services import SeatController
 from tests.agents_app.llm_match_support import eager_celery, llm_config  # noqa: F401 (fixture)
@@ -95,23 +95,28 @@ def test_the_guided_agent_plays_a_match_and_each_move_records_its_instruction(ea
     assert notes[:3] == ["instruction: calm (policy: turn)", "instruction: assertive (policy: turn)",
                          "instruction: submissive (policy: turn)"][: len(notes)]
     assert len(notes) >= 2 and all(n for n in notes)
+    assert not [e.payload.get("fallback_reason") for e in moves if e.payload.get("fallback")]
     prompts = [r.body["messages"][-1]["content"] for r in model.requests]
     assert "Write your message in a calm tone." in prompts[0]
     if len(prompts) > 1:
         assert "Write your message in a assertive tone." in prompts[1]
 
 
+DIALOGUE_GAMES = sorted(game_id for game_id, cls in GAMES.items() if cls.spec.dialogue is not None)
+
+
+@pytest.mark.parametrize("game_id", DIALOGUE_GAMES)
 @pytest.mark.django_db(transaction=True)
-def test_the_control_always_writes_with_any(eager_celery):  # noqa: F811
+def test_the_control_always_writes_with_any_in_every_dialogue_game(eager_celery, game_id):  # noqa: F811
     with scripted_openai_server(talking_model) as model:
         llm_config("control", model.base_url, dialogue_steering="any")
         match = services.create_match(
-            GAME, [SeatController("agent", agent_name="control"), SeatController("agent", agent_name="random")],
+            game_id, [SeatController("agent", agent_name="control"), SeatController("agent", agent_name="random")],
             seed=3, host_seat=None,
         )
-    notes = {e.payload.get("agent_note") for e in Event.objects.filter(match=match, kind="action")
-             if e.seat == 0}
-    assert notes == {"instruction: any (control)"}
+    moves = [e for e in Event.objects.filter(match=match, kind="action") if e.seat == 0]
+    assert {e.payload.get("agent_note") for e in moves} == {"instruction: any (control)"}
+    assert not [e.payload.get("fallback_reason") for e in moves if e.payload.get("fallback")]
     assert all("Write your message as you think best." in r.prompt_text for r in model.requests)
 
 
