@@ -105,7 +105,7 @@ class DialogueAgent(LLMAgent):
         game = str(self.policy.get("game", ""))
         if game and game != view.game_id:
             # A policy solved for another game says nothing here; the control's instruction is the honest default.
-            return ANY, dialogue.default_set, f"policy is for {game}"
+            return ANY, dialogue.default_set, f"solved for {game}"
         try:
             family = dialogue.instruction_set(str(self.policy["instruction_set"]))
         except KeyError:
