@@ -15,8 +15,8 @@ PLAYED = "{} — has played matches; its ratings and transcripts refer to it, so
 
 @admin.register(AgentConfig)
 class AgentConfigAdmin(admin.ModelAdmin):
-    list_display = ["name", "model", "scaffold", "endpoint", "vision"]
-    list_filter = ["scaffold", "vision"]
+    list_display = ["name", "model", "scaffold", "endpoint", "vision", "dialogue_steering"]
+    list_filter = ["scaffold", "vision", "dialogue_steering"]
     search_fields = ["name", "model", "description"]
     readonly_fields = ["key_status", "capabilities", "created_at", "updated_at"]
     fieldsets = [
@@ -43,6 +43,15 @@ class AgentConfigAdmin(admin.ModelAdmin):
             {
                 "fields": ["scaffold", "rap_depth", "rap_iterations"],
                 "description": "RAP needs an endpoint that returns logprobs; depth and iterations apply to RAP only.",
+            },
+        ),
+        (
+            "Dialogue games",
+            {
+                "fields": ["dialogue_steering", "dialogue_policy"],
+                "description": "A steered agent plays dialogue games only and records the instruction it chose with "
+                "each message. Solver-guided needs a deployed policy: python manage.py deploy_dialogue_policy "
+                "--run ID --agent NAME (or --policy-file).",
             },
         ),
         ("History", {"fields": ["created_at", "updated_at"], "classes": ["collapse"]}),

@@ -95,6 +95,26 @@ class AgentConfig(models.Model):
         help_text="The model's context length. 0: as the endpoint reports it (check_agent), else unknown: prompts "
         "are then not fitted.",
     )
+    class DialogueSteering(models.TextChoices):
+        NONE = "", "None (an ordinary LLM agent)"
+        SOLVER = "solver", "Solver-guided (instructions drawn from the deployed policy)"
+        ANY = "any", "Unguided control (always the 'any' instruction)"
+
+    # Dialogue games only (GameSpec.dialogue): before each message the agent picks an instruction (a tone, ...).
+    dialogue_steering = models.CharField(
+        max_length=8,
+        choices=DialogueSteering.choices,
+        default=DialogueSteering.NONE,
+        blank=True,
+        help_text="Set: the agent plays dialogue games only, steering each message by an instruction it records "
+        "with the move.",
+    )
+    dialogue_policy = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="The deployed solver policy (required for solver steering); copy one with "
+        "python manage.py deploy_dialogue_policy.",
+    )
     capabilities = models.JSONField(
         default=dict,
         blank=True,
@@ -120,6 +140,31 @@ class AgentConfig(models.Model):
         problem = key_env_policy().problem((self.api_key_env or "").strip())
         if problem:
             raise ValidationError({"api_key_env": problem})
+        self._clean_dialogue()
+
+    def _clean_dialogue(self):
+        from agents_app.agents.dialogue import policy as policies
+
+        if self.dialogue_steering == self.DialogueSteering.SOLVER:
+            if not self.dialogue_policy:
+                raise ValidationError({"dialogue_policy": "A solver-guided agent needs a deployed policy."})
+            try:
+                policies.validate_policy(self.dialogue_policy)
+            except policies.PolicyError as err:
+                raise ValidationError({"dialogue_policy": str(err)}) from None
+
+    def plays_game(self, game_id: str | None) -> bool:
+        """Whether this configuration can play ``game_id`` (None: any): a steered agent only plays dialogue games
+        (its solver policy: the game it was solved for)."""
+        if not self.dialogue_steering or game_id is None:
+            return True
+        from agents_app.agents.dialogue.agent import game_dialogue
+
+        if game_dialogue(game_id) is None:
+            return False
+        if self.dialogue_steering == self.DialogueSteering.SOLVER:
+            return str((self.dialogue_policy or {}).get("game", game_id)) == game_id
+        return True
 
     def has_matches(self) -> bool:
         return Seat.objects.filter(controller=Seat.Controller.AGENT, agent_name=self.name).exists()

@@ -53,8 +53,18 @@ def agent_choices(game_id: str | None = None) -> list[tuple[str, str]]:
     builtins = [
         (name, cls.description) for name, cls in sorted(registry.AGENTS.items()) if _plays(cls, game_id)
     ]
-    configs = [(c.name, c.description or c.model) for c in AgentConfig.objects.order_by("name")]
+    configs = [
+        (c.name, c.description or _config_summary(c))
+        for c in AgentConfig.objects.order_by("name")
+        if c.plays_game(game_id)
+    ]
     return builtins + configs
+
+
+def _config_summary(config: AgentConfig) -> str:
+    if config.dialogue_steering:
+        return f"{config.model} ({config.get_dialogue_steering_display()})"
+    return config.model
 
 
 def agent_plays(name: str, game_id: str) -> bool:
@@ -62,7 +72,9 @@ def agent_plays(name: str, game_id: str) -> bool:
     cls = registry.AGENTS.get(name)
     if cls is not None:
         return _plays(cls, game_id)
-    return agent_config(name) is not None
+    config = agent_config(name)
+    # A configuration dispatches on its own fields: a steered one plays dialogue games only (AgentConfig.plays_game).
+    return config is not None and config.plays_game(game_id)
 
 
 def _plays(cls, game_id: str | None) -> bool:
@@ -83,6 +95,11 @@ def build_agent(name: str, *, text_validator: TextValidator | None = None) -> Ag
         known = ", ".join(n for n, _ in agent_choices())
         raise registry.UnknownAgentError(f"unknown agent {name!r}; known: {known}")
     # Late import: the LLM package pulls in the openai client, which built-in seats never need.
+    if config.dialogue_steering:
+        from agents_app.agents.dialogue.agent import DialogueAgent
+
+        return DialogueAgent(llm_settings(config), steering=config.dialogue_steering,
+                             policy=config.dialogue_policy or None, text_validator=text_validator)
     from agents_app.agents.llm import LLMAgent
 
     return LLMAgent(llm_settings(config), text_validator=text_validator)
@@ -95,7 +112,9 @@ def chat_replies_per_turn(name: str) -> int:
     if cls is not None:
         return int(cls.chat_replies_per_turn)
     config = agent_config(name)
-    return int(config.chat_replies) if config is not None else 0
+    if config is None or config.dialogue_steering:  # a steered agent speaks only with its moves (DialogueAgent)
+        return 0
+    return int(config.chat_replies)
 
 
 def wants_images(name: str) -> bool:

@@ -77,7 +77,16 @@ def turn_view(
         next_actors=_next_actors(state, seat, legal) if with_next_actors else {},
         move_topics=_move_topics(state, seat, legal) if with_move_topics else (),
         history=history,
+        extra=_dialogue_extra(state, seat),
     )
+
+
+def _dialogue_extra(state: State, seat: int) -> dict:
+    """For a dialogue game, how many messages this seat has sent (its moves in the log: public, since every message
+    is): a steered agent's policy is indexed by it (agents_app.agents.dialogue.agent.MESSAGE_INDEX_KEY)."""
+    if state.game.spec.dialogue is None:
+        return {}
+    return {"dialogue_message_index": sum(1 for record in state.log if record.seat == seat)}
 
 
 def _move_topics(state: State, seat: int, legal) -> tuple[str, ...]:

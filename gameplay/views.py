@@ -184,6 +184,10 @@ def observation_json(request, token: str):
             "observation": view.observation.data,
             # Empty unless it is this seat's turn, so a bot never acts on a stale or foreign turn.
             "legal_actions": [a.id for a in view.legal_actions] if view.my_turn else [],
+            # The open-ended actions (a dialogue game's every move: id + the message it carries), same rule.
+            "text_actions": [
+                {"id": t.id, "label": t.label, "hint": t.hint, "max_length": t.max_length} for t in view.text_actions
+            ] if view.my_turn else [],
         }
     )
     response["Cache-Control"] = "no-store"  # private and changes with every move

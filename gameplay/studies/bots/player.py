@@ -93,20 +93,41 @@ def turn_view(payload: dict, seed: int, game_id: str = "gnomes"):
     )
 
 
+def text_actions(payload: dict) -> list[dict]:
+    """The open-ended actions of observation.json ({id, label, hint, max_length}): a dialogue game's moves."""
+    return [t for t in payload.get("text_actions") or () if isinstance(t, dict) and t.get("id")]
+
+
+def can_act(payload: dict) -> bool:
+    return bool(payload.get("legal_actions") or text_actions(payload))
+
+
+# What a bot writes with an open-ended action (a dialogue game's message), as a person would type something short.
+BOT_LINES = ("Hello! Shall we find a deal?", "That sounds fair to me.", "Let me think about it.",
+             "I would like something in return.")
+
+
 @dataclass(frozen=True)
 class Decision:
     action_id: str
     message: str | None = None
+    text: str | None = None  # the text of an open-ended action
 
 
 Policy = Callable[[dict, int], Decision]
 
 
 def random_policy() -> Policy:
-    """A seeded random legal action of any game (the same seed in the same spot makes the same choice)."""
+    """A seeded random legal action of any game (the same seed in the same spot makes the same choice); where the
+    game's moves are open-ended (text actions), one of those with a short line."""
 
     def decide(payload: dict, seed: int) -> Decision:
-        return Decision(random.Random(seed).choice(legal_actions(payload)).id)
+        rng = random.Random(seed)
+        legal = legal_actions(payload)
+        if legal:
+            return Decision(rng.choice(legal).id)
+        chosen = rng.choice(text_actions(payload))
+        return Decision(str(chosen["id"]), text=rng.choice(BOT_LINES)[: int(chosen.get("max_length") or 200)])
 
     return decide
 
@@ -200,18 +221,21 @@ class RoundPlayer:
             if payload.get("status") != "active":  # the match is over (finished or aborted)
                 return payload, moves, messages, reads
             version = int(payload["version"])
-            if payload.get("legal_actions") and version != acted_at:
+            if can_act(payload) and version != acted_at:
                 decision = self.brain(payload, decision_seed(self.bot_seed, self.round_number, version))
                 # The message first, like a person who types and then moves: the partner (an agent moving
                 # right after our move) then reads it with the move.
                 if decision.message and self.can_chat:
                     ws.send(json.dumps({"kind": "chat", "text": decision.message}))
                     messages += 1
-                last_action = json.dumps({"kind": "action", "action_id": decision.action_id, "version": version})
+                frame = {"kind": "action", "action_id": decision.action_id, "version": version}
+                if decision.text is not None:
+                    frame["text"] = decision.text
+                last_action = json.dumps(frame)
                 ws.send(last_action)
                 acted_at = version
                 moves += 1
-            elif payload.get("legal_actions") and quiet:
+            elif can_act(payload) and quiet:
                 # Still our turn at the version we acted on, after a quiet spell: the move did not land (a
                 # rejected frame answers with the unchanged view). Sending it again is safe: the server applies
                 # an action only at the version it names.
