@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
 from django.core.exceptions import ValidationError
@@ -42,10 +43,13 @@ def fruit_policy(**overrides) -> dict:
 
 
 def talking_model(body) -> ScriptedReply:
-    """Talks on every turn (so the game runs to its turn limit), naming the instruction it was given."""
+    """Talks on every turn where it may (so the game runs to its turn limit; a debate has no message-only move, so
+    there it makes its first listed argument), naming the instruction it was given."""
     text = body["messages"][-1]["content"]
     instruction = text.split("Instruction for your message: ", 1)[1].split("\n", 1)[0]
-    return ScriptedReply.text({"move": "talk", "message": f"Noted: {instruction}"[:200]})
+    moves = re.findall(r"^- (\S+): ", text.split(_LEGAL, 1)[1], re.MULTILINE)
+    move = "talk" if "talk" in moves else moves[0]
+    return ScriptedReply.text({"move": move, "message": f"Noted: {instruction}"[:200]})
 
 
 @pytest.mark.django_db
@@ -117,7 +121,8 @@ def test_the_control_always_writes_with_any_in_every_dialogue_game(eager_celery,
     moves = [e for e in Event.objects.filter(match=match, kind="action") if e.seat == 0]
     assert {e.payload.get("agent_note") for e in moves} == {"instruction: any (control)"}
     assert not [e.payload.get("fallback_reason") for e in moves if e.payload.get("fallback")]
-    assert all("Write your message as you think best." in r.prompt_text for r in model.requests)
+    any_text = GAMES[game_id].spec.dialogue.default_set.any_text  # each game words its control instruction
+    assert all(any_text in r.prompt_text for r in model.requests)
 
 
 def test_the_agent_never_sees_the_other_seats_private_information():
