@@ -16,10 +16,11 @@ Everything is read through the engine API and GameSpec.dialogue; nothing here kn
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from agents_app.agents.llm.judge import parse_verdict
+from agents_app.agents.llm.judge import system_prompt as judge_prompt
 from gameplay.engines.api import EngineError, Game, IllegalActionError, State
 from gameplay.engines.dialogue import clean_message
 
@@ -168,23 +169,17 @@ class TreeBuilder:
         its reply names no offered verdict."""
         verdict, source = state.fallback_verdict(), "rule"
         if self.judge is not None:
+            # The live judge's own prompt and reply check (agents_app/agents/llm/judge.py), so a solved tree is
+            # judged as a played match is.
             text, verdicts = state.verdict_request()
-            offered = ", ".join(f'"{v}"' for v in verdicts)
-            messages = [
-                {"role": "system", "content": "You are the impartial judge of a dialogue game. Reply with a JSON "
-                 f"object only: {{\"verdict\": <one of {offered}>}}."},
-                {"role": "user", "content": text},
-            ]
+            messages = [{"role": "system", "content": judge_prompt(verdicts)}, {"role": "user", "content": text}]
             try:
-                given = json.loads(self.judge.reply(messages, 0, "dialogue-judge")).get("verdict")
-                if isinstance(given, str) and given.strip().casefold() in verdicts:
-                    verdict, source = given.strip().casefold(), self.judge.model
-                else:
-                    self.model.stats.fallbacks.append(("judge", f"verdict {given!r} is not offered"))
+                verdict, _reason = parse_verdict(self.judge.reply(messages, 0, "dialogue-judge"), verdicts)
+                source = self.judge.model
             except Unreachable as err:
                 self.model.stats.fallbacks.append(("judge", f"judge unreachable: {err.reason}"))
-            except (ValueError, AttributeError):
-                self.model.stats.fallbacks.append(("judge", "the judge's reply is not a JSON object"))
+            except ValueError as err:
+                self.model.stats.fallbacks.append(("judge", f"the judge's reply is unusable: {err}"))
         state.apply_verdict(verdict, source)
 
     def _payoffs(self, state: State) -> tuple[float, float]:
