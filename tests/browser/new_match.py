@@ -1,4 +1,4 @@
-"""The new-match form, as a person fills it: one seat theirs, another an agent."""
+"""The new-match form, as a person fills it (one seat theirs, another an agent), and phone-sized people."""
 
 from __future__ import annotations
 
@@ -13,3 +13,18 @@ def start_against_agent(page, server_url: str, game: str, seat_label: str, agent
     page.get_by_role("button", name="Start match").click()
     page.wait_for_url(re.compile(r"/play/[\w-]+/$"))
     page.wait_for_selector(board)
+
+
+def phone(chromium):
+    """A phone-sized browser context of its own (one person) and its page."""
+    context = chromium.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                                   has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    return context, page
+
+
+def wait_version(pages, version: int) -> None:
+    """Wait until every page's board shows the match at ``version``."""
+    for page in pages:
+        page.wait_for_selector(f'#board[data-version="{version}"]')

@@ -7,17 +7,10 @@ from __future__ import annotations
 import re
 
 from .conftest import ARTIFACTS
+from .new_match import phone
 
 FOR_TEXT = "Breakfast matters because 9 in 10 pupils focus better after eating it."
 AGAINST_TEXT = "Plenty of people skip it and feel fine."
-
-
-def phone(chromium):
-    context = chromium.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
-                                   has_touch=True)
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    return context, page
 
 
 def test_two_people_debate_to_the_rules_verdict(chromium, server_url):

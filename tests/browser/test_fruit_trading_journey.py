@@ -8,19 +8,7 @@ from __future__ import annotations
 import re
 
 from .conftest import ARTIFACTS
-
-
-def phone(chromium):
-    context = chromium.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
-                                   has_touch=True)
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    return context, page
-
-
-def wait_version(pages, version: int) -> None:
-    for page in pages:
-        page.wait_for_selector(f'#board[data-version="{version}"]')
+from .new_match import phone, wait_version
 
 
 def test_two_people_agree_a_swap_built_with_the_offer_builder(chromium, server_url):

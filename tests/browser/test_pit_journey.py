@@ -8,21 +8,9 @@ from __future__ import annotations
 import re
 
 from .conftest import ARTIFACTS
+from .new_match import phone, wait_version
 
 SEED = 369
-
-
-def phone(chromium):
-    context = chromium.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
-                                   has_touch=True)
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    return context, page
-
-
-def wait_version(pages, version: int) -> None:
-    for page in pages:
-        page.wait_for_selector(f'#board[data-version="{version}"]')
 
 
 def no_horizontal_scroll(page) -> bool:
