@@ -12,6 +12,7 @@ import random
 
 import pytest
 
+from agents_app.agents.dialogue import prompts as dialogue_prompts
 from agents_app.agents.llm import prompts, rap_prompts
 from agents_app.services import turn_view
 from gameplay.engines.registry import GAMES
@@ -21,8 +22,13 @@ PLAYOUTS = 4
 FAST = {"hive": {"max_turns": 30}, "gnomes": {"turn_cap": 40}}
 
 
-def prompt_texts(view) -> list[str]:
+def prompt_texts(view, dialogue=None) -> list[str]:
     texts = [prompts.system_prompt(view, explain_limit=3), prompts.turn_prompt(view), prompts.cot_prompt(view)]
+    if dialogue is not None:  # the solver-guided agent and its control ask with the solver's own turn prompt
+        for instruction_set in dialogue.instruction_sets:
+            for instruction in instruction_set.instructions:
+                messages = dialogue_prompts.build_turn_messages(view, instruction_set.text(instruction))
+                texts.append(str(messages))
     labels = [a.label for a in view.legal_actions][:3]
     if labels:
         texts.append(str(rap_prompts.choice_messages(view, view.observation.text, labels, None)))
@@ -47,7 +53,7 @@ def test_agent_prompts_carry_no_other_seats_secret(game_id):
             for seat in state.current_seats():
                 view = turn_view(game_id, state, seat, seed)
                 hidden = foreign_secrets(state, seat)
-                for text in prompt_texts(view):
+                for text in prompt_texts(view, game.spec.dialogue):
                     leaked = [value for value in hidden if value in text]
                     assert not leaked, f"{game_id}: seat {seat}'s prompt carries another seat's secret {leaked[:1]}"
                 checked += 1
