@@ -1,0 +1,132 @@
+"""Reading and checking a Spymaster's clue: "WORD,N" (or "WORD N"), N being 0-9 or "unlimited".
+
+At the table the opposing Spymaster judges whether a clue is fair; here a mechanical, deliberately cautious check
+stands in for that judgement (the fact sheet's recommendation): one word of letters (an inner hyphen or apostrophe
+allowed) that is neither a visible grid word nor a part or form of one, nor contains one. Forms are compared after
+dropping the common English endings -s, -es, -ed, -ing and -er from both words, so RULES is refused while RULER is
+visible. Meaning-based rules (no spelling or rhyme hints) cannot be checked by a program and are left to players.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+UNLIMITED = "unlimited"
+MAX_NUMBER = 9
+SUFFIXES = ("ing", "es", "ed", "er", "s")
+# A stem shorter than this is compared for equality only: a three-letter stem inside a longer word (TIG of TIGER
+# inside TIGHT) is a coincidence, not a form of the word.
+MIN_STEM_FOR_PARTS = 4
+_WORD = re.compile(r"^[a-z]+(?:[-'][a-z]+)*$")
+
+
+class ClueError(ValueError):
+    """The text is not a clue at all (no number, a bad number, no word): always refused."""
+
+
+class InvalidClue(ValueError):
+    """A well-formed clue that breaks a clue rule (the rulebook's penalty applies when that option is on)."""
+
+
+@dataclass(frozen=True)
+class Clue:
+    word: str  # upper case, as shown
+    number: int | None  # None for "unlimited"
+
+    def text(self) -> str:
+        return f"{self.word},{self.number_text()}"
+
+    def number_text(self) -> str:
+        return UNLIMITED if self.number is None else str(self.number)
+
+    def max_guesses(self) -> int | None:
+        """Guesses allowed this turn: number + 1; no limit for 0 and for unlimited."""
+        return None if not self.number else self.number + 1
+
+
+def parse(text: str) -> tuple[str, int | None]:
+    """Split a clue into its word part (stripped, not yet checked) and its number; ClueError if impossible."""
+    raw = text.strip()
+    if "," in raw:
+        word, number = raw.rsplit(",", 1)
+    else:
+        parts = raw.rsplit(None, 1)
+        if len(parts) != 2:
+            raise ClueError("a clue is a word and a number, written WORD,N (for example river,2)")
+        word, number = parts
+    word, number = word.strip(), number.strip().casefold()
+    if not word:
+        raise ClueError("the clue has no word before its number")
+    if number == UNLIMITED:
+        return word, None
+    if not number.isdigit() or not 0 <= int(number) <= MAX_NUMBER:
+        raise ClueError(f"the number must be 0 to {MAX_NUMBER} or 'unlimited', not {number!r}")
+    return word, int(number)
+
+
+def forms(word: str) -> set[str]:
+    """A word (case-folded), its letters without hyphen or apostrophe, and those without a common ending."""
+    base = word.casefold()
+    letters = base.replace("-", "").replace("'", "")
+    result = {base, letters}
+    for suffix in SUFFIXES:
+        if letters.endswith(suffix) and len(letters) - len(suffix) >= 3:
+            result.add(letters[: -len(suffix)])
+    return result
+
+
+def clash(clue_word: str, grid_word: str) -> bool:
+    """True when the clue is the grid word, a form of it, a part of it or contains it."""
+    mine, theirs = forms(clue_word), forms(grid_word)
+    if mine & theirs:
+        return True
+    whole_clue, whole_word = clue_word.casefold(), grid_word.casefold()
+    if whole_clue in whole_word or whole_word in whole_clue:  # HORSE while HORSESHOE is visible, or the reverse
+        return True
+    for a in mine:
+        for b in theirs:
+            short, long_ = (a, b) if len(a) <= len(b) else (b, a)
+            if len(short) >= MIN_STEM_FOR_PARTS and short in long_:
+                return True
+    return False
+
+
+def check_word(word: str, visible: Iterable[str]) -> str:
+    """The clue word in upper case; InvalidClue naming the rule it breaks."""
+    if any(ch.isspace() for ch in word):
+        raise InvalidClue(f"a clue must be a single word; {word!r} contains a space")
+    folded = word.casefold()
+    if not _WORD.match(folded):
+        raise InvalidClue(f"{word!r} is not a word: use letters only (a hyphen or apostrophe inside the word is "
+                          "allowed; no digits or other signs)")
+    for grid_word in visible:
+        if clash(word, grid_word):
+            raise InvalidClue(f"{word.upper()!r} is, contains or is a part or form of the visible word "
+                              f"{grid_word.upper()}; a covered word may be used")
+    return word.upper()
+
+
+def read(text: str, visible: Iterable[str], checked: bool = True) -> Clue:
+    """The clue a text gives. ClueError when it cannot be read; InvalidClue when ``checked`` and it breaks a rule.
+
+    Unchecked (GameBench), the word is taken as written, spaces and all, and an unreadable text becomes GameBench's
+    stand-in clue "None" for 1 guess; only a number outside 0-9 is refused.
+    """
+    if not checked:
+        try:
+            word, number = parse(text)
+        except ClueError:
+            if _has_bad_number(text):
+                raise
+            return Clue("None", 1)
+        return Clue(" ".join(word.split()), number)
+    word, number = parse(text)
+    return Clue(check_word(word, visible), number)
+
+
+def _has_bad_number(text: str) -> bool:
+    """A text ending in a number outside 0-9 (negative or too big), which GameBench too refuses."""
+    tail = re.split(r"[,\s]+", text.strip())[-1]
+    return bool(re.fullmatch(r"[-+]?\d+", tail)) and len(re.split(r"[,\s]+", text.strip())) > 1
