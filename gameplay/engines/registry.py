@@ -8,7 +8,6 @@ from typing import Any
 from .air_land_sea import AirLandSeaGame
 from .api import EngineError, Game, GameSpec
 from .arctic_scavengers import ArcticGame
-from .are_you_the_traitor import TraitorGame
 from .atari_boxing import BoxingGame
 from .codenames import CodenamesGame
 from .debate import DebateGame
@@ -19,13 +18,11 @@ from .meeting_scheduling import MeetingGame
 from .pit import PitGame
 from .santorini import SantoriniGame
 from .sea_battle import SeaBattleGame
-from .two_rooms_and_a_boom import TwoRoomsGame
 
 GAMES: dict[str, type[Game]] = {
     cls.spec.id: cls
     for cls in (SantoriniGame, HiveGame, GnomesGame, BoxingGame, SeaBattleGame, AirLandSeaGame, ArcticGame,
-                PitGame, MeetingGame, FruitTradingGame, DebateGame, CodenamesGame,
-                TwoRoomsGame, TraitorGame)
+                PitGame, MeetingGame, FruitTradingGame, DebateGame, CodenamesGame)
 }
 
 
