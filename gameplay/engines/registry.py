@@ -8,6 +8,7 @@ from typing import Any
 from .air_land_sea import AirLandSeaGame
 from .api import EngineError, Game, GameSpec
 from .arctic_scavengers import ArcticGame
+from .are_you_the_traitor import TraitorGame
 from .atari_boxing import BoxingGame
 from .codenames import CodenamesGame
 from .debate import DebateGame
@@ -22,7 +23,7 @@ from .sea_battle import SeaBattleGame
 GAMES: dict[str, type[Game]] = {
     cls.spec.id: cls
     for cls in (SantoriniGame, HiveGame, GnomesGame, BoxingGame, SeaBattleGame, AirLandSeaGame, ArcticGame,
-                PitGame, MeetingGame, FruitTradingGame, DebateGame, CodenamesGame)
+                PitGame, MeetingGame, FruitTradingGame, DebateGame, CodenamesGame, TraitorGame)
 }
 
 
