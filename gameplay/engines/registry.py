@@ -19,11 +19,13 @@ from .meeting_scheduling import MeetingGame
 from .pit import PitGame
 from .santorini import SantoriniGame
 from .sea_battle import SeaBattleGame
+from .two_rooms_and_a_boom import TwoRoomsGame
 
 GAMES: dict[str, type[Game]] = {
     cls.spec.id: cls
     for cls in (SantoriniGame, HiveGame, GnomesGame, BoxingGame, SeaBattleGame, AirLandSeaGame, ArcticGame,
-                PitGame, MeetingGame, FruitTradingGame, DebateGame, CodenamesGame, TraitorGame)
+                PitGame, MeetingGame, FruitTradingGame, DebateGame, CodenamesGame,
+                TwoRoomsGame, TraitorGame)
 }
 
 
