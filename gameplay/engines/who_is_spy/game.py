@@ -1,0 +1,338 @@
+"""Who is Spy (SpyGame of seed 002) as a pure engine: describe your secret word, vote out the spy.
+
+Flow: each round the speakers (everyone still in, or only the tied players in a run-off) describe their word one at
+a time in a freshly shuffled order; then the voters vote at once and in secret (``spec.simultaneous``: every voter
+who has not voted yet is current). The count puts out the single most-voted player or resolves a tie (views.py words
+everything per viewer; rules.py explains it to players).
+
+Chance: the pair (option ``pair_index``, -1 draws it), which word of the pair is the spy word, the word-to-seat deal,
+the speaking order of every round and, for every voter, the order of its vote options. All of it comes from
+``self.rng()`` at the moment it happens and is stored, so legal actions never draw.
+
+Names: the seed found anonymous, shuffled "Player k" names the least biased. The seats themselves are assigned to
+players at random and the words are dealt to seats at random, so the default "Player 1".."Player N" in seat order
+already is such an assignment; no second shuffle of names is needed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..api import (
+    Action,
+    Game,
+    GameSpec,
+    IllegalActionError,
+    InvalidOptionsError,
+    MeasureSpec,
+    OptionSpec,
+    State,
+    TextAction,
+)
+from .rules import DESCRIBING, ENDING, INFERRING, RULES, VOTING, WORDS
+from .views import SeatViews
+from .words import MAX_DESCRIPTION_CHARS, MAX_GUESS_CHARS, check_description, check_guess, normalise, word_pairs
+
+DESCRIBE, VOTE, OVER = "describe", "vote", "over"
+SPIES, VILLAGERS = "spies", "villagers"
+REPEAT_RULES = ("strike", "reject", "allow")
+
+
+class SpyState(SeatViews, State):
+    game: SpyGame
+
+    def __init__(self, game: SpyGame, seed: int):
+        super().__init__(game, seed)
+        n, opts = game.num_seats, game.options
+        rng = self.rng()
+        pairs = word_pairs()
+        self.pair_index = opts["pair_index"] if opts["pair_index"] >= 0 else rng.randrange(len(pairs))
+        first, second = pairs[self.pair_index]
+        self.villager_word, self.spy_word = (first, second) if rng.random() < 0.5 else (second, first)
+        dealt = [self.spy_word] * opts["spies"] + [self.villager_word] * (n - opts["spies"])
+        rng.shuffle(dealt)
+        self.words = dealt
+        self.spies = [s for s in range(n) if dealt[s] == self.spy_word]
+        self.out_round: list[int | None] = [None] * n  # the round in which a seat went out
+        self.out_how: list[str | None] = [None] * n  # "vote" or "guess"
+        self.partial_ties = 0  # partial ties in a row (the second one resets to a normal round)
+        self.said: list[str] = []  # every description so far, normalised, for the repeat rule
+        self.rounds: list[dict[str, Any]] = []  # every round so far; the last one is the current round
+        self.phase = DESCRIBE
+        self.winners = ""  # SPIES or VILLAGERS once over
+        self.end_reason = ""  # "out", "guess" or "cap"
+        self._start_round(self.alive_seats(), self.alive_seats(), self.alive_seats(), runoff=False)
+
+    # --- helpers ---------------------------------------------------------------------------------
+    def alive(self, seat: int) -> bool:
+        return self.out_round[seat] is None
+
+    def alive_seats(self) -> list[int]:
+        return [s for s in range(self.game.num_seats) if self.alive(s)]
+
+    @property
+    def round(self) -> dict[str, Any]:
+        return self.rounds[-1]
+
+    def is_repeat(self, cleaned: str) -> bool:
+        return normalise(cleaned) in self.said
+
+    # --- round machinery -------------------------------------------------------------------------
+    def _start_round(self, speakers: list[int], candidates: list[int], voters: list[int], runoff: bool) -> None:
+        order = sorted(speakers)
+        self.rng().shuffle(order)  # speaking-order bias: a fresh public order every round
+        n = self.game.num_seats
+        self.rounds.append({"n": len(self.rounds) + 1, "runoff": runoff, "order": order, "next": 0,
+                            "candidates": sorted(candidates), "voters": sorted(voters), "talk": [],
+                            "ballots": [None] * n, "votes": [None] * n, "outcome": None})
+        self.phase = DESCRIBE
+
+    def _advance_speaker(self) -> None:
+        self.round["next"] += 1
+        if self.round["next"] >= len(self.round["order"]):
+            self._begin_vote()
+
+    def _begin_vote(self) -> None:
+        r = self.round
+        # A wrong spy_guess puts its speaker out mid-round; such a seat is no longer a candidate or a voter.
+        r["candidates"] = [c for c in r["candidates"] if self.alive(c)]
+        r["voters"] = [v for v in r["voters"] if self.alive(v)]
+        if not r["candidates"]:  # a run-off whose tied players all guessed wrong: nobody left to vote for
+            r["outcome"] = {"k": "none", "tally": [0] * self.game.num_seats, "leaders": []}
+            self.partial_ties = 0
+            self._next_round(None)
+            return
+        rng = self.rng()
+        for voter in r["voters"]:
+            # Option-order bias: each voter gets its own shuffled list (the order of its legal actions).
+            options = [c for c in r["candidates"] if c != voter]
+            rng.shuffle(options)
+            r["ballots"][voter] = options
+        self.phase = VOTE
+
+    def _count(self) -> None:
+        r = self.round
+        tally = [0] * self.game.num_seats
+        for voter in r["voters"]:
+            tally[r["votes"][voter]] += 1
+        top = max(tally[c] for c in r["candidates"])
+        leaders = [c for c in r["candidates"] if tally[c] == top]
+        outcome: dict[str, Any] = {"tally": tally, "leaders": leaders}
+        r["outcome"] = outcome
+        if len(leaders) == 1:
+            outcome["k"] = "out"
+            self.partial_ties = 0
+            self._eliminate(leaders[0], "vote")
+            if self.phase != OVER:
+                self._next_round(None)
+        elif set(leaders) == set(self.alive_seats()):
+            outcome["k"] = "all_tied"
+            self.partial_ties = 0
+            self._next_round(None)
+        else:
+            self.partial_ties += 1
+            if self.partial_ties == 1:
+                outcome["k"] = "runoff"
+                self._next_round(leaders)
+            else:
+                outcome["k"] = "reset"
+                self.partial_ties = 0
+                self._next_round(None)
+
+    def _next_round(self, runoff: list[int] | None) -> None:
+        # Every round, tied ones and run-offs included, counts towards the cap; surviving it is a spy win.
+        if len(self.rounds) >= self.game.options["max_rounds"]:
+            self._finish(SPIES, "cap")
+            return
+        alive = self.alive_seats()
+        if runoff is None:
+            self._start_round(alive, alive, alive, runoff=False)
+        else:
+            self._start_round(runoff, runoff, [s for s in alive if s not in runoff], runoff=True)
+
+    def _eliminate(self, seat: int, how: str) -> None:
+        self.out_round[seat] = self.round["n"]
+        self.out_how[seat] = how
+        spies_in = sum(1 for s in self.spies if self.alive(s))
+        villagers_in = len(self.alive_seats()) - spies_in
+        if spies_in == 0:
+            self._finish(VILLAGERS, "out")
+        elif spies_in >= villagers_in:
+            self._finish(SPIES, "out")
+
+    def _finish(self, winners: str, reason: str) -> None:
+        self.phase = OVER
+        self.winners = winners
+        self.end_reason = reason
+
+    # --- the contract --------------------------------------------------------------------------
+    def current_seats(self) -> list[int]:
+        if self.phase == DESCRIBE:
+            return [self.round["order"][self.round["next"]]]
+        if self.phase == VOTE:
+            return [v for v in self.round["voters"] if self.round["votes"][v] is None]
+        return []
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        if self.phase != VOTE or seat not in self.current_seats():
+            return []
+        name = self.game.seat_name
+        return [Action(f"vote:{c}", f"Vote for {name(c)}") for c in self.round["ballots"][seat]]
+
+    def text_actions(self, seat: int) -> list[TextAction]:
+        if self.phase != DESCRIBE or seat not in self.current_seats():
+            return []
+        limit = self.game.options["max_description_words"]
+        actions = [TextAction("describe", "Describe your word",
+                              hint=f"one sentence of at most {limit} words that does not contain your word",
+                              max_length=MAX_DESCRIPTION_CHARS)]
+        if self.game.options["spy_guess"]:
+            # Offered to every speaker: offering it to spies only would tell them their camp.
+            actions.append(TextAction("spy_guess", "Claim to be a spy and guess the villagers' word",
+                                      hint="one word; right: the spies win, otherwise you are out",
+                                      max_length=MAX_GUESS_CHARS))
+        return actions
+
+    def validate_text(self, seat: int, action_id: str, text: str) -> str:
+        if action_id == "describe":
+            cleaned = check_description(text, self.words[seat], self.game.options["max_description_words"])
+            if self.game.options["repeat_rule"] == "reject" and self.is_repeat(cleaned):
+                raise IllegalActionError("that description was already given in this game: say something new")
+            return cleaned
+        if action_id == "spy_guess" and self.game.options["spy_guess"]:
+            return check_guess(text, self.words[seat])
+        raise IllegalActionError(f"{action_id!r} takes no text")
+
+    def _apply(self, seat: int, action_id: str, text: str | None) -> None:
+        r = self.round
+        if action_id == "describe":
+            struck = self.game.options["repeat_rule"] == "strike" and self.is_repeat(text)
+            r["talk"].append({"s": seat, "text": text, "struck": struck})
+            if not self.is_repeat(text):
+                self.said.append(normalise(text))
+            self._advance_speaker()
+        elif action_id == "spy_guess":
+            right = seat in self.spies and text == self.villager_word
+            r["talk"].append({"s": seat, "guess": text, "right": right})
+            if right:
+                self._finish(SPIES, "guess")
+                return
+            self._eliminate(seat, "guess")
+            if self.phase != OVER:
+                self._advance_speaker()
+        else:
+            r["votes"][seat] = int(action_id.split(":", 1)[1])
+            if all(r["votes"][v] is not None for v in r["voters"]):
+                self._count()
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def scores(self) -> list[float]:
+        n = self.game.num_seats
+        if self.phase != OVER:
+            return [1.0 / n] * n
+        team = self.spies if self.winners == SPIES else [s for s in range(n) if s not in self.spies]
+        return [1.0 / len(team) if s in team else 0.0 for s in range(n)]
+
+    def rule_topics(self, seat: int, action_id: str) -> tuple[str, ...]:
+        if action_id == "describe":
+            return (DESCRIBING, WORDS, INFERRING)
+        if action_id == "spy_guess":
+            return (ENDING, INFERRING, WORDS)
+        return (VOTING, ENDING, INFERRING)
+
+    def measures(self, seat: int) -> dict[str, Any]:
+        over = self.phase == OVER
+        rounds = len(self.rounds) if over else len(self.rounds) - 1  # rounds finished so far
+        survived = self.out_round[seat] - 1 if self.out_round[seat] is not None else rounds
+        received = sum(1 for r in self.rounds for target in r["votes"] if target == seat) if over else None
+        # Camp, result and votes are hidden during play, so those measures are known only at the end.
+        return {
+            "is_spy": seat in self.spies if over else None,
+            "won": (seat in self.spies) == (self.winners == SPIES) if over else None,
+            "rounds_survived": survived,
+            "votes_received": received,
+            "voted_out": self.out_how[seat] == "vote",
+        }
+
+    # --- JSON ----------------------------------------------------------------------------------
+    def _payload(self) -> dict:
+        return {"pair_index": self.pair_index, "villager_word": self.villager_word, "spy_word": self.spy_word,
+                "words": self.words, "spies": self.spies, "out_round": self.out_round, "out_how": self.out_how,
+                "partial_ties": self.partial_ties, "said": self.said, "rounds": self.rounds, "phase": self.phase,
+                "winners": self.winners, "end_reason": self.end_reason}
+
+    def _load_payload(self, payload: Mapping[str, Any]) -> None:
+        self.pair_index = payload["pair_index"]
+        self.villager_word = payload["villager_word"]
+        self.spy_word = payload["spy_word"]
+        self.words = list(payload["words"])
+        self.spies = list(payload["spies"])
+        self.out_round = list(payload["out_round"])
+        self.out_how = list(payload["out_how"])
+        self.partial_ties = payload["partial_ties"]
+        self.said = list(payload["said"])
+        self.rounds = [dict(r) for r in payload["rounds"]]
+        self.phase = payload["phase"]
+        self.winners = payload["winners"]
+        self.end_reason = payload["end_reason"]
+
+
+class SpyGame(Game):
+    spec = GameSpec(
+        id="who_is_spy",
+        name="Who is Spy",
+        description="Describe your secret word without saying it, and vote out the players whose word differs.",
+        min_seats=4,
+        max_seats=10,
+        perfect_information=False,
+        simultaneous=True,  # the vote: every voter chooses at once, in secret
+        has_chance=True,
+        options=(
+            # A short list, not bounds: the largest count fits only larger tables (checked in __init__), while
+            # bounds promise that both ends work at any seat count.
+            OptionSpec("spies", 1, "Number of spies; there must be fewer spies than villagers (2 spies need 5 "
+                       "players, 3 need 7, 4 need 9).", int, choices=(1, 2, 3, 4)),
+            OptionSpec("pair_index", -1, "Which word pair of the list to play (0-based); -1 draws one at random.",
+                       int, bounds=(-1, len(word_pairs()) - 1)),
+            OptionSpec("max_description_words", 10, "Most words a description may have.", int, bounds=(3, 30)),
+            # Why 'strike' is the default, not SpyGame's refusal: a refused text must be replaced by a new one,
+            # and the platform's random players only know a handful of stock sentences, so a game of them would
+            # stall once those are used up. Striking keeps the rule's point (copying another player's sentence
+            # gains nothing and shows) while every turn can always be completed.
+            OptionSpec("repeat_rule", "strike", "A description repeating an earlier one: 'strike' (accepted, but "
+                       "struck: it counts as saying nothing), 'reject' (refused, as in SpyGame) or 'allow'.",
+                       str, choices=REPEAT_RULES),
+            OptionSpec("show_votes", False, "Show every vote to everyone as it is cast (SpyGame keeps votes "
+                       "secret and announces only the result)."),
+            OptionSpec("spy_guess", False, "Variant: a speaker may instead claim to be a spy and name the "
+                       "villagers' word; right wins the game for the spies, wrong puts that speaker out."),
+            OptionSpec("max_rounds", 7, "Rounds before the game stops; the spies then win.", int, bounds=(1, 20)),
+        ),
+        measures=(
+            MeasureSpec("is_spy", "Whether the seat held the spy word (known at the end).", "bool"),
+            MeasureSpec("won", "Whether the seat's side won (known at the end).", "bool"),
+            MeasureSpec("rounds_survived", "Rounds the seat finished still in the game."),
+            MeasureSpec("votes_received", "Votes cast against the seat over the whole game (known at the end)."),
+            MeasureSpec("voted_out", "Whether the seat was voted out.", "bool"),
+        ),
+    )
+    state_class = SpyState
+    rules = RULES
+
+    def __init__(self, options: Mapping[str, Any] | None = None, num_seats: int | None = None):
+        super().__init__(options, num_seats)
+        spies = self.options["spies"]
+        if 2 * spies >= self.num_seats:
+            raise InvalidOptionsError(f"{spies} spies need at least {2 * spies + 1} players (spies must be fewer "
+                                      f"than villagers); this game has {self.num_seats}")
+
+    # teams() keeps its default, one team per seat: the camps are secret during play and the platform shows
+    # teams openly, so declaring them would tell every player who the spies are. The camp of each seat is in the
+    # final observation and in the is_spy measure; scores give the winning camp's seats equal shares.
+
+    def max_actions(self) -> int:
+        # A round has at most one description and one vote per seat, and there are at most max_rounds rounds.
+        return 2 * self.num_seats * self.options["max_rounds"]

@@ -1,0 +1,65 @@
+"""The word pairs and the checks on what players say: pure functions, no state.
+
+The pairs live in ``fixtures/who_is_spy_pairs.json`` (this project's own list, CC0; see fixtures/README.md). The file
+is read relative to the repository, so the engine loads it without Django, once per process.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+from pathlib import Path
+
+from ..api import IllegalActionError
+
+PAIRS_PATH = Path(__file__).resolve().parents[3] / "fixtures" / "who_is_spy_pairs.json"
+
+# A text box's limit; the word limit (an option) is the real constraint on a description.
+MAX_DESCRIPTION_CHARS = 200
+MAX_GUESS_CHARS = 40
+_GUESS = re.compile(r"[a-z][a-z'-]*")
+
+
+@lru_cache(maxsize=1)
+def word_pairs() -> tuple[tuple[str, str], ...]:
+    """Every pair as (first, second), lower case; which of the two is the spy word is drawn per game."""
+    with PAIRS_PATH.open(encoding="utf-8") as handle:
+        data = json.load(handle)
+    return tuple((str(a).lower(), str(b).lower()) for a, b in data)
+
+
+def clean(text: str) -> str:
+    """One line with single spaces: a description is one sentence, so line breaks become spaces."""
+    return " ".join(str(text).split())
+
+
+def normalise(text: str) -> str:
+    """The form repeats are compared in: lower case, letters and digits only, single spaces."""
+    return " ".join(re.sub(r"[^\w\s]|_", " ", text.lower()).split())
+
+
+def check_description(text: str, own_word: str, max_words: int) -> str:
+    """The cleaned description, or IllegalActionError saying what is wrong (repeats are the state's business)."""
+    cleaned = clean(text)
+    if not any(ch.isalnum() for ch in cleaned):
+        raise IllegalActionError("the description is empty: say something about your word")
+    count = len(cleaned.split())
+    if count > max_words:
+        raise IllegalActionError(f"the description has {count} words; at most {max_words} are allowed")
+    # A substring test on purpose: a word hidden inside a longer one ('scary' for 'car') still gives it away.
+    # The error names no word, so a message shown to the wrong person can carry nothing either.
+    if own_word.lower() in cleaned.lower():
+        raise IllegalActionError("the description contains your own secret word (also refused inside a longer "
+                                 "word, in any letter case); describe it without saying it")
+    return cleaned
+
+
+def check_guess(text: str, own_word: str) -> str:
+    """A spy_guess names one word; it is compared in lower case."""
+    guess = clean(text).lower().strip(".!?\"'")
+    if not _GUESS.fullmatch(guess):
+        raise IllegalActionError("name exactly one word (letters only) as your guess of the villagers' word")
+    if guess == own_word.lower():
+        raise IllegalActionError("name the other word, not your own: the spies' word differs from the villagers'")
+    return guess
