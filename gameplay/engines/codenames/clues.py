@@ -42,8 +42,12 @@ class Clue:
         return UNLIMITED if self.number is None else str(self.number)
 
     def max_guesses(self) -> int | None:
-        """Guesses allowed this turn: number + 1; no limit for 0 and for unlimited."""
-        return None if not self.number else self.number + 1
+        return max_guesses(self.number)
+
+
+def max_guesses(number: int | None) -> int | None:
+    """Guesses a clue allows: its number + 1; no limit for 0 and for unlimited (None)."""
+    return None if not number else number + 1
 
 
 def parse(text: str) -> tuple[str, int | None]:

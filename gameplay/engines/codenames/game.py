@@ -144,7 +144,7 @@ class CodenamesState(SeatViews, State):
             return
         if self._check_win():
             return
-        limit = clues.Clue("", self.clue["n"]).max_guesses() if self.clue else None
+        limit = clues.max_guesses(self.clue["n"]) if self.clue else None
         if identity != TEAM_KEYS[team] or (limit is not None and self.guesses >= limit):
             self._end_turn()
 
@@ -180,7 +180,7 @@ class CodenamesState(SeatViews, State):
         return next((e["t"] for e in self.history if e["k"] == "guess" and e["id"] == ASSASSIN), None)
 
     def guesses_left(self) -> int | None:
-        limit = clues.Clue("", self.clue["n"]).max_guesses() if self.clue else None
+        limit = clues.max_guesses(self.clue["n"]) if self.clue else None
         return None if limit is None else limit - self.guesses
 
     def is_terminal(self) -> bool:
