@@ -20,12 +20,13 @@ from .pit import PitGame
 from .santorini import SantoriniGame
 from .sea_battle import SeaBattleGame
 from .two_rooms_and_a_boom import TwoRoomsGame
+from .who_is_spy import SpyGame
 
 GAMES: dict[str, type[Game]] = {
     cls.spec.id: cls
     for cls in (SantoriniGame, HiveGame, GnomesGame, BoxingGame, SeaBattleGame, AirLandSeaGame, ArcticGame,
                 PitGame, MeetingGame, FruitTradingGame, DebateGame, CodenamesGame,
-                TwoRoomsGame, TraitorGame)
+                TwoRoomsGame, TraitorGame, SpyGame)
 }
 
 

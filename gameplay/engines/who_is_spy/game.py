@@ -190,7 +190,7 @@ class SpyState(SeatViews, State):
         if self.game.options["spy_guess"]:
             # Offered to every speaker: offering it to spies only would tell them their camp.
             actions.append(TextAction("spy_guess", "Claim to be a spy and guess the villagers' word",
-                                      hint="one word; right: the spies win, otherwise you are out",
+                                      hint="exactly one word; right: the spies win, anything else: you are out",
                                       max_length=MAX_GUESS_CHARS))
         return actions
 
@@ -235,6 +235,13 @@ class SpyState(SeatViews, State):
             return [1.0 / n] * n
         team = self.spies if self.winners == SPIES else [s for s in range(n) if s not in self.spies]
         return [1.0 / len(team) if s in team else 0.0 for s in range(n)]
+
+    def result_teams(self) -> list[int]:
+        # The camps for the ratings (villagers 0, spies 1), only once the game is over: during play they are the
+        # secret of the game, so Game.teams() stays one team per seat.
+        if self.phase != OVER:
+            return self.game.teams()
+        return [1 if s in self.spies else 0 for s in range(self.game.num_seats)]
 
     def rule_topics(self, seat: int, action_id: str) -> tuple[str, ...]:
         if action_id == "describe":

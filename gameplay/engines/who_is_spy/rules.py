@@ -57,8 +57,9 @@ RULES = Rules(
             "(7 rounds by default, setting max_rounds) passes without a decision, the spies win because they "
             "survived. Every player of the winning side shares the win, including those who went out. Variant "
             "spy_guess (off by default): a speaker may, instead of describing, claim to be a spy and name the "
-            "villagers' word. If that speaker really is a spy and the word is right, the spies win at once; "
-            "otherwise (a wrong word, or a villager who claimed) that speaker is out. The guessed word is shown "
+            "villagers' word (exactly one word, letter case and punctuation aside). If that speaker really is a "
+            "spy and the word is right, the spies win at once; otherwise (a wrong word, more than the word, or a "
+            "villager who claimed) that speaker is out. The guessed word is shown "
             "only to the guesser until the end; everyone learns whether the claim was right."
         ),
         INFERRING: (

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..api import ActionLabels, Observation
-from .words import clean
+from .words import clean, normalise
 
 
 def word_sentence(word: str) -> str:
@@ -222,7 +222,7 @@ class SeatViews:
             public = f"{who} describes their word: {said}{note}"
             mine = f"You describe your word: {said}{note}"
         elif action_id == "spy_guess" and text is not None:
-            guess = clean(text).lower().strip(".!?\"'")
+            guess = normalise(text)
             right = seat in self.spies and guess == self.villager_word
             verdict = "right: the spies win" if right else f"wrong: {who} is out"
             public = f"{who} claims to be a spy and guesses the villagers' word: {verdict}"
