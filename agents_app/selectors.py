@@ -85,7 +85,9 @@ def build_agent(name: str, *, text_validator: TextValidator | None = None) -> Ag
     """A fresh agent for one decision; raises UnknownAgentError for a name that is neither kind."""
     cls = registry.AGENTS.get(name)
     if cls is not None:
-        return cls()
+        agent = cls()
+        agent.text_validator = text_validator
+        return agent
     try:
         config = agent_config(name)
     except Exception as err:

@@ -174,7 +174,9 @@ def decide(
             return AgentTurn(decision, fallback=True, reason=decision.fallback_reason, think_ms=think_ms, calls=calls)
         return AgentTurn(decision, fallback=False, think_ms=think_ms, calls=calls)
     logger.warning("agent %s failed for seat %s (%s); falling back to a random action", agent_name, seat, problem)
-    fallback = RandomAgent().decide(TurnView(**{**view.__dict__, "seed": random.Random(seed).getrandbits(62)}))
+    stand_in = RandomAgent()
+    stand_in.text_validator = _text_checker(state, seat)
+    fallback = stand_in.decide(TurnView(**{**view.__dict__, "seed": random.Random(seed).getrandbits(62)}))
     return AgentTurn(fallback, fallback=True, reason=problem, think_ms=think_ms, calls=calls)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from gameplay.engines.api import Action, Observation, Rules, TextAction
@@ -121,6 +122,9 @@ class Agent(ABC):
     # How many chat lines the agent may send between two of its own moves, the one sent with a move included;
     # 0: it speaks only with its moves. The platform asks ``answer`` when a partner wrote to it since.
     chat_replies_per_turn: int = 0
+    # The engine's check of a free text (action id, text) -> None when accepted, else the reason; the platform sets
+    # it on every agent it builds for a decision, so an agent can replace a text the engine would refuse.
+    text_validator: Callable[[str, str], str | None] | None = None
 
     @abstractmethod
     def decide(self, view: TurnView) -> Decision:

@@ -22,7 +22,20 @@ class RandomAgent(Agent):
         if not choices:
             raise ValueError("no legal action to choose from")
         action_id, text = rng.choice(choices)
+        # A text the engine refuses (Who is Spy refuses a description said before) is replaced by another.
+        if text is not None and self.text_validator is not None and self.text_validator(action_id, text):
+            limit = next(spec.max_length for spec in view.text_actions if spec.id == action_id)
+            text = next((t for t in _other_texts(text, limit) if self.text_validator(action_id, t) is None), text)
         return Decision(action_id=action_id, text=text)
+
+
+def _other_texts(refused: str, limit: int):
+    """Replacements for a refused text, in a fixed order: the stock texts, then numbered ones."""
+    stock = [t for t in _SHORT_TEXTS if t != refused]
+    yield from stock
+    for n in range(2, 41):
+        for text in (refused, *stock):
+            yield f"{text.rstrip('.')} ({n}).".strip()[:limit]
 
 
 def short_text_for(hint: str, rng: random.Random) -> str:

@@ -98,6 +98,24 @@ def test_random_agent_uses_text_actions_with_short_text():
     assert len(texts) > 1
 
 
+def test_random_agent_replaces_a_text_the_engine_refuses_and_keeps_an_accepted_one():
+    said: set[str] = set()
+
+    def no_repeats(action_id, text):  # an engine refusing what was said before (Who is Spy's descriptions)
+        return "already given" if text in said else None
+
+    for seed in range(30):
+        agent = RandomAgent()
+        agent.text_validator = no_repeats
+        decision = agent.decide(_text_only_view("say something", seed))
+        assert decision.text not in said and len(decision.text) <= 40
+        said.add(decision.text)
+    unchecked = RandomAgent().decide(_text_only_view("say something", 3))
+    checked = RandomAgent()
+    checked.text_validator = lambda action_id, text: None
+    assert checked.decide(_text_only_view("say something", 3)) == unchecked  # accepted texts are not replaced
+
+
 def test_random_agent_honours_the_word_number_hint():
     for seed in range(20):
         decision = RandomAgent().decide(_text_only_view("word, number", seed))

@@ -440,13 +440,22 @@ def check_verdict_hooks(state: State) -> None:
 def _submit_text(state: State, seat: int, specs: list[TextAction], rng: random.Random,
                  texts: tuple[str, ...]) -> None:
     spec = rng.choice(specs)
-    for text in texts:
+    for text in with_numbered_variants(texts):
         try:
             apply_checked(state, seat, spec.id, text)
             return
         except IllegalActionError:
             continue
     raise AssertionError(f"no default text was accepted for text action {spec.id!r}")
+
+
+def with_numbered_variants(texts: tuple[str, ...], upto: int = 40):
+    """The texts, then each again with a number (\"hello 2\", ...): a game that refuses a text said before (Who is
+    Spy's descriptions) still gets a fresh one."""
+    yield from texts
+    for n in range(2, upto + 1):
+        for text in texts:
+            yield f"{text} {n}"
 
 
 def random_playout(game: Game, seed: int, texts: tuple[str, ...] = DEFAULT_TEXTS,

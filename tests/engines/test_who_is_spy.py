@@ -17,7 +17,7 @@ from gameplay.engines.who_is_spy import SpyGame
 from gameplay.engines.who_is_spy.rules import RULES
 from gameplay.engines.who_is_spy.words import PAIRS_PATH, word_pairs
 
-from .conformance import DEFAULT_TEXTS, check_playouts
+from .conformance import DEFAULT_TEXTS, check_playouts, with_numbered_variants
 
 REPO = Path(__file__).resolve().parents[2]
 _texts = count(1)
@@ -58,7 +58,7 @@ def play_random(state, rng):
             state.apply_action(seat, rng.choice(actions).id)
             continue
         spec = rng.choice(state.text_actions(seat))
-        for text in DEFAULT_TEXTS:
+        for text in with_numbered_variants(DEFAULT_TEXTS):
             try:
                 state.apply_action(seat, spec.id, text)
                 break
@@ -288,8 +288,8 @@ def test_the_own_word_is_refused_inside_another_word_but_the_other_word_is_not()
     state.apply_action(seat, "describe", f"not {other} at all")
 
 
-def test_a_repeat_is_refused_with_the_reject_rule_after_normalising():
-    state = new_state(repeat_rule="reject")
+def test_a_repeat_is_refused_by_default_after_normalising():
+    state = new_state()
     state.apply_action(state.current_seats()[0], "describe", "Hello there!")
     seat = state.current_seats()[0]
     for text in ("hello there", "  HELLO,   there. "):
@@ -298,8 +298,8 @@ def test_a_repeat_is_refused_with_the_reject_rule_after_normalising():
     state.apply_action(seat, "describe", "hello over there")
 
 
-def test_a_repeat_is_struck_by_default_and_counts_with_allow():
-    state = new_state()
+def test_a_repeat_is_struck_with_the_strike_rule_and_counts_with_allow():
+    state = new_state(repeat_rule="strike")
     first = state.current_seats()[0]
     state.apply_action(first, "describe", "Hello there!")
     second = state.current_seats()[0]

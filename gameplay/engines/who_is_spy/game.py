@@ -305,12 +305,11 @@ class SpyGame(Game):
             OptionSpec("pair_index", -1, "Which word pair of the list to play (0-based); -1 draws one at random.",
                        int, bounds=(-1, len(word_pairs()) - 1)),
             OptionSpec("max_description_words", 10, "Most words a description may have.", int, bounds=(3, 30)),
-            # Why 'strike' is the default, not SpyGame's refusal: a refused text must be replaced by a new one,
-            # and the platform's random players only know a handful of stock sentences, so a game of them would
-            # stall once those are used up. Striking keeps the rule's point (copying another player's sentence
-            # gains nothing and shows) while every turn can always be completed.
-            OptionSpec("repeat_rule", "strike", "A description repeating an earlier one: 'strike' (accepted, but "
-                       "struck: it counts as saying nothing), 'reject' (refused, as in SpyGame) or 'allow'.",
+            # SpyGame's rule by default: a repeat is refused and the speaker says something new (the platform's
+            # random players and language-model agents replace a refused text). 'strike' accepts a repeat but
+            # marks it as saying nothing; 'allow' lets repeats count.
+            OptionSpec("repeat_rule", "reject", "A description repeating an earlier one: 'reject' (refused, as in "
+                       "SpyGame), 'strike' (accepted, but struck: it counts as saying nothing) or 'allow'.",
                        str, choices=REPEAT_RULES),
             OptionSpec("show_votes", False, "Show every vote to everyone as it is cast (SpyGame keeps votes "
                        "secret and announces only the result)."),

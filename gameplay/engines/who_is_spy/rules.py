@@ -33,10 +33,10 @@ RULES = Rules(
             "gives one public sentence about their word, at most 10 words long (setting max_description_words). "
             "The sentence must not contain your own word in any letter case, not even inside a longer word "
             "(with the word 'car', 'scary' is refused too), and it must not be empty. It also must not repeat a "
-            "description already given in this game (compared ignoring case, spacing and punctuation). By "
-            "default a repeated description is accepted but struck: it uses up your turn and the table sees that "
-            "you only repeated an earlier one. With setting repeat_rule 'reject' a repeat is refused and you must "
-            "say something new; with 'allow' repeats count normally. Good descriptions show the others you share "
+            "description already given in this game (compared ignoring case, spacing and punctuation). A "
+            "repeated description is refused and you must say something new (setting repeat_rule 'strike' "
+            "accepts it but strikes it: it uses up your turn and the table sees you only repeated an earlier one; "
+            "'allow' lets repeats count normally). Good descriptions show the others you share "
             "their word without giving it away to a player who holds the other word."
         ),
         VOTING: (

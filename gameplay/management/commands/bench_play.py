@@ -33,7 +33,8 @@ def random_move(state, seat: int, rng: random.Random) -> None:
         state.apply_action(seat, rng.choice(legal).id)
         return
     spec = rng.choice(state.text_actions(seat))
-    for text in TEXTS:
+    # The stock texts, then numbered ones: an engine may refuse a text said before (Who is Spy's descriptions).
+    for text in (*TEXTS, *(f"{text} {n}" for n in range(2, 41) for text in TEXTS)):
         try:
             state.apply_action(seat, spec.id, text)
             return
