@@ -317,3 +317,29 @@ class SolverRun(models.Model):
 
     def __str__(self) -> str:
         return f"{self.solver} on {self.game_id} #{self.pk}"
+
+
+class EvalCall(models.Model):
+    """One model call of an evaluation made outside play (seed 002): a theory-of-mind probe of a seat of a stored
+    Who is Spy match (``spy_probes``), or a DEEP description or judgement (``deep_eval``). Like ``AgentCall`` it keeps
+    what was sent, what came back and what was made of it; ``run`` groups the calls of one command run."""
+
+    task = models.CharField(max_length=24, db_index=True, help_text="spy_probes or deep_eval.")
+    run = models.CharField(max_length=40, db_index=True, help_text="The command run the call belongs to.")
+    agent_name = models.CharField(max_length=100, db_index=True, help_text="The configuration asked.")
+    match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="eval_calls",
+                              help_text="The match a probe was built from (none for DEEP).")
+    seat = models.SmallIntegerField(null=True, blank=True, help_text="The seat whose observation a probe showed.")
+    purpose = models.CharField(max_length=24, help_text="first-order, second-order, aggressive, candidates, …")
+    request_messages = models.JSONField(help_text="Messages sent.")
+    raw_reply = models.TextField(blank=True)
+    parsed = models.JSONField(null=True, blank=True, help_text="What was read from the reply (None: unusable).")
+    error = models.TextField(blank=True)
+    latency_ms = models.PositiveIntegerField(null=True, blank=True)
+    prompt_tokens = models.PositiveIntegerField(null=True, blank=True)
+    completion_tokens = models.PositiveIntegerField(null=True, blank=True)
+    details = models.JSONField(default=dict, blank=True, help_text="The word, mode, scored word, attempt, …")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
