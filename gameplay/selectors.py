@@ -305,10 +305,38 @@ def result_text(match: Match, names: dict[int, str], seat_index: int | None, sta
         if text:
             return text
     if match.winner is None:
-        return "The match ended in a draw."
+        winners = shared_winners(match.scores)
+        if not winners:
+            return "The match ended in a draw."
+        # Several seats share the win (a team, or a camp revealed at the end): name them, and the game's own words.
+        text = shared_win_text(winners, names, seat_index)
+        detail = state.result_text() if state is not None else None
+        return f"{text} {detail}" if detail else text
     if seat_index is not None:
         return "You won!" if match.winner == seat_index else f"You lost. {names.get(match.winner)} won."
     return f"{names.get(match.winner)} won."
+
+
+def shared_winners(scores: list | None) -> list[int]:
+    """The seats sharing the top score when the scores are not all equal (a team's win), else []."""
+    if not scores or len(set(scores)) == 1:
+        return []
+    best = max(scores)
+    return [seat for seat, score in enumerate(scores) if score == best]
+
+
+def shared_win_text(winners: list[int], names: dict[int, str], seat_index: int | None) -> str:
+    """"You won, with Player 3!", "You lost. Player 1 and Player 3 won.", "Player 1 and Player 3 won." """
+    def listed(seats: list[int]) -> str:
+        named = [names.get(s, f"seat {s}") for s in seats]
+        return named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
+
+    if seat_index is None:
+        return f"{listed(winners)} won."
+    if seat_index in winners:
+        partners = [s for s in winners if s != seat_index]
+        return f"You won, with {listed(partners)}!" if partners else "You won!"
+    return f"You lost. {listed(winners)} won."
 
 
 def resignation_text(match: Match, names: dict[int, str], seat_index: int | None, cooperative: bool) -> str:
