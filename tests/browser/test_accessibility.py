@@ -94,7 +94,8 @@ def test_the_public_pages_and_every_game_page(axe_page, a11y_server):
                         ("/games/pit/new/", "new Pit match"), ("/games/sea_battle/new/", "new Sea Battle match"),
                         ("/games/meeting_scheduling/new/", "new Meeting Scheduling match"),
                         ("/games/fruit_trading/new/", "new Fruit Trading match"),
-                        ("/games/debate/new/", "new Debate match")):
+                        ("/games/debate/new/", "new Debate match"),
+                        ("/games/codenames/new/", "new Codenames match")):
         page.goto(url + path)
         check(page, label, found)
     for game, seat, partner in (("Santorini", "Player 2", "agent:random"), ("Hive", "Black", "agent:random"),
@@ -105,6 +106,7 @@ def test_the_public_pages_and_every_game_page(axe_page, a11y_server):
                                 ("Meeting Scheduling", "Player 2", "agent:random"),
                                 ("Fruit Trading", "Player 2", "agent:random"),
                                 ("Debate", "Against", "agent:random"),
+                                ("Codenames", "Player 2", "agent:random"),
                                 ("Gnomes at Night", "Gnome B", "agent:gnomes-mute")):
         start(page, url, game, seat, partner)
         check(page, f"{game} match page", found)

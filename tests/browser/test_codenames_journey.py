@@ -1,0 +1,202 @@
+"""Codenames in the browser: four people, each in their own phone-sized browser on one match's links (Player 1 the
+Red Spymaster, Player 2 the Blue Spymaster, Players 3 and 4 the Red and Blue Operatives), play a whole game
+through the page. Seed 42 has Red start. Red's Spymaster first tries a word on the grid (refused, nothing changes),
+then clues ZEPHYR for 2; Red's Operative touches two Red agents and ends the turn; Blue's Spymaster clues QUARTZ
+for unlimited and Blue's Operative touches every Blue agent, so Blue wins. The Operatives pick their cards from the
+key as the Spymasters' pages show it (the test reads it there, never from the database), and at every step the
+Operatives' pages hold nothing of the key."""
+
+from __future__ import annotations
+
+import re
+
+from .conftest import ARTIFACTS
+from .new_match import phone, wait_version
+from .test_accessibility import serious_violations
+
+SEED = 42
+
+
+def phone_for_axe(chromium):
+    """A phone like new_match.phone whose context lets the test inject axe-core (the page's Content-Security-Policy
+    allows the site's own scripts only; nothing else about the page changes)."""
+    context = chromium.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                                   has_touch=True, bypass_csp=True)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    return context, page
+
+
+def no_horizontal_scroll(page) -> bool:
+    return page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def key_of(spymaster) -> dict[str, str]:
+    """The key of the unrevealed cards as a Spymaster's page shows it: cell -> identity."""
+    cards = spymaster.locator("#board .cn-card[data-key]")
+    return {c.get_attribute("data-cell"): c.get_attribute("data-key") for c in cards.all()}
+
+
+def words_of(page) -> dict[str, str]:
+    return {c.get_attribute("data-cell"): c.locator(".word").inner_text()
+            for c in page.locator("#board .cn-card").all()}
+
+
+def assert_no_key(operative, key: dict[str, str], words: dict[str, str]) -> None:
+    """Nothing of the key of an unrevealed card is in an Operative's page: no key marks, no "WORD=identity" piece,
+    no identity class or label on the card, and the same cards are unrevealed there."""
+    html = operative.content()
+    assert "data-key" not in html and "key-" not in operative.locator("#board").inner_html()
+    for cell, identity in key.items():
+        assert f"{words[cell]}={identity}" not in html
+        card = operative.locator(f'#board .cn-card[data-cell="{cell}"]')
+        assert "revealed" not in (card.get_attribute("class") or "")
+        assert card.get_attribute("data-identity") is None
+        assert card.locator(".label").count() == 0  # no identity named on it
+        assert card.locator(".word").inner_text() == words[cell]
+
+
+def give_clue(spymaster, word: str, number: str) -> None:
+    spymaster.get_by_label("Clue word").fill(word)
+    spymaster.get_by_label("Number").select_option(number)
+    spymaster.get_by_role("button", name="Give clue").click()
+
+
+def test_four_people_play_codenames_to_a_win(chromium, server_url):
+    # The Red seats' browsers may run axe-core: the Spymaster's page with the key, the Operative's with card buttons.
+    contexts, pages = zip(phone_for_axe(chromium), phone(chromium), phone_for_axe(chromium), phone(chromium),
+                          strict=True)
+    red_spy, blue_spy, red_op, blue_op = pages
+    operatives = (red_op, blue_op)
+    try:
+        red_spy.goto(server_url + "/")
+        red_spy.get_by_role("link", name="New Codenames match").click()
+        red_spy.get_by_label("Seed").fill(str(SEED))
+        for n in (2, 3, 4):
+            red_spy.get_by_label(f"Player {n}", exact=True).select_option("invite")
+        red_spy.get_by_role("button", name="Start match").click()
+        red_spy.wait_for_url(re.compile(r"/play/[\w-]+/$"))
+        for guest, n in ((blue_spy, 2), (red_op, 3), (blue_op, 4)):
+            guest.goto(red_spy.get_by_label(re.compile(rf"^Invite link for Player {n}\b")).input_value())
+            guest.get_by_role("button", name=re.compile(rf"^Join as Player {n}\b")).click()
+            guest.wait_for_url(re.compile(r"/play/[\w-]+/$"))
+        for page in pages:
+            page.wait_for_selector("#board .codenames")
+            page.wait_for_selector("[ws-connect][data-socket=live]")
+        red_spy.wait_for_selector("#cn-clue-word")
+        version = int(red_spy.locator("#board").get_attribute("data-version"))
+
+        # Roles and teams; Red starts with 9 agents to Blue's 8.
+        for page, who in zip(pages, ("Red Spymaster", "Blue Spymaster", "Red Operative", "Blue Operative"),
+                             strict=True):
+            head = page.locator("#board .cn-head").inner_text()
+            assert f"You: {who}" in head and "Red started" in head and "Red 9" in head and "Blue 8" in head
+            assert page.locator("#board .cn-grid > li").count() == 25
+            assert no_horizontal_scroll(page)
+
+        # The Spymasters see the key (the same key), with names, not colours alone; the Operatives see none of it.
+        key, words = key_of(red_spy), words_of(red_spy)
+        assert len(key) == 25 and key == key_of(blue_spy)
+        assert sorted(key.values()).count("red") == 9 and list(key.values()).count("blue") == 8
+        assert list(key.values()).count("bystander") == 7 and list(key.values()).count("assassin") == 1
+        assassin = next(c for c, k in key.items() if k == "assassin")
+        assert red_spy.locator(f'#board .cn-card[data-cell="{assassin}"] .label').inner_text() == "Assassin"
+        for operative in operatives:
+            assert words_of(operative) == words
+            assert_no_key(operative, key, words)
+        # Only the Spymaster whose turn it is has the clue form; nobody can touch a card yet.
+        assert blue_spy.locator("#cn-clue-word").count() == 0
+        assert all(p.locator("#board button.cn-card").count() == 0 for p in pages)
+        assert serious_violations(red_spy) == []
+        red_spy.screenshot(path=str(ARTIFACTS / "codenames-phone-red-spymaster-start.png"), full_page=True)
+        red_op.screenshot(path=str(ARTIFACTS / "codenames-phone-red-operative-start.png"), full_page=True)
+
+        # A word on the grid is no clue: a clear error, and nothing changes.
+        on_grid = words["0"]
+        give_clue(red_spy, on_grid.lower(), "2")
+        red_spy.wait_for_selector("#flash.error:not(:empty)")
+        error = red_spy.locator("#flash").inner_text()
+        assert "invalid clue" in error and on_grid in error and "Nothing was changed" in error, error
+        red_spy.screenshot(path=str(ARTIFACTS / "codenames-phone-invalid-clue.png"), full_page=True)
+        assert int(red_spy.locator("#board").get_attribute("data-version")) == version
+        for page in pages:
+            assert page.locator("#board .codenames").get_attribute("data-phase") == "clue"
+            assert page.locator("#board .cn-clue-now").count() == 0
+        assert red_spy.locator("#cn-clue-word").count() == 1
+
+        # Red: ZEPHYR for 2. Red's Operative sees the clue and touches two Red agents, then ends the turn.
+        give_clue(red_spy, "zephyr", "2")
+        version += 1
+        wait_version(pages, version)
+        for page in pages:
+            assert "ZEPHYR, 2" in page.locator("#board .cn-clue-now").inner_text()
+        assert "3 guesses left" in red_op.locator("#board .cn-turn").inner_text()
+        assert blue_op.locator("#board button.cn-card").count() == 0  # not Blue's turn
+        assert red_op.locator("#board button.cn-card").count() == 25
+        assert red_op.get_by_role("button", name="End turn").count() == 0  # not before a first guess
+        assert serious_violations(red_op) == []
+        red_op.screenshot(path=str(ARTIFACTS / "codenames-phone-red-operative-guessing.png"), full_page=True)
+        for n, cell in enumerate([c for c, k in key.items() if k == "red"][:2]):
+            card = red_op.get_by_role("button", name=f"Guess {words[cell]}", exact=True)
+            if n == 0:
+                card.click()
+            else:  # a card is a real button: the keyboard works too
+                card.focus()
+                red_op.keyboard.press("Enter")
+            version += 1
+            wait_version(pages, version)
+            for page in pages:
+                card = page.locator(f'#board .cn-card[data-cell="{cell}"]')
+                assert "revealed" in card.get_attribute("class")
+                assert card.locator(".label").inner_text() == "Red agent"  # the identity in words, for everyone
+            del key[cell]
+            assert key_of(red_spy) == key == key_of(blue_spy)
+            for operative in operatives:
+                assert_no_key(operative, key, words)
+        assert "Red 7" in blue_op.locator("#board .cn-head").inner_text()
+        red_op.get_by_role("button", name="End turn").click()
+        version += 1
+        wait_version(pages, version)
+
+        # Blue: QUARTZ, unlimited. Blue's Operative touches every Blue agent; the last one wins the game.
+        assert blue_spy.locator("#board .cn-turn.mine").count() == 1
+        assert red_spy.locator("#cn-clue-word").count() == 0
+        blue_spy.get_by_label("Number").select_option("unlimited")
+        blue_spy.get_by_label("Clue word").fill("quartz")
+        blue_spy.get_by_label("Clue word").press("Enter")  # Enter in the word field gives the clue
+        version += 1
+        wait_version(pages, version)
+        assert "QUARTZ, unlimited" in blue_op.locator("#board .cn-clue-now").inner_text()
+        assert "no limit on guesses" in blue_op.locator("#board .cn-turn").inner_text()
+        assert red_op.locator("#board button.cn-card").count() == 0
+        blue_cells = [c for c, k in key.items() if k == "blue"]
+        for n, cell in enumerate(blue_cells):
+            blue_op.get_by_role("button", name=f"Guess {words[cell]}", exact=True).click()
+            version += 1
+            wait_version(pages, version)
+            del key[cell]
+            if n == 3:
+                for operative in operatives:
+                    assert_no_key(operative, key, words)
+                    assert no_horizontal_scroll(operative)
+                blue_spy.screenshot(path=str(ARTIFACTS / "codenames-phone-blue-spymaster-mid.png"), full_page=True)
+                blue_op.screenshot(path=str(ARTIFACTS / "codenames-phone-blue-operative-mid.png"), full_page=True)
+
+        # The result, for all four; nobody can act any more.
+        for page in pages:
+            page.wait_for_selector("#result")
+            assert page.locator("#result").inner_text().strip()  # the platform's line (it words team results itself)
+            assert "All Blue agents are revealed: Blue wins." in page.locator("#board #cn-result").inner_text()
+            assert "Blue 0" in page.locator("#board .cn-head").inner_text()
+            assert page.locator("#board button.cn-card").count() == 0
+            assert page.locator("#cn-clue-word").count() == 0
+            assert no_horizontal_scroll(page)
+        for operative in operatives:
+            assert_no_key(operative, key, words)  # the cards nobody touched stay hidden to the Operatives
+        assert key_of(red_spy) == key
+        for page, name in zip(pages, ("red-spymaster", "blue-spymaster", "red-operative", "blue-operative"),
+                              strict=True):
+            page.screenshot(path=str(ARTIFACTS / f"codenames-phone-{name}-end.png"), full_page=True)
+    finally:
+        for context in contexts:
+            context.close()
