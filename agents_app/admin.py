@@ -1,4 +1,5 @@
-"""Admin: LLM agent configurations (editable), the model calls they made and dialogue solver runs (read-only)."""
+"""Admin: LLM agent configurations (editable), the model calls they made, dialogue solver runs and the calls of the
+evaluations made outside play (read-only)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from django.contrib import admin
 from django.urls import reverse
 from django.utils.html import format_html
 
-from agents_app.models import AgentCall, AgentConfig, DialogueGeneration, SolverRun
+from agents_app.models import AgentCall, AgentConfig, DialogueGeneration, EvalCall, SolverRun
 
 PLAYED = "{} — has played matches; its ratings and transcripts refer to it, so it cannot be deleted"
 
@@ -136,3 +137,12 @@ class DialogueGenerationAdmin(_ReadOnly):
     list_display = ["id", "model", "key", "created_at"]
     list_filter = ["model"]
     search_fields = ["=key"]
+
+
+@admin.register(EvalCall)
+class EvalCallAdmin(_ReadOnly):
+    """The calls of seed 002's probes (spy_probes) and DEEP (deep_eval)."""
+
+    list_display = ["id", "task", "run", "agent_name", "match_id", "seat", "purpose", "error", "created_at"]
+    list_filter = ["task", "purpose", "agent_name"]
+    search_fields = ["=run", "agent_name"]

@@ -118,3 +118,12 @@ def test_judge_scores_are_read_strictly(reply, score):
 def test_unknown_configurations_are_refused():
     with pytest.raises(CommandError, match="not a stored LLM agent configuration"):
         call_command("deep_eval", agent="nobody", judge="nobody", stdout=io.StringIO())
+
+
+def test_staff_read_the_stored_calls_in_the_admin(client, django_user_model):
+    EvalCall.objects.create(task="deep_eval", run="deep_eval-x", agent_name="judge", purpose="judge",
+                            request_messages=[{"role": "user", "content": "Word: coffee"}], raw_reply="4")
+    client.force_login(django_user_model.objects.create_superuser("staff", "staff@example.com", "pw"))
+    page = client.get("/admin/agents_app/evalcall/")
+    assert page.status_code == 200 and b"deep_eval-x" in page.content
+    assert client.get("/admin/agents_app/evalcall/add/").status_code == 403
