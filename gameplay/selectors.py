@@ -15,6 +15,7 @@ from gameplay.engines.registry import create_game, game_class
 from gameplay.live.start import plays_live
 from gameplay.models import Event, Match, Seat, SeatClaim
 from gameplay.text_input import clean_token
+from gameplay.turn_timer import TurnClock, turn_clock
 
 
 def match_group_name(match_id: int) -> str:
@@ -81,6 +82,7 @@ class SeatView:
     draw_mine: bool = False  # this seat has offered a draw that still stands
     draw_offered_by: list[str] = field(default_factory=list)  # the other seats offering a draw to this one
     live: bool = False  # a realtime game on the clock (gameplay.live): the page streams frames and holds inputs
+    deadline: TurnClock | None = None  # a person's time limit for the current decision (GameSpec.turn_timer)
 
     @cached_property
     def live_template(self) -> str:
@@ -182,6 +184,7 @@ def seat_view(
         draw_mine=draws and index in match.draw_agreed,
         draw_offered_by=[names.get(i, f"seat {i}") for i in match.draw_agreed if i != index] if draws else [],
         live=plays_live(state.game, seats),
+        deadline=turn_clock(match, state, seat) if my_turn else None,
     )
 
 

@@ -37,6 +37,7 @@ from gameplay.match_log import ServiceError, append_event, locked_match
 from gameplay.models import Event, Match, Seat, StateSnapshot
 from gameplay.selectors import final_measures, game_of, state_of
 from gameplay.text_input import TextRejected, clean_text
+from gameplay.turn_timer import overdue_seats, seat_deadline
 
 logger = logging.getLogger(__name__)
 
@@ -165,8 +166,13 @@ def apply_action(
     text: str | None = None,
     extra: Mapping[str, Any] | None = None,
     schedule_agents: bool = True,
+    timeout: bool = False,
 ) -> Applied:
-    """``submit_action``, returning the committed change too (a socket draws the mover's view from it)."""
+    """``submit_action``, returning the committed change too (a socket draws the mover's view from it).
+
+    ``timeout``: the action is the seat's timeout action (``apply_timeouts``): refused unless, under the lock and by
+    the server's clock, the seat's time for its current decision has run out, and only at exactly
+    ``expected_version`` (never as a concurrent action), so a move that lands first wins."""
     if not isinstance(action_id, str) or not action_id or len(action_id) > 200:
         raise ActionRejected("missing or malformed action id")
     try:
@@ -183,12 +189,17 @@ def apply_action(
         if match.wait_for_players:
             raise ActionRejected("the other players have not joined yet: nobody moves until everyone is here")
         state = state_of(match)
-        if expected_version != match.version and not _overtaken_by_others_only(match, state, seat_index,
-                                                                                action_id, expected_version):
+        if expected_version != match.version and (timeout or not _overtaken_by_others_only(
+                match, state, seat_index, action_id, expected_version)):
             raise ActionRejected(
                 f"your view is out of date (version {expected_version}, match is at {match.version}); refreshed"
             )
+        if timeout:
+            deadline = seat_deadline(match, state, seat_index)
+            if deadline is None or deadline > timezone.now():
+                raise ActionRejected(f"{state.game.seat_name(seat_index)}'s time has not run out")
         labels = _labels_before(state, seat_index, action_id, text)
+        deciding = set(state.current_seats()) - {seat_index}
         try:
             state.apply_action(seat_index, action_id, text)
         except IllegalActionError as err:
@@ -198,13 +209,19 @@ def apply_action(
         think_ms = _elapsed_ms(match.turn_started_at, now)
         match.version += 1
         match.state = state.to_json()
-        match.turn_started_at = now
+        # A timeout is nobody's decision: when it leaves only seats that were already deciding (the other voters of a
+        # simultaneous vote), their clock goes on, so every seat out of time can be timed out in one sweep.
+        keeps_clock = timeout and not state.is_terminal() and set(state.current_seats()) <= deciding
+        match.turn_started_at = match.turn_started_at if keeps_clock and match.turn_started_at else now
         if match.draw_agreed and seat_index not in match.draw_agreed:
             match.draw_agreed = []  # moving instead of accepting declines a draw offer (gameplay.match_endings)
         # "label" is the public wording (spectators, replays); "labels" how the action reads to each seat.
         payload = {"action_id": record.action_id, "label": labels.public, "labels": list(labels.by_seat)}
         if record.text is not None:
             payload["text"] = record.text
+        if timeout:  # the log, its exports and replays tell a timeout from a move
+            payload.update(timed_out=True, label=f"{labels.public} (time ran out)",
+                           labels=[f"{label} (time ran out)" for label in labels.by_seat])
         payload.update(extra or {})
         action_event = last_event = append_event(match, Event.Kind.ACTION, seat_index, payload, think_ms)
         if state.is_terminal():
@@ -218,6 +235,48 @@ def apply_action(
     if schedule_agents:
         schedule_agent_turns(match, state)
     return Applied(match, change)
+
+
+def apply_timeouts(match_id: int) -> list[int]:
+    """Apply the timeout action (``State.timeout_action``) of every person's seat whose time for its current decision
+    has run out (``GameSpec.turn_timer``; the clock is the server's, from ``Match.turn_started_at``); returns the seats
+    timed out, in the order applied.
+
+    Each goes through ``apply_action`` like any move (one transaction, the row lock, the version check, the engine's
+    legality check), at the version the seat was found overdue, with ``timeout=True``: the deadline is checked again
+    under the lock, and the event is marked ``"timed_out": true`` (its labels end "(time ran out)") for exports and
+    replays. Idempotent and safe against races: a move that lands first, or another sweep that timed the seat out
+    first, moves the version on, so the stale timeout is refused and changes nothing. Seats are taken one at a time,
+    each against the match as it then stands (one seat's timeout may end a phase, and with it the others' decisions).
+    Only people's seats are timed (gameplay.turn_timer): agents' seats have their own deadline and fallback."""
+    applied: list[int] = []
+    tried: set[tuple[int, int]] = set()
+    while True:
+        match = Match.objects.filter(pk=match_id).first()
+        if match is None or match.status != Match.Status.ACTIVE or match.wait_for_players:
+            return applied
+        state = state_of(match)
+        if not state.game.spec.turn_timer:
+            return applied
+        due = [s for s in overdue_seats(match, state, match.seats.all()) if (match.version, s) not in tried]
+        if not due:
+            return applied
+        seat_index = due[0]
+        tried.add((match.version, seat_index))
+        timeout = state.timeout_action(seat_index)
+        if timeout is None:
+            logger.error("match %s: seat %s ran out of time but %s gives no timeout action", match_id, seat_index,
+                         match.game_id)
+            continue
+        action_id, text = timeout
+        try:
+            apply_action(match_id, seat_index, action_id, expected_version=match.version, text=text, timeout=True)
+        except ActionRejected as err:
+            # Somebody moved first (or another sweep timed the seat out): the match moved on; look again.
+            logger.info("match %s: timeout of seat %s not applied (%s)", match_id, seat_index, err)
+            continue
+        logger.info("match %s: seat %s ran out of time: %s applied", match_id, seat_index, action_id)
+        applied.append(seat_index)
 
 
 def apply_verdict(

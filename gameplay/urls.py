@@ -12,6 +12,7 @@ urlpatterns = [
     path("play/<str:token>/observation.json", views.observation_json, name="observation_json"),
     path("play/<str:token>/next-round/", views.next_round, name="next_round"),
     path("play/<str:token>/agent-way-out/", views.agent_way_out, name="agent_way_out"),
+    path("play/<str:token>/time-up/", views.turn_timeout, name="turn_timeout"),
     path("play/<str:token>/replay/", views.seat_replay, name="seat_replay"),
     path("play/<str:token>/resign/", views.match_control, {"control": "resign"}, name="resign"),
     path("play/<str:token>/abort/", views.match_control, {"control": "abort"}, name="abort"),

@@ -135,6 +135,18 @@ def next_round(request, token: str):
 
 @csrf_exempt  # as next_round: the seat token in the URL is the credential
 @require_POST
+def turn_timeout(request, token: str):
+    """A seat's page saw a turn timer's countdown end (GameSpec.turn_timer): apply the timeout actions that are due
+    in its match now rather than at the watchdog's next sweep. The server's clock decides (services.apply_timeouts
+    checks every deadline again under the lock), so an early or repeated request changes nothing; the match's
+    sockets redraw every page once a timeout is applied. No content either way."""
+    seat = _held_seat(request, token)
+    services.apply_timeouts(seat.match_id)
+    return HttpResponse(status=204)
+
+
+@csrf_exempt  # as next_round: the seat token in the URL is the credential
+@require_POST
 def agent_way_out(request, token: str):
     """End a match an agent has kept this seat waiting for too long (the panel offers it only then; the
     service checks the time again and refuses, changing nothing, when it is too early or the agent answered)."""

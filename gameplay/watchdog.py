@@ -9,6 +9,9 @@ play the same turn the second one is refused, re-reads the match and finds nothi
 
 Run periodically by Celery beat (``gameplay.tasks``) or by ``manage.py watch_agent_turns``. The match layer
 only sends its own signal here; agents_app decides how the turn is played.
+
+The same sweep applies turn timers (``GameSpec.turn_timer``, ``apply_overdue_timeouts``): a person's seat whose time
+for its current decision has run out gets its timeout action (``services.apply_timeouts``).
 """
 
 from __future__ import annotations
@@ -25,7 +28,9 @@ from gameplay.agent_wait import agent_seats_to_move, turn_started
 from gameplay.engines.registry import all_specs
 from gameplay.models import Match, Seat
 from gameplay.selectors import state_of
+from gameplay.services import apply_timeouts
 from gameplay.signals import agent_turn_due, verdict_awaited
+from gameplay.turn_timer import overdue_seats
 
 logger = logging.getLogger(__name__)
 
@@ -112,3 +117,41 @@ def requeue_awaited_verdicts(now: datetime | None = None, deadline_s: float | No
                 logger.error("verdict_awaited receiver %r failed for match %s", receiver, match.pk, exc_info=result)
         announced += 1
     return announced
+
+
+def timer_game_ids() -> list[str]:
+    """The games that time their seats' decisions (``spec.turn_timer``), read from their declarations."""
+    return [spec.id for spec in all_specs() if spec.turn_timer]
+
+
+def matches_with_overdue_turns(now: datetime | None = None) -> list[Match]:
+    """Active matches of games with a turn timer where a person's seat has run out of time (the most recent turns
+    first, at most SWEEP_LIMIT looked at). The database narrows to turns older than a second (the shortest limit);
+    whose time is up, only the engine's limits say."""
+    now = now or timezone.now()
+    cutoff = now - timedelta(seconds=1)
+    candidates = (
+        Match.objects.filter(
+            status=Match.Status.ACTIVE, wait_for_players=False, game_id__in=timer_game_ids(),
+            seats__controller=Seat.Controller.HUMAN,
+        )
+        .filter(Q(turn_started_at__lt=cutoff) | Q(turn_started_at__isnull=True, updated_at__lt=cutoff))
+        .distinct()
+        .order_by(F("turn_started_at").desc(nulls_last=True), "-pk")
+    )
+    return [m for m in candidates[:SWEEP_LIMIT] if overdue_seats(m, state_of(m), m.seats.all(), now)]
+
+
+def apply_overdue_timeouts(now: datetime | None = None) -> int:
+    """Apply the timeout action of every person's seat that has run out of time (``services.apply_timeouts``, which
+    checks the time again under the match's lock); returns how many were applied. Safe to run from several processes
+    at once: a timeout is applied at the version it was found at, so a second sweep's is refused."""
+    applied = 0
+    for match in matches_with_overdue_turns(now):
+        try:
+            applied += len(apply_timeouts(match.pk))
+        except Exception:
+            logger.exception("applying the timeouts of match %s failed", match.pk)
+    if applied:
+        logger.info("turn timers ran out: %d timeout actions applied", applied)
+    return applied

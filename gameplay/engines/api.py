@@ -190,6 +190,9 @@ class GameSpec:
     - ``dialogue``: a dialogue game (seed 004; see ``dialogue.py``): turns are text actions whose id is the structured
       move and whose text is the message; it declares its instruction sets and payoff measure, and whether a judge
       decides the outcome (then ``State.awaiting_verdict`` and the verdict hooks apply).
+    - ``turn_timer``: a seat may have a time limit for its current decision (``State.time_limit``, seconds, 0 for
+      none); when it runs out the platform applies ``State.timeout_action`` for it (Who is Spy's description and
+      vote limits). The server's clock decides, from ``Match.turn_started_at``.
     """
 
     id: str
@@ -215,6 +218,7 @@ class GameSpec:
     realtime: bool = False
     concurrent_actions: bool = False
     dialogue: DialogueSpec | None = None
+    turn_timer: bool = False
 
 
 class Game(ABC):
@@ -496,6 +500,17 @@ class State(ABC):
         action is legal); Pit answers the actions before the current hand's deal (a click made on the previous hand's
         cards never lands on the new hand) or, to take an offer, before that offer was made."""
         return 0
+
+    # --- turn timer (``spec.turn_timer``) -------------------------------------------------------------------
+    def time_limit(self, seat: int) -> int:
+        """Seconds ``seat`` has for its current decision, counted by the platform from when the decision started
+        (``Match.turn_started_at``); 0 for no limit. Default 0."""
+        return 0
+
+    def timeout_action(self, seat: int) -> tuple[str, str | None] | None:
+        """The action (id, text or None) the platform applies for ``seat`` when its ``time_limit`` has run out: it
+        must be legal now (the conformance suite applies it to a copy wherever a limit is set). Default None."""
+        return None
 
     # --- judged dialogue games (``spec.dialogue.judged``) ----------------------------------------------------
     def awaiting_verdict(self) -> bool:

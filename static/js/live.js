@@ -171,6 +171,25 @@
   }
   setInterval(tickThinking, 1000);
 
+  // "42 s left" (a turn timer, templates/gameplay/partials/turn_clock.html): the server drew the seconds left until its
+  // deadline (data-deadline); the page counts down from there on its own clock. The live text is said at 30, 10 and 0
+  // seconds only, not every second.
+  function tickTurnClocks() {
+    document.querySelectorAll(".turn-clock[data-seconds-left]").forEach(function (clock) {
+      if (!clock.dataset.endsAt) {
+        clock.dataset.endsAt = String(Date.now() + Number(clock.getAttribute("data-seconds-left")) * 1000);
+      }
+      const left = Math.max(0, Math.ceil((Number(clock.dataset.endsAt) - Date.now()) / 1000));
+      const text = left > 0 ? left + " s left" : "Time is up";
+      const shown = clock.querySelector(".turn-clock-text");
+      if (shown && shown.textContent !== text) shown.textContent = text;
+      const said = clock.querySelector(".turn-clock-said");
+      if (said && (left === 30 || left === 10 || left === 0) && said.textContent !== text) said.textContent = text;
+      clock.classList.toggle("turn-clock-low", left <= 10);
+    });
+  }
+  setInterval(tickTurnClocks, 250);
+
   // "37 of 150 words" under a textarea with data-word-limit (a debate argument): the engine refuses a longer one,
   // this only tells the writer before sending.
   document.addEventListener("input", function (event) {

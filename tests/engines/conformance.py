@@ -8,7 +8,7 @@ Besides the core contract (caps, legal actions, JSON round trips, replay, scores
 leak-free observations) every capability a game declares on its ``GameSpec`` is
 checked through its hook, and an undeclared capability must keep its default:
 labels per viewer (``State.action_labels``, leak-checked like observations),
-measures, pictures, board layouts, typed moves, rounds and chat.
+measures, pictures, board layouts, typed moves, rounds, chat and turn timers.
 """
 
 from __future__ import annotations
@@ -385,6 +385,37 @@ def check_realtime(state: State) -> None:
     assert _dump(state) == before, "probing the realtime hooks changed the state"
 
 
+def check_turn_timer(state: State) -> None:
+    """``spec.turn_timer``: ``time_limit`` is a whole number of seconds (0: none) for every seat, and wherever a current
+    seat has a limit its ``timeout_action`` is legal: applied to a copy, it is accepted. Without the capability every
+    seat has no limit and no timeout action (the defaults). The state itself never changes."""
+    before = _dump(state)
+    spec = state.game.spec
+    seats = range(state.game.num_seats)
+    if not spec.turn_timer:
+        assert all(state.time_limit(s) == 0 for s in seats), f"{spec.id} sets time limits but declares no turn_timer"
+        assert all(state.timeout_action(s) is None for s in seats), f"{spec.id} has timeout actions without turn_timer"
+        return
+    for seat in seats:
+        limit = state.time_limit(seat)
+        assert isinstance(limit, int) and not isinstance(limit, bool) and limit >= 0, (
+            f"time_limit({seat}) must be a whole number of seconds >= 0, not {limit!r}")
+    current = [] if state.is_terminal() else state.current_seats()
+    for seat in current:
+        if state.time_limit(seat) <= 0:
+            continue
+        timeout = state.timeout_action(seat)
+        assert isinstance(timeout, tuple) and len(timeout) == 2, (
+            f"seat {seat} has a time limit but timeout_action gives {timeout!r}, not (action_id, text)")
+        action_id, text = timeout
+        probe = state.clone()
+        try:
+            probe.apply_action(seat, action_id, text)
+        except IllegalActionError as err:
+            raise AssertionError(f"timeout action {timeout!r} of seat {seat} is not legal: {err}") from None
+    assert _dump(state) == before, "probing the turn timer hooks changed the state"
+
+
 def check_rejects_illegal(state: State) -> None:
     """Illegal ids and out-of-turn seats raise IllegalActionError and change nothing."""
     before = _dump(state)
@@ -508,6 +539,8 @@ def random_playout(game: Game, seed: int, texts: tuple[str, ...] = DEFAULT_TEXTS
             check_agreed_draw_scores(state)
             round_trips += check_typed_moves(state, probe_rng, text_of)
             check_chat(state)
+        if game.spec.turn_timer or step % probe_every == 0:
+            check_turn_timer(state)  # every step where limits may be set: a timeout can strike at any decision
         seat = rng.choice(seats)
         actions = state.legal_actions(seat)
         if actions:

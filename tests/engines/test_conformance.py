@@ -29,13 +29,25 @@ FAST_PLAYOUTS = {"hive": {"max_turns": 100}, "gnomes": {"turn_cap": 80},
 TYPED_MOVE_TEXT = {"hive": action_id_text}
 
 
+# Options that switch a game's turn timer on (spec.turn_timer; limits are options, off by default), so its limits and
+# timeout actions are checked at every decision of a playout. Every game declaring a turn timer names its own here.
+TIMED_PRESETS = {"who_is_spy": {"describe_seconds": 30, "vote_seconds": 30}}
+
+
 def _option_presets(cls) -> list[tuple[str, dict]]:
-    """Default options, plus every bool option flipped, so variants get exercised too."""
+    """Default options, plus every bool option flipped, so variants get exercised too; plus the timers on."""
     presets = [("default", {})]
     flipped = {o.name: not o.default for o in cls.spec.options if o.type is bool}
     if flipped:
         presets.append(("bools-flipped", flipped))
+    if cls.spec.id in TIMED_PRESETS:
+        presets.append(("timed", TIMED_PRESETS[cls.spec.id]))
     return presets
+
+
+def test_every_game_with_a_turn_timer_has_a_timed_preset():
+    timed = sorted(game_id for game_id, cls in GAMES.items() if cls.spec.turn_timer)
+    assert timed == sorted(TIMED_PRESETS), "name the options that switch each turn timer on in TIMED_PRESETS"
 
 
 CASES = [

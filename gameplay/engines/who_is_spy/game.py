@@ -35,6 +35,9 @@ from .views import SeatViews
 from .words import MAX_DESCRIPTION_CHARS, MAX_GUESS_CHARS, check_description, check_guess, normalise, word_pairs
 
 DESCRIBE, VOTE, OVER = "describe", "vote", "over"
+# The turn timer's actions (options describe_seconds and vote_seconds): offered only while that limit is on, to every
+# seat it times, and applied by the platform for a person whose time runs out. An abstention is stored as ABSTAINED.
+SKIP_DESCRIBE, ABSTAIN, ABSTAINED = "skip_describe", "vote:none", -1
 SPIES, VILLAGERS = "spies", "villagers"
 REPEAT_RULES = ("strike", "reject", "allow")
 
@@ -115,7 +118,8 @@ class SpyState(SeatViews, State):
         r = self.round
         tally = [0] * self.game.num_seats
         for voter in r["voters"]:
-            tally[r["votes"][voter]] += 1
+            if r["votes"][voter] != ABSTAINED:  # an abstention counts for nobody
+                tally[r["votes"][voter]] += 1
         top = max(tally[c] for c in r["candidates"])
         leaders = [c for c in r["candidates"] if tally[c] == top]
         outcome: dict[str, Any] = {"tally": tally, "leaders": leaders}
@@ -175,10 +179,28 @@ class SpyState(SeatViews, State):
         return []
 
     def legal_actions(self, seat: int) -> list[Action]:
-        if self.phase != VOTE or seat not in self.current_seats():
+        if seat not in self.current_seats():
             return []
+        if self.phase == DESCRIBE:
+            timed = self.game.options["describe_seconds"]
+            return [Action(SKIP_DESCRIBE, "Give no description (pass)")] if timed else []
         name = self.game.seat_name
-        return [Action(f"vote:{c}", f"Vote for {name(c)}") for c in self.round["ballots"][seat]]
+        actions = [Action(f"vote:{c}", f"Vote for {name(c)}") for c in self.round["ballots"][seat]]
+        if self.game.options["vote_seconds"]:
+            actions.append(Action(ABSTAIN, "Abstain (vote for nobody)"))
+        return actions
+
+    # --- turn timer (options describe_seconds and vote_seconds) ------------------------------------------------
+    def time_limit(self, seat: int) -> int:
+        if seat not in self.current_seats():
+            return 0
+        return int(self.game.options["describe_seconds" if self.phase == DESCRIBE else "vote_seconds"])
+
+    def timeout_action(self, seat: int) -> tuple[str, str | None] | None:
+        # A speaker out of time gives no description; a voter out of time abstains.
+        if not self.time_limit(seat):
+            return None
+        return (SKIP_DESCRIBE, None) if self.phase == DESCRIBE else (ABSTAIN, None)
 
     def text_actions(self, seat: int) -> list[TextAction]:
         if self.phase != DESCRIBE or seat not in self.current_seats():
@@ -221,6 +243,13 @@ class SpyState(SeatViews, State):
             self._eliminate(seat, "guess")
             if self.phase != OVER:
                 self._advance_speaker()
+        elif action_id == SKIP_DESCRIBE:
+            r["talk"].append({"s": seat, "skip": True})
+            self._advance_speaker()
+        elif action_id == ABSTAIN:
+            r["votes"][seat] = ABSTAINED
+            if all(r["votes"][v] is not None for v in r["voters"]):
+                self._count()
         else:
             r["votes"][seat] = int(action_id.split(":", 1)[1])
             if all(r["votes"][v] is not None for v in r["voters"]):
@@ -244,7 +273,7 @@ class SpyState(SeatViews, State):
         return [1 if s in self.spies else 0 for s in range(self.game.num_seats)]
 
     def rule_topics(self, seat: int, action_id: str) -> tuple[str, ...]:
-        if action_id == "describe":
+        if action_id in ("describe", SKIP_DESCRIBE):
             return (DESCRIBING, WORDS, INFERRING)
         if action_id == "spy_guess":
             return (ENDING, INFERRING, WORDS)
@@ -297,6 +326,7 @@ class SpyGame(Game):
         perfect_information=False,
         simultaneous=True,  # the vote: every voter chooses at once, in secret
         has_chance=True,
+        turn_timer=True,  # options describe_seconds and vote_seconds (State.time_limit); both off by default
         options=(
             # A short list, not bounds: the largest count fits only larger tables (checked in __init__), while
             # bounds promise that both ends work at any seat count.
@@ -316,6 +346,12 @@ class SpyGame(Game):
             OptionSpec("spy_guess", False, "Variant: a speaker may instead claim to be a spy and name the "
                        "villagers' word; right wins the game for the spies, wrong puts that speaker out."),
             OptionSpec("max_rounds", 7, "Rounds before the game stops; the spies then win.", int, bounds=(1, 20)),
+            OptionSpec("describe_seconds", 0, "Timer: seconds a person has to describe (0: no limit). With a limit a "
+                       "speaker may also pass, and one whose time runs out passes: no description.", int,
+                       bounds=(0, 600)),
+            OptionSpec("vote_seconds", 0, "Timer: seconds a person has to vote (0: no limit). With a limit a voter "
+                       "may also abstain, and one whose time runs out abstains: a vote for nobody.", int,
+                       bounds=(0, 600)),
         ),
         measures=(
             MeasureSpec("is_spy", "Whether the seat held the spy word (known at the end).", "bool"),

@@ -37,7 +37,9 @@ RULES = Rules(
             "repeated description is refused and you must say something new (setting repeat_rule 'strike' "
             "accepts it but strikes it: it uses up your turn and the table sees you only repeated an earlier one; "
             "'allow' lets repeats count normally). Good descriptions show the others you share "
-            "their word without giving it away to a player who holds the other word."
+            "their word without giving it away to a player who holds the other word. Time limit (setting "
+            "describe_seconds, off by default): with a limit, a speaker may also pass and give no description, and a "
+            "person whose time runs out passes; the table sees that the speaker gave no description."
         ),
         VOTING: (
             "After everyone due to speak has spoken, the voters vote at the same time, each for one other player "
@@ -48,7 +50,10 @@ RULES = Rules(
             "full round follows. If only some players are tied, the next round is a run-off: only the tied "
             "players describe and may be voted for, and only the others vote. A tie again right after that "
             "(a second partial tie in a row) sends the game back to a normal round with everyone. Every round, "
-            "run-offs and tied rounds included, counts towards the round limit."
+            "run-offs and tied rounds included, counts towards the round limit. Time limit (setting vote_seconds, off "
+            "by default): with a limit, a voter may also abstain, a vote for nobody that is secret like any vote, and "
+            "a person whose time runs out abstains. A vote for nobody counts for no candidate: if every voter "
+            "abstains, all candidates are tied."
         ),
         ENDING: (
             "When a spy goes out and no spy is left, the villagers win at once. When a villager goes out and the "

@@ -26,6 +26,10 @@ def vote_sentence(round_number: int, target: str) -> str:
     return f"In round {round_number} you voted for {target}."
 
 
+def abstain_sentence(round_number: int) -> str:
+    return f"In round {round_number} you abstained."
+
+
 def guess_sentence(guess: str) -> str:
     return f"You claimed to be a spy and guessed that the villagers' word is '{guess}'."
 
@@ -56,6 +60,8 @@ class SeatViews:
                 return (f"{who} claimed to be a spy and guessed that the villagers' word is '{entry['guess']}': "
                         f"wrong, {who} is out.")
             return f"{who} claimed to be a spy and guessed the villagers' word: wrong, {who} is out."
+        if entry.get("skip"):  # a pass (turn timer: given, or a person's time ran out)
+            return f"{who} gave no description."
         line = f"{who} said: {entry['text']}"
         if entry["struck"]:
             line += " (a repeat of an earlier description: struck)"
@@ -88,6 +94,12 @@ class SeatViews:
         for voter in r["voters"]:
             target = r["votes"][voter]
             if target is None:
+                continue
+            if target < 0:  # an abstention (turn timer), secret like a vote
+                if voter == viewer:
+                    lines.append(abstain_sentence(r["n"]))
+                elif self._votes_public():
+                    lines.append(f"In round {r['n']} {name(voter)} abstained.")
                 continue
             if voter == viewer:
                 lines.append(vote_sentence(r["n"], name(target)))
@@ -187,12 +199,19 @@ class SeatViews:
                     "word (not even inside a longer word) and not repeating an earlier description.")
             if self.game.options["spy_guess"]:
                 line += " Instead, you may claim to be a spy and guess the villagers' word (wrong: you are out)."
+            if self.game.options["describe_seconds"]:
+                line += (f" You have {self.game.options['describe_seconds']} seconds; you may also pass (give no "
+                         "description), as happens when a person's time runs out.")
             return line
         candidates = ", ".join(name(c) for c in r["candidates"])
         waiting = ", ".join(name(s) for s in self.current_seats())
         if seat in self.current_seats():
             options = ", ".join(name(c) for c in r["ballots"][seat])
-            return f"It is your turn to vote (in secret) for one of: {options}. Still to vote: {waiting}."
+            line = f"It is your turn to vote (in secret) for one of: {options}. Still to vote: {waiting}."
+            if self.game.options["vote_seconds"]:
+                line += (f" You have {self.game.options['vote_seconds']} seconds; you may also abstain (a vote for "
+                         "nobody), as happens when a person's time runs out.")
+            return line
         return f"Voting. Candidates: {candidates}. Still to vote: {waiting}."
 
     # --- secrets and labels --------------------------------------------------------------------
@@ -204,8 +223,10 @@ class SeatViews:
         for r in self.rounds:
             if not self.game.options["show_votes"]:
                 for voter in r["voters"]:
-                    if r["votes"][voter] is not None:
-                        result[voter].append(vote_sentence(r["n"], name(r["votes"][voter])))
+                    target = r["votes"][voter]
+                    if target is not None:
+                        sentence = abstain_sentence(r["n"]) if target < 0 else vote_sentence(r["n"], name(target))
+                        result[voter].append(sentence)
             for entry in r["talk"]:
                 if "guess" in entry:
                     result[entry["s"]].append(guess_sentence(entry["guess"]))
@@ -232,6 +253,11 @@ class SeatViews:
             target = name(int(action_id.split(":", 1)[1]))
             public = f"{who} votes for {target}" if self.game.options["show_votes"] else f"{who} has voted"
             mine = f"You vote for {target}"
+        elif action_id == "skip_describe":  # the turn timer's pass (game.SKIP_DESCRIBE)
+            public, mine = f"{who} gives no description", "You give no description"
+        elif action_id == "vote:none":  # the turn timer's abstention (game.ABSTAIN): secret like a vote
+            public = f"{who} abstains" if self.game.options["show_votes"] else f"{who} has voted"
+            mine = "You abstain"
         else:
             return super().action_labels(seat, action_id, text)
         return ActionLabels(by_seat=tuple(mine if v == seat else public for v in range(n)), public=public)

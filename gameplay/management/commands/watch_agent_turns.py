@@ -8,13 +8,14 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import close_old_connections
 
-from gameplay.watchdog import requeue_awaited_verdicts, requeue_stalled_agent_turns
+from gameplay.watchdog import apply_overdue_timeouts, requeue_awaited_verdicts, requeue_stalled_agent_turns
 
 
 class Command(BaseCommand):
     help = (
         "Queue again the turns of agent seats that have not moved within AGENT_TURN_DEADLINE_SECONDS "
-        "(for deployments that run no Celery beat). Runs until stopped, or one sweep with --once."
+        "(for deployments that run no Celery beat), and apply the timeout actions of people who ran out of time "
+        "(turn timers). Runs until stopped, or one sweep with --once."
     )
 
     def add_arguments(self, parser):
@@ -31,8 +32,11 @@ class Command(BaseCommand):
             raise CommandError("--interval must be a positive number of seconds", returncode=2)
         while True:
             count = requeue_stalled_agent_turns() + requeue_awaited_verdicts()
+            timeouts = apply_overdue_timeouts()
             if opts["once"] or count:
                 self.stdout.write(f"stalled agent turns queued again: {count}")
+            if timeouts:
+                self.stdout.write(f"turn timers ran out: {timeouts} timeout actions applied")
             if opts["once"]:
                 return
             time.sleep(interval)
