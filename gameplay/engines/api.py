@@ -168,6 +168,9 @@ class GameSpec:
     - ``has_chat``: players may send chat messages (``Game.chat_enabled`` may switch it off per options).
     - ``chat_in_state``: the engine keeps chat in its state (``State.record_message``), so observations
       and agents see it; otherwise chat lives only in the platform's event log.
+    - ``team_chat``: a line a seat posts is read only by the seats ``State.chat_audience(seat)`` names (its team),
+      and ``State.may_chat(seat)`` says whether the seat may post at all now (Codenames' Spymasters read their
+      Operatives' chat but may not write in it). Requires ``has_chat``.
     - ``typed_moves``: the name of a move notation people may type (``State.parse_move``), "" for none.
     - ``round_sequence``: matches are played as a chain of rounds (``Game.next_round_options``).
     - ``has_image``: ``Game.observation_image`` draws observations; ``image_coords``: it can label cells.
@@ -207,6 +210,7 @@ class GameSpec:
     options: tuple[OptionSpec, ...] = ()
     seat_names: tuple[str, ...] = ()
     chat_in_state: bool = False
+    team_chat: bool = False
     typed_moves: str = ""
     round_sequence: bool = False
     has_image: bool = False
@@ -406,6 +410,21 @@ class State(ABC):
         Default: chat is not part of the state, so nothing is stored.
         """
         return None
+
+    def chat_audience(self, seat: int) -> tuple[int, ...] | None:
+        """The seats that may read a chat line ``seat`` posts now (``spec.team_chat``): the sender and its team, say;
+        None for everyone (spectators and replays included). Default None."""
+        return None
+
+    def may_chat(self, seat: int) -> bool:
+        """Whether ``seat`` may post a chat line now (``spec.team_chat``); default True."""
+        return True
+
+    def result_teams(self) -> list[int]:
+        """Team index per seat as the teams stand when the game ends, for the ratings (a team's result counts for
+        each member). Games whose camps are hidden during play (``Game.teams()`` is then one team per seat) reveal
+        them here. Default: ``self.game.teams()``."""
+        return self.game.teams()
 
     def parse_move(self, text: str) -> str:
         """The action id of a move typed in the game's notation (``spec.typed_moves``).

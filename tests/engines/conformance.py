@@ -160,6 +160,7 @@ def check_spec(game: Game) -> None:
     """Game-level capabilities: the spec is consistent, chat and rounds answer as declared."""
     spec = game.spec
     assert not spec.chat_in_state or spec.has_chat, "chat_in_state needs has_chat"
+    assert not spec.team_chat or spec.has_chat, "team_chat needs has_chat"
     assert not spec.image_coords or spec.has_image, "image_coords needs has_image"
     assert isinstance(spec.typed_moves, str), "typed_moves is a notation's name, or '' for none"
     names = [m.name for m in spec.measures]
@@ -276,10 +277,48 @@ def check_typed_moves(state: State, rng: random.Random, text_of: Callable[[State
     return round_trips
 
 
+def check_team_chat(state: State) -> None:
+    """``spec.team_chat``: ``may_chat(seat)`` is a bool and ``chat_audience(seat)`` None (everyone) or a tuple of
+    valid seats that includes the sender; neither changes the state. Without the capability both keep their defaults
+    (True, None) for every seat."""
+    game = state.game
+    before = _dump(state)
+    for seat in range(game.num_seats):
+        may, audience = state.may_chat(seat), state.chat_audience(seat)
+        if not game.spec.team_chat:
+            assert may is True and audience is None, (
+                f"{game.spec.id} declares no team_chat but may_chat({seat})={may!r}, chat_audience({seat})={audience!r}"
+            )
+            continue
+        assert isinstance(may, bool), f"may_chat({seat}) must be a bool, got {may!r}"
+        if audience is None:
+            continue
+        assert isinstance(audience, tuple), f"chat_audience({seat}) must be a tuple of seats or None, got {audience!r}"
+        assert all(type(s) is int and 0 <= s < game.num_seats for s in audience), (
+            f"chat_audience({seat}) names seats that do not exist: {audience!r}"
+        )
+        assert seat in audience, f"chat_audience({seat}) leaves out its sender: {audience!r}"
+    assert _dump(state) == before, "may_chat or chat_audience changed the state"
+
+
+def check_result_teams(state: State) -> None:
+    """``State.result_teams()``: one int team per seat, the state unchanged. Checked on finished states (the match
+    service keeps it at the end for the ratings)."""
+    before = _dump(state)
+    teams = state.result_teams()
+    assert isinstance(teams, list) and len(teams) == state.game.num_seats, (
+        f"result_teams() must list one team per seat, got {teams!r}"
+    )
+    assert all(type(t) is int for t in teams), f"result_teams() must be ints, got {teams!r}"
+    assert _dump(state) == before, "result_teams changed the state"
+
+
 def check_chat(state: State) -> None:
     """``spec.chat_in_state`` (when chat is on): record_message stores each seat's message, the state still
-    round-trips and every observation stays leak-free. Otherwise record_message stores nothing."""
+    round-trips and every observation stays leak-free. Otherwise record_message stores nothing. Team chat hooks as
+    declared (``check_team_chat``)."""
     game = state.game
+    check_team_chat(state)
     probe = state.clone()
     before = _dump(probe)
     if not game.spec.chat_in_state:
@@ -519,6 +558,7 @@ def random_playout(game: Game, seed: int, texts: tuple[str, ...] = DEFAULT_TEXTS
             check_board_layouts(state)
             check_typed_moves(state, probe_rng, text_of)
             check_chat(state)
+            check_result_teams(state)
             break
         assert len(state.log) < limit, f"playout exceeded max_actions()={limit} (seed {seed})"
         if state.awaiting_verdict():
