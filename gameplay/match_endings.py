@@ -17,7 +17,7 @@ from gameplay.announce import announce_finished, notify_match_changed
 from gameplay.engines.api import winner_of
 from gameplay.match_log import ServiceError, append_event, locked_match
 from gameplay.models import Event, Match, Seat
-from gameplay.selectors import draws_open, final_measures, game_of, may_abort, state_of
+from gameplay.selectors import draws_open, final_measures, final_teams, game_of, may_abort, state_of
 
 # The abort reason recorded when a person aborts a match before it got going.
 ABORTED_BY_PLAYER = "aborted before the game got going"
@@ -113,6 +113,7 @@ def _finish(match: Match, state, scores: list[float], how: dict) -> Event:
     match.status = Match.Status.FINISHED
     match.scores = scores
     match.final_measures = final_measures(state)
+    match.final_teams = final_teams(state)
     match.winner = winner_of(scores)
     match.finished_at = timezone.now()
     match.draw_agreed = []

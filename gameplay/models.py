@@ -35,6 +35,11 @@ class Match(models.Model):
     final_measures = models.JSONField(
         null=True, blank=True, help_text="Per seat, the measures the game declares (GameSpec.measures) at the end."
     )
+    final_teams = models.JSONField(
+        null=True, blank=True,
+        help_text="Team index per seat as the teams stood at the end (State.result_teams); empty when every seat was "
+        "its own team.",
+    )
     # When the current decision started; think time of the next action is measured from here.
     turn_started_at = models.DateTimeField(null=True, blank=True)
     # Games played as a sequence of rounds (e.g. the five Gnomes at Night rounds) chain their matches.

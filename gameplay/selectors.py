@@ -414,6 +414,13 @@ def final_measures(state) -> list[dict] | None:
     return [state.measures(seat) for seat in range(state.game.num_seats)]
 
 
+def final_teams(state) -> list[int] | None:
+    """The teams of a finished state as a finished match keeps them (``State.result_teams``, camps hidden during play
+    revealed), for the ratings; None when every seat is its own team (nothing to keep: the ratings compare seats)."""
+    teams = [int(t) for t in state.result_teams()]
+    return teams if len(set(teams)) < len(teams) else None
+
+
 def measures_at_end(match, seat: int = 0) -> dict:
     """A finished match's measures for ``seat``: kept at the end (``Match.final_measures``), or, for a match finished
     before they were kept, rebuilt from its state."""

@@ -35,7 +35,7 @@ from gameplay.engines.api import EngineError, IllegalActionError
 from gameplay.engines.registry import create_game
 from gameplay.match_log import ServiceError, append_event, locked_match
 from gameplay.models import Event, Match, Seat, StateSnapshot
-from gameplay.selectors import final_measures, game_of, state_of
+from gameplay.selectors import final_measures, final_teams, game_of, state_of
 from gameplay.text_input import TextRejected, clean_text
 from gameplay.turn_timer import overdue_seats, seat_deadline
 
@@ -553,6 +553,7 @@ def _finish(match: Match, state, now) -> Event:
     match.winner = state.winner()
     match.finished_at = now
     match.final_measures = final_measures(state)
+    match.final_teams = final_teams(state)
     end = append_event(match, Event.Kind.END, None, {"scores": scores, "winner": match.winner}, None)
     StateSnapshot.objects.create(match=match, version=match.version, state=match.state)
     transaction.on_commit(partial(announce_finished, match.pk, match.game_id))

@@ -170,7 +170,7 @@ def platform_results(
         matches = matches.filter(finished_at__date__gte=f["since"])
     if f["until"]:
         matches = matches.filter(finished_at__date__lte=f["until"])
-    rows = list(matches.order_by("pk").values_list("pk", "game_id", "scores", "finished_at"))
+    rows = list(matches.order_by("pk").values_list("pk", "game_id", "scores", "finished_at", "final_teams"))
     seats: dict[int, list[str]] = defaultdict(list)
     seat_rows = (
         Seat.objects.filter(match__in=matches)
@@ -181,13 +181,16 @@ def platform_results(
         seats[match_id].append(agent_name if controller == Seat.Controller.AGENT else HUMAN)
     wanted = set(f["agents"])
     results, digest = [], hashlib.sha256()
-    for pk, game_id, scores, finished_at in rows:
+    for pk, game_id, scores, finished_at, final_teams in rows:
         ids = seats.get(pk, [])
         if not isinstance(scores, list) or len(scores) != len(ids):
             continue  # not a rateable result (cannot happen for matches finished by the match service)
         if wanted and not set(ids) <= wanted:
             continue
-        results.append(MatchResult(game_id, tuple(ids), tuple(float(s) for s in scores)))
+        # The teams as they stood at the end (Match.final_teams; None: every seat for itself, as before they were kept).
+        teams = tuple(int(t) for t in final_teams) if isinstance(final_teams, list) and len(final_teams) == len(ids) \
+            else None
+        results.append(MatchResult(game_id, tuple(ids), tuple(float(s) for s in scores), teams))
         stamp = finished_at.isoformat() if finished_at else ""
         digest.update(f"{pk}:{stamp}\n".encode())
     return results, digest.hexdigest()

@@ -4,7 +4,7 @@
     report = rate(load_seed_file("fixtures/gamebench_matches.json"), RatingConfig(bootstrap=10_000, seed=0))
 """
 
-LIBRARY_VERSION = "1.0.0"
+LIBRARY_VERSION = "1.1.0"  # 1.1: team results (MatchResult.teams)
 
 from .bootstrap import rate  # noqa: E402
 from .ilsr import fit_batch, win_probability  # noqa: E402

@@ -5,6 +5,11 @@ A two-seat match with scores (a, b) says: seat 1 beat seat 2 by a, seat 2 beat s
 of seats held by different agents, each pair's amounts normalised to sum to 1 and scaled by
 1 / (number of pairs), so one match weighs the same whatever its seat count. Equal scores
 are a tie: skipped (as the seeds did) or counted as half a win each way.
+
+A match played in teams (``MatchResult.teams``) compares only seats of different teams: two teammates are
+never compared, not even as a tie. Each pair of a member and an opponent counts the two teams' results, a
+team's result being the sum of its members' scores: with scores (0.5, 0.5, 0, 0) for teams A+B vs C+D, each
+of A-C, A-D, B-C and B-D is a win by 1 / 4. With ``teams`` None (or every seat its own team) nothing changes.
 """
 
 from __future__ import annotations
@@ -27,14 +32,22 @@ def comparison_matrix(matches: Sequence[MatchResult], agents: Sequence[str], tie
     k = len(agents)
     rows = np.zeros((len(matches), k * k))
     for m, match in enumerate(matches):
+        teams = match.teams
         pairs = [
             (p, q)
             for p, q in combinations(range(len(match.agents)), 2)
             if match.agents[p] != match.agents[q] and match.agents[p] in index and match.agents[q] in index
+            and (teams is None or teams[p] != teams[q])
         ]
+        result = match.scores
+        if teams is not None:  # each seat counts its team's result: the sum of its members' scores
+            totals: dict[int, float] = {}
+            for team, score in zip(teams, match.scores, strict=True):
+                totals[team] = totals.get(team, 0.0) + score
+            result = tuple(totals[team] for team in teams)
         for p, q in pairs:
             i, j = index[match.agents[p]], index[match.agents[q]]
-            sp, sq = match.scores[p], match.scores[q]
+            sp, sq = result[p], result[q]
             if sp == sq:
                 if ties == "skip":
                     continue

@@ -14,15 +14,19 @@ class RatingInputError(ValueError):
 
 @dataclass(frozen=True)
 class MatchResult:
-    """One finished match: its game, the agent in each seat and each seat's score in [0, 1]."""
+    """One finished match: its game, the agent in each seat and each seat's score in [0, 1]; ``teams``, when the
+    match was played in teams, the team index of each seat (None: every seat for itself)."""
 
     game: str
     agents: tuple[str, ...]
     scores: tuple[float, ...]
+    teams: tuple[int, ...] | None = None
 
     def __post_init__(self):
         if len(self.agents) != len(self.scores) or len(self.agents) < 2:
             raise RatingInputError(f"a {self.game} match needs one score per seat and at least two seats")
+        if self.teams is not None and len(self.teams) != len(self.agents):
+            raise RatingInputError(f"a {self.game} match needs one team per seat, got {self.teams}")
         for s in self.scores:
             if not 0.0 <= s <= 1.0:
                 raise RatingInputError(f"score {s} in a {self.game} match is outside [0, 1]")
