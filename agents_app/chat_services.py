@@ -40,6 +40,8 @@ def answer_chat(match_id: int) -> int:
     for seat, limit in talkers:
         if seat.index in to_move:
             continue
+        if game.spec.team_chat and not state.may_chat(seat.index):
+            continue  # a seat that may read its team's chat but not write in it has nothing to answer with
         owed = context_selectors.owed_answer(match, game, seat.index, limit)
         if owed is None:
             continue

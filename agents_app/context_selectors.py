@@ -1,9 +1,10 @@
 """Reads of a match for an agent seat's view beyond its observation: the recent chat, the latest moves in the
 seat's own wording, and the chat lines it owes an answer.
 
-Chat is public to every seat of a match (the seats' pages show all of it), so an agent may read all of it; moves
-are read through the per-seat labels the engine gave them. What an agent must never read is another seat's
-observation or label, and nothing here touches one.
+An agent reads the chat as its seat's page shows it: every line, except a team chat's lines it is not in the audience
+of (``payload["audience"]``, gameplay.selectors.readable_by); moves are read through the per-seat labels the engine
+gave them. What an agent must never read is another seat's observation, label or team line, and nothing here shows
+it one.
 """
 
 from __future__ import annotations
@@ -13,15 +14,28 @@ from dataclasses import dataclass
 from agents_app.agents.base import ChatLine
 from gameplay.engines.api import Game
 from gameplay.models import Event, Match
+from gameplay.selectors import readable_by
 
 # How many recent lines a view carries for a game that keeps chat outside its state.
 CHAT_LOG_LINES = 12
 
 
-def recent_chat(match: Match, game: Game, limit: int = CHAT_LOG_LINES) -> tuple[ChatLine, ...]:
-    """The match's last ``limit`` chat lines, oldest first, named by the game's seat names."""
-    events = match.events.filter(kind=Event.Kind.MESSAGE).order_by("-seq")[:limit]
-    return tuple(_line(event, game) for event in reversed(list(events)))
+def recent_chat(match: Match, game: Game, seat: int, limit: int = CHAT_LOG_LINES) -> tuple[ChatLine, ...]:
+    """The last ``limit`` chat lines ``seat`` may read, oldest first, named by the game's seat names."""
+    events = match.events.filter(kind=Event.Kind.MESSAGE).order_by("-seq")
+    if not game.spec.team_chat:  # every line is everyone's
+        return tuple(_line(event, game) for event in reversed(list(events[:limit])))
+    lines: list[ChatLine] = []
+    rows = events.iterator(chunk_size=limit + 1)
+    try:
+        for event in rows:
+            if readable_by(event.payload, seat):
+                lines.append(_line(event, game))
+                if len(lines) == limit:
+                    break
+    finally:
+        rows.close()  # as gameplay.selectors.chat_page: never leave SQLite's cursor open mid-table
+    return tuple(reversed(lines))
 
 
 @dataclass(frozen=True)
@@ -35,7 +49,7 @@ class MatchContext:
 def match_context(match: Match, game: Game, seat: int) -> MatchContext:
     """The recent chat (only where the game keeps it outside its state: otherwise the observation has it) and the
     latest moves as ``seat`` read them. Two queries: read only for agents that use them (Agent.reads_match_context)."""
-    chat_log = recent_chat(match, game) if game.chat_enabled() and not game.spec.chat_in_state else ()
+    chat_log = recent_chat(match, game, seat) if game.chat_enabled() and not game.spec.chat_in_state else ()
     return MatchContext(chat_log, recent_moves(match, game, seat))
 
 
@@ -79,7 +93,7 @@ def owed_answer(match: Match, game: Game, seat: int, limit: int) -> OwedAnswer |
         return None
     answered_after = max([last_move, *mine])
     new = match.events.filter(kind=Event.Kind.MESSAGE, seq__gt=answered_after).exclude(seat=seat).order_by("seq")
-    lines = tuple(_line(event, game) for event in new)
+    lines = tuple(_line(event, game) for event in new if readable_by(event.payload, seat))
     lines = tuple(line for line in lines if addressed_to(line.text, game, seat))
     return OwedAnswer(lines, answered_after) if lines else None
 

@@ -53,6 +53,33 @@ class ChatPage:
     last_seq: int  # seq of the newest message event looked at, readable or not (the start for the next page)
 
 
+@dataclass(frozen=True)
+class TeamRow:
+    """One public team of a match as a page shows it: its label and its members' seats and names."""
+
+    label: str
+    seats: tuple[int, ...]
+    names: tuple[str, ...]
+
+    def others(self, seat: int | None) -> tuple[str, ...]:
+        """The members' names but ``seat``'s (a seat's teammates)."""
+        return tuple(name for s, name in zip(self.seats, self.names, strict=True) if s != seat)
+
+
+def public_teams(game: Game, names: dict[int, str]) -> list[TeamRow]:
+    """The match's teams as everyone may know them (``Game.teams()``), in order of their first seat; [] when there
+    is nothing to show: every seat its own team, or all seats one team (a cooperative game)."""
+    teams = game.teams()
+    order = list(dict.fromkeys(teams))
+    if len(order) in (1, len(teams)):
+        return []
+    rows = []
+    for n, team in enumerate(order):
+        seats = tuple(i for i, t in enumerate(teams) if t == team)
+        rows.append(TeamRow(f"Team {n + 1}", seats, tuple(names.get(i, f"seat {i}") for i in seats)))
+    return rows
+
+
 @dataclass
 class SeatView:
     """Everything one seat's page shows, derived only from that seat's observation."""
@@ -82,7 +109,12 @@ class SeatView:
     draw_mine: bool = False  # this seat has offered a draw that still stands
     draw_offered_by: list[str] = field(default_factory=list)  # the other seats offering a draw to this one
     live: bool = False  # a realtime game on the clock (gameplay.live): the page streams frames and holds inputs
+    team_chat: bool = False  # GameSpec.team_chat (and chat on): the box is the seat's team chat
+    may_chat: bool = True  # State.may_chat: False leaves the box read-only (a seat that may read but not write)
+    teams: list[TeamRow] = field(default_factory=list)  # public teams (Game.teams()), [] without teams to show
+    my_team: TeamRow | None = None  # the viewing seat's own team among ``teams``
     deadline: TurnClock | None = None  # a person's time limit for the current decision (GameSpec.turn_timer)
+    teammates: tuple[str, ...] = ()  # the names of the other seats of ``my_team``
 
     @cached_property
     def live_template(self) -> str:
@@ -157,6 +189,10 @@ def seat_view(
     chat = chat_page(match.pk, index, names) if with_chat else ChatPage([], False, 0)
     person = seat is not None and not seat.is_agent and match.status == Match.Status.ACTIVE and not match.private
     draws = person and not waiting_for and draws_open(state.game, seats)
+    chat_on = state.game.chat_enabled()
+    team_chat = chat_on and state.game.spec.team_chat
+    teams = public_teams(state.game, names)
+    my_team = next((t for t in teams if index in t.seats), None)
     return SeatView(
         match=match,
         seat=seat,
@@ -175,7 +211,7 @@ def seat_view(
         result=result_text(match, names, index, state),
         game=state.game,
         rounds=round_sequence(match, seat, state.game),
-        chat_enabled=state.game.chat_enabled(),
+        chat_enabled=chat_on,
         waiting_for=waiting_for,
         can_resign=person,
         cooperative=len(set(state.game.teams())) == 1,
@@ -184,6 +220,11 @@ def seat_view(
         draw_mine=draws and index in match.draw_agreed,
         draw_offered_by=[names.get(i, f"seat {i}") for i in match.draw_agreed if i != index] if draws else [],
         live=plays_live(state.game, seats),
+        team_chat=team_chat,
+        may_chat=index is not None and (not team_chat or bool(state.may_chat(index))),
+        teams=teams,
+        my_team=my_team,
+        teammates=my_team.others(index) if my_team is not None else (),
         deadline=turn_clock(match, state, seat) if my_turn else None,
     )
 
@@ -241,6 +282,13 @@ def round_sequence(match: Match, seat: Seat | None, game: Game) -> RoundSequence
     )
 
 
+def readable_by(payload: dict, seat_index: int | None) -> bool:
+    """Whether ``seat_index`` (None: spectators, public replays) may read the chat line of a MESSAGE event: a line
+    without ``payload["audience"]`` is everyone's; a team chat's line (``State.chat_audience``) only its seats'."""
+    audience = payload.get("audience")
+    return audience is None or (seat_index is not None and seat_index in audience)
+
+
 def chat_page(
     match_id: int, seat_index: int | None, names: dict[int, str], *, after_seq: int = 0, limit: int | None = None
 ) -> ChatPage:
@@ -259,8 +307,7 @@ def chat_page(
     try:
         for seq, seat, payload, at in rows:
             last_seq = max(last_seq, seq)
-            audience = payload.get("audience")  # None = everyone; team chats name their seats
-            if audience is not None and seat_index not in audience:
+            if not readable_by(payload, seat_index):
                 continue
             if len(lines) == limit:
                 more = True
@@ -391,8 +438,11 @@ def replay_frames(match: Match, viewer: int | None = None) -> list[ReplayFrame]:
     for event in match.events.order_by("seq"):
         if event.kind == Event.Kind.ACTION:
             state.apply_action(event.seat, event.payload["action_id"], event.payload.get("text"))
-        elif event.kind == Event.Kind.MESSAGE and game.spec.chat_in_state:
-            state.record_message(event.seat, event.payload.get("text", ""))  # chat kept in the state
+        elif event.kind == Event.Kind.MESSAGE:
+            if game.spec.chat_in_state:
+                state.record_message(event.seat, event.payload.get("text", ""))  # chat kept in the state
+            if not readable_by(event.payload, viewer):
+                continue  # a team's line: no step for a viewer outside its audience (nor for the public replay)
         frames.append(ReplayFrame(event.version, event, state.observation(viewer)))
     return frames
 

@@ -374,7 +374,9 @@ def post_message(
     Refused when the game (with this match's options) has no chat: ``Game.chat_enabled()``, when the text
     is not clean (``text_input``: valid Unicode, no NUL or control characters but newline and tab, bounded), and
     when the seat already sent MAX_CHAT_PER_MINUTE lines in the last minute (counted from the log, so the limit
-    holds for every caller and across server processes).
+    holds for every caller and across server processes). In a game with team chat (``GameSpec.team_chat``) a seat
+    the engine mutes (``State.may_chat``) is refused, and the line keeps its readers (``State.chat_audience``, the
+    sender always among them) as ``payload["audience"]``, which every reader of the chat honours.
 
     An agent answering between its moves passes the two guards, checked under the match lock: ``expected_version``
     (the line was written for that position; refused once somebody has moved) and ``unless_spoke_after`` (refused
@@ -406,17 +408,25 @@ def post_message(
         ).exists():
             raise ServiceError("this seat has already spoken since")
         fields = ["updated_at"]
+        payload: dict[str, Any] = {"text": text}
+        state = game.state_from_json(match.state) if game.spec.chat_in_state or game.spec.team_chat else None
+        if game.spec.team_chat:
+            # A team's chat: the engine says who may post now and who reads the line (chat_page filters on it).
+            if not state.may_chat(seat_index):
+                raise ServiceError(f"{game.seat_name(seat_index)} may not write in the team chat now")
+            audience = state.chat_audience(seat_index)
+            if audience is not None:
+                payload["audience"] = sorted({int(s) for s in audience} | {seat_index})
         if game.spec.chat_in_state:
             # Games whose observations include the chat (Gnomes at Night) keep it in their state too,
             # so agents read it from their observation like everything else they know.
-            state = game.state_from_json(match.state)
             try:
                 state.record_message(seat_index, text)
             except EngineError as err:
                 raise ServiceError(str(err)) from None
             match.state = state.to_json()
             fields.append("state")
-        event = append_event(match, Event.Kind.MESSAGE, seat_index, {"text": text}, None)
+        event = append_event(match, Event.Kind.MESSAGE, seat_index, payload, None)
         match.save(update_fields=fields)
         schedule_chat_posted(match, seat_index, event.seq)
     notify_match_changed(match, seq=event.seq)

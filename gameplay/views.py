@@ -263,7 +263,7 @@ def _replay(request, match: Match, seats: dict, viewer: int | None, own_seat: Se
         "last_step": len(frames) - 1,
         "obs": frame.observation.data,
         "clicks": {},
-        "board_template": f"games/{match.game_id}/board.html",
+        "board_template": selectors.board_template(match.game_id),  # the generic board for a game without one
         "seats": seats,
         "viewer": viewer,
         # Kept on every step link, so stepping stays in the seat's view.
@@ -277,10 +277,17 @@ def _replay(request, match: Match, seats: dict, viewer: int | None, own_seat: Se
         # agents_app's pages (the template links and loads them by URL name only).
         "has_transcripts": any(f.event is not None and f.event.payload.get("model_calls") for f in frames),
         # The picture of a step is the public one; a seat's view is drawn from its observation (board templates).
-        **board_extras(selectors.game_of(match), frame.observation, board_image_url(match, None, step=step)),
+        **board_extras(selectors.game_of(match), frame.observation,
+                       board_image_url(match, None, step=_public_step(frames, step))),
     }
     template = "gameplay/partials/replay_frame.html" if request.headers.get("HX-Request") else "gameplay/replay.html"
     return render(request, template, context)
+
+
+def _public_step(frames: list, step: int) -> int:
+    """The public replay's step showing the same position as step ``step`` of a seat's replay, whose steps may include
+    its team's chat lines (which the public replay has no step for): the picture URL counts public steps."""
+    return sum(1 for f in frames[1:step + 1] if selectors.readable_by(f.event.payload, None))
 
 
 def _replay_viewer(request, seats: dict) -> int | None:

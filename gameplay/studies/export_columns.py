@@ -65,6 +65,8 @@ MESSAGE_COLUMNS: dict[str, str] = {
     "text": "the message (a leading = + - @ is prefixed with ' so spreadsheets do not run it as a formula)",
     "sent_at": "server time (ISO 8601, UTC)",
     "turn": "moves made in the round before the message",
+    "audience": "a team chat's line (GameSpec.team_chat): the seats that could read it, ' '-separated; blank when "
+    "every seat could",
 }
 SURVEY_COLUMNS: dict[str, str] = {
     "study": "the study's slug",

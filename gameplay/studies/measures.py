@@ -300,6 +300,7 @@ def message_rows(study: Study) -> list[dict]:
                 "text": text,
                 "sent_at": iso(event.created_at),
                 "turn": turn,
+                "audience": " ".join(str(seat) for seat in event.payload.get("audience") or ()),
             }
             ordered.append(((owner.record.participant_id, owner.record.round_index, event.seq), row))
     return [row for _, row in sorted(ordered, key=lambda pair: pair[0])]
