@@ -8,7 +8,7 @@ Besides the core contract (caps, legal actions, JSON round trips, replay, scores
 leak-free observations) every capability a game declares on its ``GameSpec`` is
 checked through its hook, and an undeclared capability must keep its default:
 labels per viewer (``State.action_labels``, leak-checked like observations),
-measures, pictures, board layouts, typed moves, rounds, chat and turn timers.
+measures, pictures, board layouts, typed moves, rounds, chat, team chat and turn timers; the final teams.
 """
 
 from __future__ import annotations

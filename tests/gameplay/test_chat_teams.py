@@ -88,6 +88,7 @@ def test_pages_say_team_chat_and_a_muted_seat_reads_only(client, team_race):
     listener = client.get(f"/play/{token(match, 2)}/").content.decode()
     assert "Team chat" in listener and TEAM_LINE in listener
     assert "chat-read-only" in listener and 'id="chat-text"' in listener and "disabled" in listener
+    assert 'value="chat"' not in listener and 'value="chat"' in talker  # the muted box sends no chat frame
     other_team = client.get(f"/play/{token(match, 1)}/").content.decode()
     assert TEAM_LINE not in other_team
     assert TEAM_LINE not in client.get(f"/matches/{match.pk}/").content.decode()
