@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from agents_app import chat_services, context_selectors
+from agents_app.services import turn_view
 from gameplay import services
 from gameplay.engines import registry
 from gameplay.models import Event, Match
@@ -91,3 +92,9 @@ def test_an_llm_seat_that_may_not_chat_is_not_asked_to_answer(team_race):
         assert chat_services.answer_chat(match.pk) == 0
     assert not prompts
     assert Event.objects.filter(match=match, kind=Event.Kind.MESSAGE).count() == 1
+
+
+def test_a_muted_seat_is_not_offered_a_message_with_its_move():
+    state = TeamRaceGame().new_initial_state(1)
+    assert turn_view(TeamRaceGame.spec.id, state, 0, seed=1).chat is True
+    assert turn_view(TeamRaceGame.spec.id, state, 2, seed=1).chat is False
