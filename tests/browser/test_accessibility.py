@@ -95,7 +95,8 @@ def test_the_public_pages_and_every_game_page(axe_page, a11y_server):
                         ("/games/meeting_scheduling/new/", "new Meeting Scheduling match"),
                         ("/games/fruit_trading/new/", "new Fruit Trading match"),
                         ("/games/debate/new/", "new Debate match"),
-                        ("/games/codenames/new/", "new Codenames match")):
+                        ("/games/codenames/new/", "new Codenames match"),
+                        ("/games/who_is_spy/new/", "new Who is Spy match")):
         page.goto(url + path)
         check(page, label, found)
     for game, seat, partner in (("Santorini", "Player 2", "agent:random"), ("Hive", "Black", "agent:random"),
@@ -107,6 +108,7 @@ def test_the_public_pages_and_every_game_page(axe_page, a11y_server):
                                 ("Fruit Trading", "Player 2", "agent:random"),
                                 ("Debate", "Against", "agent:random"),
                                 ("Codenames", "Player 2", "agent:random"),
+                                ("Who is Spy", "Player 2", "agent:random"),
                                 ("Gnomes at Night", "Gnome B", "agent:gnomes-mute")):
         start(page, url, game, seat, partner)
         check(page, f"{game} match page", found)

@@ -27,6 +27,9 @@ GAMES = {
     "codenames": (
         "New Codenames match", "Player 2", "agent:random", "#board .cn-grid", ["#board .cn-head", "#board .cn-turn"]
     ),
+    "who_is_spy": (
+        "New Who is Spy match", "Player 2", "agent:random", "#board .spy-card", ["#board .spy-head", "#board .spy-turn"]
+    ),
 }
 
 # The element's box lies inside the screen as it is (no scrolling) and above the docked chat, if there is one.
@@ -65,7 +68,8 @@ def test_board_controls_and_chat_share_one_phone_screen(phone_page, server_url, 
     start(page, server_url, game)
     board, controls = GAMES[game][3], GAMES[game][4]
     has_chat = page.locator("#chat-text").count() == 1
-    assert has_chat == (game not in ("hive", "atari_boxing", "codenames"))  # they have no chat (their specs say so)
+    # These have no chat (their specs say so).
+    assert has_chat == (game not in ("hive", "atari_boxing", "codenames", "who_is_spy"))
     if has_chat:
         page.get_by_label("Message").fill("hello from the phone")
         page.get_by_label("Message").press("Enter")

@@ -18,7 +18,7 @@ import sys
 
 from tests.agents_app.table_model import TableModel
 from tests.browser.conftest import ARTIFACTS
-from tests.browser.new_match import phone
+from tests.browser.test_accessibility import serious_violations
 from tests.support.live_server import ROOT, daphne_server, migrate, server_env
 from tests.support.openai_server import ScriptedReply, scripted_openai_server
 
@@ -85,7 +85,12 @@ def test_a_person_plays_who_is_spy_against_three_llm_agents_on_a_phone(chromium,
                f"AgentConfig.objects.create(name={AGENT!r}, base_url={server.base_url!r}, model='scripted-model', "
                "api_key_env='', retries=1, http_retries=0, timeout_s=10)")
         with daphne_server(env, log_path=ARTIFACTS / "who-is-spy-daphne.log") as url:
-            context, page = phone(chromium)
+            # A phone-sized context; bypass_csp only to inject axe, as test_accessibility does.
+            context = chromium.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,
+                                           is_mobile=True, has_touch=True, bypass_csp=True)
+            page = context.new_page()
+            page.set_default_timeout(10_000)
+            axe: dict[str, list] = {}
             saved: list[str] = []  # the person's board, every state they acted or waited in, before the end
             ballots_seen: list[list[str]] = []
             try:
@@ -136,10 +141,18 @@ def test_a_person_plays_who_is_spy_against_three_llm_agents_on_a_phone(chromium,
                                             full_page=True)
                             assert version_of(page) == version
                             assert page.locator("#board #spy-describe-text").count() == 1
+                            # ... and repeated under the field, which keeps what was typed (static/js/who_is_spy.js).
+                            note = page.locator("#board #spy-describe-error")
+                            note.wait_for(state="visible")
+                            assert "contains your own secret word" in note.inner_text()
+                            assert field.input_value() == f"I would say {my_word.capitalize()} is tasty"
+                            box = note.bounding_box()
+                            assert box and box["y"] + box["height"] <= 844 + page.evaluate("window.scrollY")
+                            axe.update({f"describe: {v['id']}": v["nodes"] for v in serious_violations(page)})
                             assert my_word.capitalize() not in page.locator("#board .spy-round").inner_text()
                         text = MY_DESCRIPTIONS[described]
                         field.fill(text)
-                        page.get_by_role("button", name="Describe", exact=True).click()
+                        field.press("Enter")  # the keyboard sends it
                         wait_past(page, version)
                         page.wait_for_selector(f"#board .talk-line.mine:has-text('{text}')")
                         described += 1
@@ -151,8 +164,15 @@ def test_a_person_plays_who_is_spy_against_three_llm_agents_on_a_phone(chromium,
                         assert f"vote:{me}" not in options and 1 <= len(options) <= 3
                         if voted == 0:
                             page.screenshot(path=str(ARTIFACTS / "who-is-spy-phone-ballot.png"), full_page=True)
-                        ballot.get_by_role("radio").first.check()
-                        page.get_by_role("button", name="Cast my vote").click()
+                            axe.update({f"ballot: {v['id']}": v["nodes"] for v in serious_violations(page)})
+                            ballot.get_by_role("radio").first.check()
+                            page.get_by_role("button", name="Cast my vote").click()
+                        else:  # by keyboard: the first choice has the focus, an arrow moves it, Tab to the button
+                            ballot.get_by_role("radio").first.focus()
+                            page.keyboard.press("ArrowDown" if len(options) > 1 else "Space")
+                            page.keyboard.press("Tab")
+                            assert page.evaluate("document.activeElement.textContent") == "Cast my vote"
+                            page.keyboard.press("Enter")
                         wait_past(page, version)
                         if page.locator("#board .spy-turn:has-text('You have voted.')").count():
                             seen_voted_state = True
@@ -171,6 +191,8 @@ def test_a_person_plays_who_is_spy_against_three_llm_agents_on_a_phone(chromium,
                 page.wait_for_selector("#result")
                 assert page.evaluate("document.documentElement.scrollWidth") <= 390
                 page.screenshot(path=str(ARTIFACTS / "who-is-spy-phone-result.png"), full_page=True)
+                axe.update({f"result: {v['id']}": v["nodes"] for v in serious_violations(page)})
+                assert not axe, axe
 
                 facts = engine_facts(env, match_id)
                 assert facts["words"][0] == my_word

@@ -111,3 +111,52 @@ def test_a_count_is_announced_and_the_end_reveals_both_words(client, match):
         assert state.villager_word in page and state.spy_word in page
         assert f"The spy was <strong>Player {spy + 1}</strong>" in page
         assert 'id="spy-word"' not in page
+    # The replay draws the same table without controls: mid-game (public view) no word, at the end both.
+    middle = client.get(f"/matches/{match.pk}/replay/?step=3").content.decode()
+    assert 'class="spy"' in middle and not any(has_word(middle, w) for w in state.words)
+    assert "spy-describe" not in middle and "spy-ballot" not in middle
+    end = client.get(f"/matches/{match.pk}/replay/").content.decode()
+    assert "Game over: the villagers win" in end
+
+
+@pytest.mark.django_db
+def test_a_tie_leads_to_a_run_off_that_the_tied_players_watch(client, match):
+    match = describe_round(match)
+    # 0 and 1 vote for each other, 2 votes for 0, 3 for 1: a 2-2 tie between Player 1 and Player 2.
+    for seat, target in ((0, 1), (1, 0), (2, 0), (3, 1)):
+        match = act(match, seat, f"vote:{target}")
+    html = pages(client, match)
+    for page in html:
+        assert "Player 1 and Player 2 tied for the most votes: the next round is a run-off between them." in page
+        assert 'data-runoff="yes"' in page and "Run-off: describing" in page
+        assert "Round 2 (run-off between Player 1 and Player 2)" in page
+    match = describe_round(match, ("one more clue", "and another one"))
+    html = pages(client, match)
+    assert "You are tied: the others vote between Player 1 and Player 2." in html[0]
+    assert "spy-ballot" not in html[0] and "spy-ballot" not in html[1]
+    for seat in (2, 3):
+        assert re.findall(r'name="action_id" value="(vote:\d)"', html[seat]) == [
+            f"vote:{c}" for c in state_of(match).round["ballots"][seat]]
+        assert "Run-off: voting" in html[seat]
+
+
+@pytest.mark.django_db
+def test_the_timer_offers_pass_and_abstain_and_the_variant_offers_a_guess(client):
+    options = {**OPTIONS, "describe_seconds": 60, "vote_seconds": 60, "spy_guess": True, "show_votes": True}
+    match = services.create_match("who_is_spy", [HUMAN] * 4, seed=3, options=options, host_seat=None)
+    speaker = state_of(match).round["order"][0]
+    html = pages(client, match)[speaker]
+    assert 'data-action-id="skip_describe"' in html and "Pass (give no description)" in html
+    assert 'name="action_id" value="spy_guess"' in html
+    match = act(match, speaker, "skip_describe")
+    html = pages(client, match)
+    assert f'<span class="who">Player {speaker + 1}</span> gave no description.' in html[(speaker + 1) % 4]
+    state = state_of(match)
+    for seat in list(state.round["order"])[1:]:
+        match = act(match, seat, "describe", f"a clue from seat {seat}")
+    html = pages(client, match)
+    assert all('data-action-id="vote:none"' in page and "Abstain (vote for nobody)" in page for page in html)
+    assert all("Everyone sees each vote." in page for page in html)
+    match = act(match, 0, "vote:none")
+    html = pages(client, match)
+    assert "In round 1 you abstained." in html[0] and "In round 1 Player 1 abstained." in html[1]
