@@ -101,6 +101,10 @@ def test_a_count_is_announced_and_the_end_reveals_both_words(client, match):
     # Round 2: the spy goes.
     match = describe_round(match, ("crunchy thing", "often in salads", "a vegetable", "from a plant"))
     state = state_of(match)
+    out_page = pages(client, match)[villager]
+    assert "You are out; the others vote." in out_page and "spy-ballot" not in out_page
+    assert f'<p class="spy-word" id="spy-word">{state.villager_word}</p>' in out_page  # still only its own word
+    assert not has_word(out_page, state.spy_word)
     for seat in state.round["voters"]:
         target = spy if seat != spy else next(c for c in state.round["ballots"][seat])
         match = act(match, seat, f"vote:{target}")
