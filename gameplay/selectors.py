@@ -74,9 +74,9 @@ def public_teams(game: Game, names: dict[int, str]) -> list[TeamRow]:
     if len(order) in (1, len(teams)):
         return []
     rows = []
-    for n, team in enumerate(order):
+    for team in order:
         seats = tuple(i for i, t in enumerate(teams) if t == team)
-        rows.append(TeamRow(f"Team {n + 1}", seats, tuple(names.get(i, f"seat {i}") for i in seats)))
+        rows.append(TeamRow(game.team_name(team), seats, tuple(names.get(i, f"seat {i}") for i in seats)))
     return rows
 
 
@@ -155,9 +155,12 @@ def last_action_text(event: dict | None, names: dict[int, str], seat_index: int 
     labels = payload.get("labels")
     if seat_index is not None and isinstance(labels, list) and 0 <= seat_index < len(labels):
         label = labels[seat_index]
-    if event["seat"] not in names:  # no seat's move: a judge's verdict (its label says so)
+    name = names.get(event["seat"])
+    if name is None or not isinstance(label, str):  # no seat's move: a judge's verdict (its label says so)
         return label
-    return f"{names.get(event['seat'])}: {label}"
+    if label.startswith((f"{name} ", "You ")):  # the engine's wording names the actor already
+        return label
+    return f"{name}: {label}"
 
 
 # ``seat_view(last_action=...)`` when the caller does not know the match's last action: read it from the log.

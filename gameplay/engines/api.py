@@ -275,6 +275,10 @@ class Game(ABC):
         names = self.spec.seat_names
         return names[seat] if seat < len(names) else f"Player {seat + 1}"
 
+    def team_name(self, team: int) -> str:
+        """How people call team ``team`` (an index of ``teams()``): "Red" in Codenames. Default "Team 1", ..."""
+        return f"Team {team + 1}"
+
     # --- states -------------------------------------------------------------
     def new_initial_state(self, seed: int) -> State:
         return self.state_class(self, seed)

@@ -83,13 +83,13 @@ def test_each_seat_page_shows_its_own_label_and_the_public_page_the_public_one(c
     match, word = play(new_match(), 0)
     other_word = state_of(match).hands[1]
     own = client.get(f"/play/{token(match, 0)}/").content.decode()
-    assert last_line(own) == f"Player 1: You play the {word} face down"
+    assert last_line(own) == f"You play the {word} face down"
     theirs = client.get(f"/play/{token(match, 1)}/").content.decode()
-    assert last_line(theirs) == "Player 1: Player 1 plays a word face down"
+    assert last_line(theirs) == "Player 1 plays a word face down"
     assert word not in theirs  # seat 1 holds another word: seat 0's played word appears nowhere on its page
     assert f"Your word: {other_word}." in theirs  # the generic board: seat 1's own observation text
     public = client.get(f"/matches/{match.pk}/").content.decode()
-    assert last_line(public) == "Player 1: Player 1 plays a word face down"
+    assert last_line(public) == "Player 1 plays a word face down"
     assert "Words played face down: [1, 0]." in public
     for secret in (word, other_word, *state_of(match).hands):
         assert secret not in public
@@ -173,8 +173,8 @@ async def test_websocket_fragments_show_each_seat_its_own_label(layer, secret_wo
     word = await _play(match_id, 0)
     html0 = await receive_until(comm0, lambda h: "Last:" in h)
     html1 = await receive_until(comm1, lambda h: "Last:" in h)
-    assert last_line(html0) == f"Player 1: You play the {word} face down"
-    assert last_line(html1) == "Player 1: Player 1 plays a word face down"
+    assert last_line(html0) == f"You play the {word} face down"
+    assert last_line(html1) == "Player 1 plays a word face down"
     assert word not in html1
     await close_all(comm0, comm1)
 

@@ -226,6 +226,16 @@ class CodenamesState(SeatViews, State):
                 "clues_given": self.clues_given[team],
                 "hit_assassin": (self.assassin_team() == team) if over else None}
 
+    # --- team chat (spec.team_chat) ------------------------------------------------------------------------
+    def chat_audience(self, seat: int) -> tuple[int, ...]:
+        """A line is read by the sender's whole team, its Spymaster included, and never by the other team."""
+        team = seat % 2
+        return tuple(s for s in range(self.game.num_seats) if s % 2 == team)
+
+    def may_chat(self, seat: int) -> bool:
+        """Spymasters give nothing but clues: they read their Operatives' talk but may not write."""
+        return seat >= 2
+
     def rule_topics(self, seat: int, action_id: str) -> tuple[str, ...]:
         if action_id == CLUE:
             return (CLUES, VALIDITY)
@@ -257,6 +267,10 @@ class CodenamesGame(Game):
         max_seats=10,
         perfect_information=False,
         has_chance=True,
+        # Operatives talk within their team (the table's rule: they may discuss their guesses); the Spymaster hears
+        # it but may not speak (State.may_chat), so the chat is the team's alone.
+        has_chat=True,
+        team_chat=True,
         options=(
             OptionSpec("invalid_clue_penalty", False, "An invalid clue is not refused: it ends the turn and the "
                        "opposing Spymaster covers one of their own agents (the rulebook's penalty)."),
@@ -289,6 +303,9 @@ class CodenamesGame(Game):
 
     def role(self, seat: int) -> str:
         return "Spymaster" if seat < 2 else "Operative"
+
+    def team_name(self, team: int) -> str:
+        return TEAM_NAMES[team]
 
     def seat_name(self, seat: int) -> str:
         return f"Player {seat + 1} ({TEAM_NAMES[seat % 2]} {self.role(seat)})"

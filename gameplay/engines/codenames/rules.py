@@ -23,7 +23,9 @@ RULES = Rules(
             "Red's Spymaster and Player 2 Blue's; everyone else is a Field Operative. Both Spymasters see the whole "
             "key (which words are Red agents, Blue agents, innocent bystanders and the assassin). Operatives see "
             "only the words, the clues, and the identities of words already revealed. In each team turn one "
-            "Operative of the team is the guesser; the role passes to the team's next Operative each turn."
+            "Operative of the team is the guesser; the role passes to the team's next Operative each turn. "
+            "Operatives may talk in their team's chat (the other team never reads it); their Spymaster reads it but "
+            "may not write: a Spymaster says nothing but clues."
         ),
         CLUES: (
             "A team's turn starts with its Spymaster's clue, typed as WORD,N (or WORD N): one word and a number "
