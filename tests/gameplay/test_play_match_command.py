@@ -31,9 +31,11 @@ def assert_consistent_result(result: dict) -> None:
     leaders = [i for i, s in enumerate(scores) if s == max(scores)]
     if result["winner"] is None:
         assert len(leaders) > 1
+        assert result["winners"] == []  # two seats with equal scores: a draw
     else:
         assert isinstance(result["winner"], int)
-        assert leaders == [result["winner"]]
+        assert leaders == [result["winner"]] == result["winners"]
+    assert result["teams"] is None
     assert result["turns"] == len(result["moves"]) > 0
 
 
@@ -144,3 +146,15 @@ def test_cli_run_prints_json(cli_env):
     data = json.loads(lines[0])
     assert data["seed"] == 7
     assert_consistent_result(data)
+
+
+@pytest.mark.django_db
+def test_a_team_win_names_every_winning_seat_and_the_teams():
+    buf = io.StringIO()
+    call_command("play_match", game="codenames", agents="random,random,random,random", seed=7, json=True, stdout=buf)
+    result = json.loads(buf.getvalue())
+    assert result["status"] == "finished" and result["winner"] is None
+    assert result["teams"] == [0, 1, 0, 1]
+    top = max(result["scores"])
+    assert result["winners"] == [s for s, score in enumerate(result["scores"]) if score == top]
+    assert result["winners"] in ([0, 2], [1, 3])

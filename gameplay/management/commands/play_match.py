@@ -13,6 +13,7 @@ from agents_app.tasks import play_agent_turns
 from gameplay import services
 from gameplay.engines.registry import GAMES
 from gameplay.models import Match
+from gameplay.selectors import shared_winners
 
 
 class Command(BaseCommand):
@@ -78,13 +79,17 @@ class Command(BaseCommand):
             "status": match.status,
             "scores": match.scores,
             "winner": match.winner,
+            # A win several seats share (a team's, a camp's): every seat with the top score; [] for a draw.
+            "winners": [match.winner] if match.winner is not None else shared_winners(match.scores),
+            "teams": match.final_teams,
             "turns": len(moves),
             "moves": [f"{seat}:{action}" for seat, action in moves],
         }
         if as_json:
             self.stdout.write(json.dumps(result))
         else:
-            winner = "draw" if match.winner is None else f"seat {match.winner} ({agents[match.winner]})"
+            won = result["winners"]
+            winner = "draw" if not won else ", ".join(f"seat {s} ({agents[s]})" for s in won)
             self.stdout.write(
                 f"match {match.pk}: {match.game_id} seed {match.seed} — {match.status}, winner {winner}, "
                 f"scores {match.scores}, {len(moves)} actions"
