@@ -9,12 +9,15 @@ import time
 
 from tests.browser.conftest import ARTIFACTS
 from tests.browser.new_match import start_against_agent
+from tests.browser.santorini_player import wait_until_live
 
 OWN_TURNS = 6
 
 
 def start_match(page, server_url: str) -> None:
     start_against_agent(page, server_url, "Hive", "Black", "random", "#board .hive-board svg.hive-overlay")
+    # The socket's first frame redraws the board (a new picture): measure and click only after it.
+    wait_until_live(page)
 
 
 def image_loaded(page) -> None:
