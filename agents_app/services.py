@@ -74,6 +74,7 @@ def turn_view(
         # A seat the game mutes in its team chat (State.may_chat) is not offered a message with its move.
         chat=state.game.spec.has_chat and state.game.chat_enabled()
         and (not state.game.spec.team_chat or state.may_chat(seat)),
+        team_chat=state.game.spec.team_chat,
         cooperative=state.game.num_seats > 1 and len(set(state.game.teams())) == 1,
         chat_log=chat_log,
         next_actors=_next_actors(state, seat, legal) if with_next_actors else {},

@@ -87,6 +87,8 @@ class TurnView:
     # The match's chat is open to this seat (the game declares chat and its options leave it on): an agent
     # may send one message with its move (``Decision.message``).
     chat: bool = False
+    # The chat is the seat's team's alone (``spec.team_chat``): the other team never reads it.
+    team_chat: bool = False
     # Every seat is on one team (``Game.teams``): the players win or lose together, nobody plays against them.
     cooperative: bool = False
     # The match's recent chat, oldest first, for games that keep chat outside their state (``chat_in_state`` off);

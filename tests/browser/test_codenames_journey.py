@@ -4,7 +4,8 @@ through the page. Seed 42 has Red start. Red's Spymaster first tries a word on t
 then clues ZEPHYR for 2; Red's Operative touches two Red agents and ends the turn; Blue's Spymaster clues QUARTZ
 for unlimited and Blue's Operative touches every Blue agent, so Blue wins. The Operatives pick their cards from the
 key as the Spymasters' pages show it (the test reads it there, never from the database), and at every step the
-Operatives' pages hold nothing of the key."""
+Operatives' pages hold nothing of the key. Each team's chat reaches its own team's pages only (the Spymasters read
+it but cannot write)."""
 
 from __future__ import annotations
 
@@ -110,6 +111,21 @@ def test_four_people_play_codenames_to_a_win(chromium, server_url):
         assert serious_violations(red_spy) == []
         red_spy.screenshot(path=str(ARTIFACTS / "codenames-phone-red-spymaster-start.png"), full_page=True)
         red_op.screenshot(path=str(ARTIFACTS / "codenames-phone-red-operative-start.png"), full_page=True)
+
+        # Team chat: a Red Operative's line reaches Red's pages only; a Spymaster reads it but has no box to write.
+        red_op.get_by_label("Message").fill("Red team only: I trust the clue")
+        red_op.get_by_label("Message").press("Enter")
+        for page in (red_op, red_spy):
+            page.wait_for_selector("#chat-log li:has-text('Red team only: I trust the clue')")
+        assert all(spy.locator("#chat-text:enabled").count() == 0 for spy in (red_spy, blue_spy))
+        blue_op.get_by_label("Message").fill("Blue here")
+        blue_op.get_by_label("Message").press("Enter")
+        blue_spy.wait_for_selector("#chat-log li:has-text('Blue here')")
+        for page in (blue_spy, blue_op):
+            assert "Red team only" not in page.content()
+        for page in (red_spy, red_op):
+            assert "Blue here" not in page.content()
+        assert "Team chat" in red_op.content()
 
         # A word on the grid is no clue: a clear error, and nothing changes.
         on_grid = words["0"]

@@ -74,8 +74,10 @@ def reply_format(view: TurnView) -> str:
             f"{json.dumps({'action': spec.id, 'text': sample})}."
         )
     if view.chat:
+        who = "your team in its team chat (the other team never reads it)" if view.team_chat else (
+            "the other players in the chat")
         lines.append(
-            "You can talk with the other players in the chat: add a \"message\" to the same object, for example "
+            f"You can talk with {who}: add a \"message\" to the same object, for example "
             f"{json.dumps({'action': example, 'message': 'I will try this way; where are you heading?'})}. "
             f"One message per move, at most {MAX_MESSAGE_CHARS} characters; leave it out when you have nothing to "
             "say. Read the chat in your observation and answer questions addressed to you."
