@@ -12,7 +12,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import timedelta
 from functools import partial
 from typing import Any
 
@@ -27,9 +26,11 @@ from gameplay.announce import (  # noqa: F401 (NOTIFY_RETRY_DELAYS: part of this
     announce_finished,
     notify_match_changed,
     schedule_agent_turns,
-    schedule_chat_posted,
     schedule_verdict,
 )
+
+# Chat lines and turn-timer sweeps have modules of their own; callers keep reaching them here (re-exported).
+from gameplay.chat_posting import post_message  # noqa: F401
 from gameplay.committed import CommittedAction
 from gameplay.engines.api import EngineError, IllegalActionError
 from gameplay.engines.registry import create_game
@@ -37,7 +38,8 @@ from gameplay.match_log import ServiceError, append_event, locked_match
 from gameplay.models import Event, Match, Seat, StateSnapshot
 from gameplay.selectors import final_measures, final_teams, game_of, state_of
 from gameplay.text_input import TextRejected, clean_text
-from gameplay.turn_timer import overdue_seats, seat_deadline
+from gameplay.timeouts import apply_timeouts  # noqa: F401
+from gameplay.turn_timer import seat_deadline
 
 logger = logging.getLogger(__name__)
 
@@ -237,48 +239,6 @@ def apply_action(
     return Applied(match, change)
 
 
-def apply_timeouts(match_id: int) -> list[int]:
-    """Apply the timeout action (``State.timeout_action``) of every person's seat whose time for its current decision
-    has run out (``GameSpec.turn_timer``; the clock is the server's, from ``Match.turn_started_at``); returns the seats
-    timed out, in the order applied.
-
-    Each goes through ``apply_action`` like any move (one transaction, the row lock, the version check, the engine's
-    legality check), at the version the seat was found overdue, with ``timeout=True``: the deadline is checked again
-    under the lock, and the event is marked ``"timed_out": true`` (its labels end "(time ran out)") for exports and
-    replays. Idempotent and safe against races: a move that lands first, or another sweep that timed the seat out
-    first, moves the version on, so the stale timeout is refused and changes nothing. Seats are taken one at a time,
-    each against the match as it then stands (one seat's timeout may end a phase, and with it the others' decisions).
-    Only people's seats are timed (gameplay.turn_timer): agents' seats have their own deadline and fallback."""
-    applied: list[int] = []
-    tried: set[tuple[int, int]] = set()
-    while True:
-        match = Match.objects.filter(pk=match_id).first()
-        if match is None or match.status != Match.Status.ACTIVE or match.wait_for_players:
-            return applied
-        state = state_of(match)
-        if not state.game.spec.turn_timer:
-            return applied
-        due = [s for s in overdue_seats(match, state, match.seats.all()) if (match.version, s) not in tried]
-        if not due:
-            return applied
-        seat_index = due[0]
-        tried.add((match.version, seat_index))
-        timeout = state.timeout_action(seat_index)
-        if timeout is None:
-            logger.error("match %s: seat %s ran out of time but %s gives no timeout action", match_id, seat_index,
-                         match.game_id)
-            continue
-        action_id, text = timeout
-        try:
-            apply_action(match_id, seat_index, action_id, expected_version=match.version, text=text, timeout=True)
-        except ActionRejected as err:
-            # Somebody moved first (or another sweep timed the seat out): the match moved on; look again.
-            logger.info("match %s: timeout of seat %s not applied (%s)", match_id, seat_index, err)
-            continue
-        logger.info("match %s: seat %s ran out of time: %s applied", match_id, seat_index, action_id)
-        applied.append(seat_index)
-
-
 def apply_verdict(
     match_id: int,
     verdict: str,
@@ -359,78 +319,6 @@ def apply_move_text(
     return apply_action(
         match_id, seat_index, action_id, expected_version=expected_version, schedule_agents=schedule_agents
     )
-
-
-def post_message(
-    match_id: int,
-    seat_index: int,
-    text: Any,
-    *,
-    expected_version: int | None = None,
-    unless_spoke_after: int | None = None,
-) -> Event:
-    """Append a chat line from a seat. Chat is an event beside the actions, not an action.
-
-    Refused when the game (with this match's options) has no chat: ``Game.chat_enabled()``, when the text
-    is not clean (``text_input``: valid Unicode, no NUL or control characters but newline and tab, bounded), and
-    when the seat already sent MAX_CHAT_PER_MINUTE lines in the last minute (counted from the log, so the limit
-    holds for every caller and across server processes). In a game with team chat (``GameSpec.team_chat``) a seat
-    the engine mutes (``State.may_chat``) is refused, and the line keeps its readers (``State.chat_audience``, the
-    sender always among them) as ``payload["audience"]``, which every reader of the chat honours.
-
-    An agent answering between its moves passes the two guards, checked under the match lock: ``expected_version``
-    (the line was written for that position; refused once somebody has moved) and ``unless_spoke_after`` (refused
-    when this seat has posted a line after that event already: a second run of the same reply task says nothing).
-    """
-    try:
-        text = clean_text(text, max_length=settings.MAX_CHAT_LENGTH, multiline=True, what="message")
-    except TextRejected as err:
-        raise ServiceError(str(err)) from None
-    if not text:
-        raise ServiceError("empty message")
-    with transaction.atomic():
-        match = locked_match(match_id)
-        game = game_of(match)
-        if not game.chat_enabled():
-            raise ServiceError("chat is off in this match")
-        if match.status != Match.Status.ACTIVE:
-            raise ServiceError("the match is over")
-        limit = settings.MAX_CHAT_PER_MINUTE
-        recent = match.events.filter(
-            kind=Event.Kind.MESSAGE, seat=seat_index, created_at__gte=timezone.now() - timedelta(minutes=1)
-        )
-        if recent.count() >= limit:  # counted under the match lock: two lines sent at once cannot both slip in
-            raise ServiceError(f"too many messages: at most {limit} a minute; please wait a little")
-        if expected_version is not None and match.version != expected_version:
-            raise ServiceError(f"the match moved on (version {match.version}, not {expected_version})")
-        if unless_spoke_after is not None and match.events.filter(
-            kind=Event.Kind.MESSAGE, seat=seat_index, seq__gt=unless_spoke_after
-        ).exists():
-            raise ServiceError("this seat has already spoken since")
-        fields = ["updated_at"]
-        payload: dict[str, Any] = {"text": text}
-        state = game.state_from_json(match.state) if game.spec.chat_in_state or game.spec.team_chat else None
-        if game.spec.team_chat:
-            # A team's chat: the engine says who may post now and who reads the line (chat_page filters on it).
-            if not state.may_chat(seat_index):
-                raise ServiceError(f"{game.seat_name(seat_index)} may not write in the team chat now")
-            audience = state.chat_audience(seat_index)
-            if audience is not None:
-                payload["audience"] = sorted({int(s) for s in audience} | {seat_index})
-        if game.spec.chat_in_state:
-            # Games whose observations include the chat (Gnomes at Night) keep it in their state too,
-            # so agents read it from their observation like everything else they know.
-            try:
-                state.record_message(seat_index, text)
-            except EngineError as err:
-                raise ServiceError(str(err)) from None
-            match.state = state.to_json()
-            fields.append("state")
-        event = append_event(match, Event.Kind.MESSAGE, seat_index, payload, None)
-        match.save(update_fields=fields)
-        schedule_chat_posted(match, seat_index, event.seq)
-    notify_match_changed(match, seq=event.seq)
-    return event
 
 
 def start_next_round(match_id: int) -> Match:
