@@ -7,8 +7,8 @@ from its seed and action log. Nothing in this package may import Django,
 Channels or Celery: engines are used by the web app, by agents, by tests and by
 command-line tools alike.
 
-Information leaves an engine only through ``State.observation(seat)``; that is
-where hidden information is enforced. Each state also declares its secrets
+Information leaves an engine only through ``State.seat_view(seat)`` (built on
+``State.observation(seat)``, where hidden information is enforced). Each state also declares its secrets
 (``State.secrets()``) so the conformance suite can check that no observation
 carries another seat's secret values.
 """
@@ -23,8 +23,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
-if TYPE_CHECKING:  # dialogue.py imports this module; the spec field only needs the name
+if TYPE_CHECKING:  # dialogue.py and seat_view.py import this module; annotations only need the names
     from .dialogue import DialogueSpec
+    from .seat_view import SeatView
 
 
 class EngineError(Exception):
@@ -376,6 +377,14 @@ class State(ABC):
     @abstractmethod
     def observation(self, seat: int | None) -> Observation:
         """What ``seat`` may see (None: the public view)."""
+
+    def seat_view(self, seat: int | None, *, with_next_actors: bool = False) -> SeatView:
+        """The one way a seat (None: the public) is seen: its observation's facts and text, its legal and text
+        actions, and the public facts of the table (``seat_view.SeatView``). ``with_next_actors`` adds who acts after
+        each legal action where that is public knowledge (``seat_view.public_next_actors``)."""
+        from .seat_view import build_seat_view  # seat_view.py imports this module
+
+        return build_seat_view(self, seat, with_next_actors=with_next_actors)
 
     def secrets(self) -> dict[int, list[str]]:
         """Per seat, string values only that seat may see (default: none)."""

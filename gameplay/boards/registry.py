@@ -1,0 +1,37 @@
+"""Board presenters keyed by game id: one line per game. A game without one is shown by the generic presenter."""
+
+from __future__ import annotations
+
+from gameplay.boards.base import BoardPresenter, GenericPresenter
+
+
+def _simple(game_id: str, *, css: tuple[str, ...] = (), js: tuple[str, ...] = (), **extra) -> BoardPresenter:
+    """A presenter that is only a template and its assets (the facts go to the template as they are)."""
+    attrs = {"template": f"games/{game_id}/board.html", "css": css, "js": js, **extra}
+    return type(f"{game_id.title().replace('_', '')}Board", (BoardPresenter,), attrs)()
+
+
+PRESENTERS: dict[str, BoardPresenter] = {
+    "santorini": _simple("santorini"),
+    "hive": _simple("hive", image_coords=True),
+    "gnomes": _simple("gnomes"),
+    "atari_boxing": _simple("atari_boxing", live_template="games/atari_boxing/live.html"),
+    "air_land_sea": _simple("air_land_sea"),
+    "arctic_scavengers": _simple("arctic_scavengers", css=("css/arctic_scavengers.css",)),
+    "pit": _simple("pit"),
+    "sea_battle": _simple("sea_battle"),
+    "codenames": _simple("codenames", css=("css/codenames.css",), js=("js/codenames.js",)),
+    "who_is_spy": _simple("who_is_spy", css=("css/who_is_spy.css",), js=("js/who_is_spy.js",)),
+    "are_you_the_traitor": _simple("are_you_the_traitor", css=("css/are_you_the_traitor.css",)),
+    "two_rooms_and_a_boom": _simple("two_rooms_and_a_boom", css=("css/two_rooms.css",)),
+    "meeting_scheduling": _simple("meeting_scheduling", css=("css/meeting_scheduling.css",)),
+    "fruit_trading": _simple("fruit_trading", css=("css/fruit_trading.css",), js=("js/fruit_trading.js",)),
+    "debate": _simple("debate"),
+}
+
+GENERIC = GenericPresenter()
+
+
+def presenter_for(game_id: str) -> BoardPresenter:
+    """The game's board presenter, or the generic one."""
+    return PRESENTERS.get(game_id, GENERIC)
