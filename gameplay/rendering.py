@@ -8,6 +8,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 
 from gameplay.board_clicks import clicks_for, valid_selection
+from gameplay.boards import presenter_for
 from gameplay.engines.api import Game, Observation
 from gameplay.models import Match, Seat
 from gameplay.presence import AGENT, SeatPresence
@@ -26,7 +27,14 @@ def view_context(view: SeatView, selection: Sequence[str] = ()) -> dict:
         "selection": selection,
         "version": view.match.version,
         **board_extras(view.game, view.observation, board_image_url(view.match, view.seat)),
+        **board_context(view.seat_view),
     }
+
+
+def board_context(seat_view) -> dict:
+    """The game's board presenter and what it makes of this seat view: ``board`` (its own context)."""
+    presenter = presenter_for(seat_view.game_id)
+    return {"presenter": presenter, "board": presenter.context(seat_view)}
 
 
 def board_image_url(match: Match, seat: Seat | None, step: int | None = None) -> str:

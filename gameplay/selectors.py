@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from django.conf import settings
@@ -12,6 +12,7 @@ from django.template.loader import get_template
 
 from gameplay.engines.api import Action, Game, Observation, State, TextAction
 from gameplay.engines.registry import create_game, game_class
+from gameplay.engines.seat_view import SeatView as EngineSeatView
 from gameplay.live.start import plays_live
 from gameplay.models import Event, Match, Seat, SeatClaim
 from gameplay.text_input import clean_token
@@ -115,6 +116,7 @@ class SeatView:
     my_team: TeamRow | None = None  # the viewing seat's own team among ``teams``
     deadline: TurnClock | None = None  # a person's time limit for the current decision (GameSpec.turn_timer)
     teammates: tuple[str, ...] = ()  # the names of the other seats of ``my_team``
+    seat_view: EngineSeatView | None = None  # the engine's view of this seat: what the board presenter reads
 
     @cached_property
     def live_template(self) -> str:
@@ -196,12 +198,16 @@ def seat_view(
     team_chat = chat_on and state.game.spec.team_chat
     teams = public_teams(state.game, names)
     my_team = next((t for t in teams if index in t.seats), None)
+    seen = state.seat_view(index)
+    if not my_turn:  # a match not under way yet, or over: no controls whatever the engine says
+        seen = replace(seen, legal_actions=(), text_actions=())
     return SeatView(
         match=match,
         seat=seat,
-        observation=state.observation(index),
-        legal_actions=state.legal_actions(index) if my_turn else [],
-        text_actions=state.text_actions(index) if my_turn else [],
+        observation=seen.observation,
+        legal_actions=list(seen.legal_actions),
+        text_actions=list(seen.text_actions),
+        seat_view=seen,
         my_turn=my_turn,
         to_move_label="the judge" if state.awaiting_verdict() else ", ".join(
             names.get(s, f"seat {s}") for s in state.current_seats()),
@@ -429,7 +435,15 @@ def recent_matches(limit: int = 50, *, include_private: bool = False):
 class ReplayFrame:
     version: int
     event: Event | None
-    observation: Observation
+    view: EngineSeatView  # the viewer's seat view at this step (no controls: a replay is not played)
+
+    @property
+    def observation(self) -> Observation:
+        return self.view.observation
+
+
+def _replay_view(state: State, viewer: int | None) -> EngineSeatView:
+    return replace(state.seat_view(viewer), legal_actions=(), text_actions=(), move_topics=())
 
 
 def replay_frames(match: Match, viewer: int | None = None) -> list[ReplayFrame]:
@@ -437,7 +451,7 @@ def replay_frames(match: Match, viewer: int | None = None) -> list[ReplayFrame]:
     ones, or seat ``viewer``'s own (hidden information included: for staff, gameplay.views.replay)."""
     game = game_of(match)
     state = game.new_initial_state(match.seed)
-    frames = [ReplayFrame(0, None, state.observation(viewer))]
+    frames = [ReplayFrame(0, None, _replay_view(state, viewer))]
     for event in match.events.order_by("seq"):
         if event.kind == Event.Kind.ACTION:
             state.apply_action(event.seat, event.payload["action_id"], event.payload.get("text"))
@@ -446,7 +460,7 @@ def replay_frames(match: Match, viewer: int | None = None) -> list[ReplayFrame]:
                 state.record_message(event.seat, event.payload.get("text", ""))  # chat kept in the state
             if not readable_by(event.payload, viewer):
                 continue  # a team's line: no step for a viewer outside its audience (nor for the public replay)
-        frames.append(ReplayFrame(event.version, event, state.observation(viewer)))
+        frames.append(ReplayFrame(event.version, event, _replay_view(state, viewer)))
     return frames
 
 

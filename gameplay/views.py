@@ -23,7 +23,7 @@ from gameplay.access import can_view_match, is_staff
 from gameplay.engines.registry import UnknownGameError, all_specs, game_class
 from gameplay.forms import INVITE, YOU, NewMatchForm
 from gameplay.models import Match, Seat
-from gameplay.rendering import board_extras, board_image_url, view_context
+from gameplay.rendering import board_context, board_extras, board_image_url, view_context
 
 # Seconds a board picture of one match version stays in Django's cache (and in browsers, for that version).
 BOARD_IMAGE_SECONDS = 3600
@@ -277,6 +277,7 @@ def _replay(request, match: Match, seats: dict, viewer: int | None, own_seat: Se
         # agents_app's pages (the template links and loads them by URL name only).
         "has_transcripts": any(f.event is not None and f.event.payload.get("model_calls") for f in frames),
         # The picture of a step is the public one; a seat's view is drawn from its observation (board templates).
+        **board_context(frame.view),
         **board_extras(selectors.game_of(match), frame.observation,
                        board_image_url(match, None, step=_public_step(frames, step))),
     }
