@@ -13,8 +13,8 @@ import logging
 from agents_app import context_selectors, selectors
 from agents_app.services import decision_seed, record_calls, turn_view
 from gameplay import services as match_services
+from gameplay.agent_seats import AgentTable
 from gameplay.models import Match, Seat
-from gameplay.selectors import state_of
 
 logger = logging.getLogger(__name__)
 
@@ -31,16 +31,17 @@ def answer_chat(match_id: int) -> int:
     ]
     if not talkers:  # most agents talk only with their moves: no state to read then
         return 0
-    state = state_of(match)
-    game = state.game
+    table = AgentTable(match)  # the match as its seats see it, never its state
+    game = table.game
     if not game.chat_enabled():
         return 0
-    to_move = set(state.current_seats())  # a seat to move answers with its move, which reads the chat anyway
+    to_move = set(table.to_act())  # a seat to move answers with its move, which reads the chat anyway
     posted = 0
     for seat, limit in talkers:
         if seat.index in to_move:
             continue
-        if game.spec.team_chat and not state.may_chat(seat.index):
+        seen = table.seat(seat.index)
+        if not seen.view.chat_open:
             continue  # a seat that may read its team's chat but not write in it has nothing to answer with
         owed = context_selectors.owed_answer(match, game, seat.index, limit)
         if owed is None:
@@ -52,7 +53,7 @@ def answer_chat(match_id: int) -> int:
             continue
         seed = decision_seed(match.seed, match.version, seat.index) ^ owed.answered_after
         extra = context_selectors.match_context(match, game, seat.index)
-        view = turn_view(match.game_id, state, seat.index, seed, chat_log=extra.chat_log, history=extra.history)
+        view = turn_view(seen.view, seed, chat_log=extra.chat_log, history=extra.history)
         answer = agent.answer(view, owed.lines)
         if answer.problem:
             logger.warning("agent %s of match %s stays quiet: %s", seat.agent_name, match_id, answer.problem)

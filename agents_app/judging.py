@@ -17,8 +17,8 @@ from django.conf import settings
 from agents_app.selectors import agent_config, llm_settings
 from agents_app.services import record_calls
 from gameplay import services as match_services
+from gameplay.agent_seats import pending_verdict
 from gameplay.models import Event, Match
-from gameplay.selectors import state_of
 
 logger = logging.getLogger(__name__)
 
@@ -30,11 +30,11 @@ def judge_match(match_id: int) -> str | None:
     match = Match.objects.filter(pk=match_id).first()
     if match is None or match.status != Match.Status.ACTIVE:
         return None
-    state = state_of(match)
-    if not state.awaiting_verdict():
+    request = pending_verdict(match)  # the public question and the rule's verdict: the judge sees no state
+    if request is None:
         return None
     version = match.version
-    request_text, verdicts = state.verdict_request()
+    request_text, verdicts = request.text, request.verdicts
     name = (settings.DIALOGUE_JUDGE_AGENT or "").strip()
     verdict, calls, problem, reason = None, (), "", ""
     config = agent_config(name) if name else None
@@ -53,7 +53,7 @@ def judge_match(match_id: int) -> str | None:
             problem = f"{type(err).__name__}: {err}"[:300]
     extra = {}
     if verdict is None:
-        verdict, source = state.fallback_verdict(), RULE
+        verdict, source = request.rule_verdict, RULE
         logger.warning("match %s: the game's rule decides (%s): %s", match_id, problem, verdict)
         extra["fallback_reason"] = problem[:300]
     else:
@@ -65,11 +65,11 @@ def judge_match(match_id: int) -> str | None:
     except match_services.ActionRejected as err:
         logger.info("verdict for match %s not applied: %s", match_id, err)
         if calls:
-            record_calls(match_id=match_id, event=None, seat=state.game.num_seats, agent_name=name, version=version,
+            record_calls(match_id=match_id, event=None, seat=request.judge_seat, agent_name=name, version=version,
                          calls=calls, fallback=source == RULE, not_applied=str(err), what="verdict")
         return None
     if calls:
         event = Event.objects.filter(match_id=match_id, kind=Event.Kind.ACTION, version=version + 1).first()
-        record_calls(match_id=match_id, event=event, seat=state.game.num_seats, agent_name=name, version=version,
+        record_calls(match_id=match_id, event=event, seat=request.judge_seat, agent_name=name, version=version,
                      calls=calls, fallback=source == RULE)
     return verdict

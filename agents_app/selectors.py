@@ -81,6 +81,15 @@ def _plays(cls, game_id: str | None) -> bool:
     return game_id is None or cls.games is None or game_id in cls.games
 
 
+def wants_next_actors(name: str) -> bool:
+    """Whether the named agent asks who acts after each of its legal actions (RAP's world model does); an agent that
+    cannot be built asks nothing (its turn falls back anyway)."""
+    try:
+        return bool(build_agent(name).wants_next_actors)
+    except Exception:
+        return False
+
+
 def build_agent(name: str, *, text_validator: TextValidator | None = None) -> Agent:
     """A fresh agent for one decision; raises UnknownAgentError for a name that is neither kind."""
     cls = registry.AGENTS.get(name)

@@ -10,15 +10,15 @@ import logging
 import random
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from agents_app import selectors
 from agents_app.agents.base import ChatLine, Decision, ModelCall, TurnView
 from agents_app.agents.random_agent import RandomAgent
 from agents_app.context_selectors import MatchContext
 from agents_app.models import AgentCall
-from gameplay.engines.api import State
 from gameplay.engines.registry import create_game
+from gameplay.engines.seat_view import RefusalChecker, SeatView
 from gameplay.models import Event
 from gameplay.services import ServiceError
 
@@ -47,96 +47,66 @@ def decision_seed(match_seed: int, version: int, seat: int) -> int:
 
 
 def turn_view(
-    game_id: str,
-    state: State,
-    seat: int,
+    view: SeatView,
     seed: int,
     *,
     with_image: bool = False,
-    with_next_actors: bool = False,
-    with_move_topics: bool = False,
     chat_log: tuple[ChatLine, ...] = (),
     history: tuple[str, ...] = (),
 ) -> TurnView:
-    """The seat's view for one decision; with_image adds the game's picture of that same observation, chat_log the
-    match's recent chat where the game keeps it outside its state (agents_app.context_selectors.recent_chat)."""
-    observation = state.observation(seat)
-    legal = tuple(state.legal_actions(seat))
+    """An agent's view for one decision, made of the seat's SeatView (the only thing the platform shows an agent of a
+    seat) and what the match log adds: ``chat_log`` the recent chat where the game keeps it outside its state
+    (agents_app.context_selectors.recent_chat), ``history`` the latest moves as this seat read them. ``with_image``
+    adds the game's picture of that same observation."""
     return TurnView(
-        game_id=game_id,
-        seat=seat,
-        observation=observation,
-        legal_actions=legal,
-        text_actions=tuple(state.text_actions(seat)),
-        rules=state.game.rules,
+        game_id=view.game_id,
+        seat=view.seat,
+        observation=view.observation,
+        legal_actions=view.legal_actions,
+        text_actions=view.text_actions,
+        rules=view.rules,
         seed=seed,
-        image=_image_of(state, observation) if with_image else None,
+        image=_image_of(view) if with_image else None,
         # A seat the game mutes in its team chat (State.may_chat) is not offered a message with its move.
-        chat=state.game.spec.has_chat and state.game.chat_enabled()
-        and (not state.game.spec.team_chat or state.may_chat(seat)),
-        team_chat=state.game.spec.team_chat,
-        cooperative=state.game.num_seats > 1 and len(set(state.game.teams())) == 1,
+        chat=view.chat_open,
+        team_chat=view.spec.team_chat,
+        cooperative=view.cooperative,
         chat_log=chat_log,
-        next_actors=_next_actors(state, seat, legal) if with_next_actors else {},
-        move_topics=_move_topics(state, seat, legal) if with_move_topics else (),
+        next_actors=dict(view.next_actors),
+        move_topics=view.move_topics,
         history=history,
-        extra=_dialogue_extra(state, seat),
+        extra=_dialogue_extra(view),
     )
 
 
-def _dialogue_extra(state: State, seat: int) -> dict:
-    """For a dialogue game, how many messages this seat has sent (its moves in the log: public, since every message
-    is): a steered agent's policy is indexed by it (agents_app.agents.dialogue.agent.MESSAGE_INDEX_KEY)."""
-    if state.game.spec.dialogue is None:
+def _dialogue_extra(view: SeatView) -> dict:
+    """For a dialogue game, how many messages this seat has sent (its moves: public, since every message is): a
+    steered agent's policy is indexed by it (agents_app.agents.dialogue.agent.MESSAGE_INDEX_KEY)."""
+    if view.spec.dialogue is None:
         return {}
-    return {"dialogue_message_index": sum(1 for record in state.log if record.seat == seat)}
+    return {"dialogue_message_index": view.own_moves}
 
 
-def _move_topics(state: State, seat: int, legal) -> tuple[str, ...]:
-    found: dict[str, None] = {}
-    for action in [*legal, *state.text_actions(seat)]:
-        found.update(dict.fromkeys(state.rule_topics(seat, action.id)))
-    return tuple(found)
-
-
-def _next_actors(state: State, seat: int, legal) -> dict[str, str]:
-    """Who acts after each legal action, found by trying it on a copy of the state (the turn indicator shows the
-    same right after the move; nothing of the copy but whose turn it is leaves this function)."""
-    game, found = state.game, {}
-    for action in legal:
-        trial = state.clone()
-        try:
-            trial.apply_action(seat, action.id)
-        except Exception:  # an engine refusing its own legal action is a bug elsewhere; just say nothing here
-            continue
-        seats = [] if trial.is_terminal() else trial.current_seats()
-        if not seats:
-            found[action.id] = "nobody: the game ends"
-        elif seat in seats:
-            found[action.id] = "you"
-        else:
-            found[action.id] = " and ".join(game.seat_name(s) for s in seats)
-    return found
-
-
-def _image_of(state: State, observation) -> bytes | None:
+def _image_of(view: SeatView) -> bytes | None:
     try:
-        return state.game.observation_image(observation)
+        game = create_game(view.game_id, view.options, num_seats=view.num_seats)
+        return game.observation_image(view.observation)
     except Exception:  # a picture is a nicety: never stall a match over it
-        logger.exception("observation_image failed for %s", state.game.spec.id)
+        logger.exception("observation_image failed for %s", view.game_id)
         return None
 
 
 def decide(
     agent_name: str,
-    game_id: str,
-    state: State,
-    seat: int,
+    view: SeatView,
     seed: int,
     *,
+    refusal: RefusalChecker,
     context: Callable[[], MatchContext] | None = None,
 ) -> AgentTurn:
-    """Ask the named agent; if it raises or proposes an illegal action, a random legal one is used (logged).
+    """Ask the named agent for the seat seen through ``view``; if it raises or proposes an illegal action, a random
+    legal one is used (logged). ``refusal`` is the engine's answer to a proposed action or text (None: accepted, else
+    why not): the one question about the match an agent may ask beyond its view.
 
     ``context`` reads the match's recent chat and moves; it is called only for an agent that reads them
     (``Agent.reads_match_context``), so the built-in agents' turns cost no extra query.
@@ -147,68 +117,48 @@ def decide(
     started = time.monotonic()
     agent = decision = None
     try:
-        agent = selectors.build_agent(agent_name, text_validator=_text_checker(state, seat))
+        agent = selectors.build_agent(agent_name, text_validator=refusal)
     except Exception as err:  # an unknown or broken agent must never stall a match
         problem = f"{type(err).__name__}: {err}"
     reads_context = agent is not None and agent.reads_match_context
     extra = context() if context is not None and reads_context else MatchContext()
-    view = turn_view(
-        game_id,
-        state,
-        seat,
+    turn = turn_view(
+        view,
         seed,
         with_image=bool(getattr(agent, "accepts_images", False)),
-        with_next_actors=bool(getattr(agent, "wants_next_actors", False)),
-        with_move_topics=reads_context,
         chat_log=extra.chat_log,
         history=extra.history,
     )
+    if not reads_context:
+        turn = replace(turn, move_topics=())
     if agent is not None:
         try:
-            decision = agent.decide(view)
-            problem = _problem_with(decision, view, state, seat)
+            decision = agent.decide(turn)
+            problem = _problem_with(decision, turn, refusal)
         except Exception as err:
             decision, problem = None, f"{type(err).__name__}: {err}"
     think_ms = int((time.monotonic() - started) * 1000)
     calls = tuple(decision.calls) if isinstance(decision, Decision) else ()
     if problem is None:
         if decision.fallback_reason:
-            logger.warning("agent %s gave up for seat %s (%s)", agent_name, seat, decision.fallback_reason)
+            logger.warning("agent %s gave up for seat %s (%s)", agent_name, view.seat, decision.fallback_reason)
             return AgentTurn(decision, fallback=True, reason=decision.fallback_reason, think_ms=think_ms, calls=calls)
         return AgentTurn(decision, fallback=False, think_ms=think_ms, calls=calls)
-    logger.warning("agent %s failed for seat %s (%s); falling back to a random action", agent_name, seat, problem)
+    logger.warning("agent %s failed for seat %s (%s); falling back to a random action", agent_name, view.seat, problem)
     stand_in = RandomAgent()
-    stand_in.text_validator = _text_checker(state, seat)
-    fallback = stand_in.decide(TurnView(**{**view.__dict__, "seed": random.Random(seed).getrandbits(62)}))
+    stand_in.text_validator = refusal
+    fallback = stand_in.decide(replace(turn, seed=random.Random(seed).getrandbits(62)))
     return AgentTurn(fallback, fallback=True, reason=problem, think_ms=think_ms, calls=calls)
 
 
-def _text_checker(state: State, seat: int):
-    """Validates a text action on a copy of the state, so an LLM can correct a text the engine refuses."""
-
-    def check(action_id: str, text: str) -> str | None:
-        trial = state.clone()
-        try:
-            trial.apply_action(seat, action_id, text)
-        except Exception as err:
-            return str(err) or type(err).__name__
-        return None
-
-    return check
-
-
-def _problem_with(decision: Decision, view: TurnView, state: State, seat: int) -> str | None:
+def _problem_with(decision: Decision, view: TurnView, refusal: RefusalChecker) -> str | None:
     if not isinstance(decision, Decision):
         return f"agent returned {type(decision).__name__}, not a Decision"
     if decision.action_id in {a.id for a in view.legal_actions}:
         return None
     if decision.action_id in {t.id for t in view.text_actions}:
-        trial = state.clone()
-        try:
-            trial.apply_action(seat, decision.action_id, decision.text)
-        except Exception as err:
-            return f"text rejected: {err}"
-        return None
+        why = refusal(decision.action_id, decision.text)
+        return None if why is None else f"text rejected: {why}"
     return f"illegal action {decision.action_id!r}"
 
 
@@ -306,9 +256,8 @@ def opening_prompt_problem(settings, game_id: str) -> str | None:
     model's context, or None."""
     from agents_app.agents.llm import LLMAgent
 
-    state = create_game(game_id).new_initial_state(0)
-    seat = state.current_seats()[0]
-    view = turn_view(game_id, state, seat, 0, with_move_topics=True)
+    state = create_game(game_id).new_initial_state(0)  # a fresh game of its own, not a match's
+    view = turn_view(state.seat_view(state.current_seats()[0]), 0)
     return LLMAgent(settings).prompt_problem(view)
 
 

@@ -7,13 +7,12 @@ from functools import partial
 
 from celery import shared_task
 
-from agents_app import chat_services
+from agents_app import chat_services, selectors
 from agents_app.context_selectors import match_context
 from agents_app.services import decide, decision_seed, record_calls
 from gameplay import services as match_services
-from gameplay.live.start import plays_live
+from gameplay.agent_seats import AgentTable, late_decision_lands
 from gameplay.models import Event, Match, Seat
-from gameplay.selectors import state_of
 
 logger = logging.getLogger(__name__)
 
@@ -42,15 +41,15 @@ def play_agent_turns(match_id: int) -> int:
         if match is None or match.status != Match.Status.ACTIVE:
             break
         agents = {s.index: s.agent_name for s in match.seats.filter(controller=Seat.Controller.AGENT)}
-        state = state_of(match)
-        pending = [seat for seat in state.current_seats() if seat in agents]
+        table = AgentTable(match)  # the match as its seats see it: views and a referee, never the state
+        pending = [seat for seat in table.to_act() if seat in agents]
         if not pending:
             break
         seat = pending[0]
-        game = state.game
+        seen = table.seat(seat, with_next_actors=selectors.wants_next_actors(agents[seat]))
         seed = decision_seed(match.seed, match.version, seat)
-        context = partial(match_context, match, game, seat)
-        turn = decide(agents[seat], match.game_id, state, seat, seed, context=context)
+        context = partial(match_context, match, table.game, seat)
+        turn = decide(agents[seat], seen.view, seed, refusal=seen.refusal, context=context)
         extra = {"agent": agents[seat], "agent_think_ms": turn.think_ms}
         if turn.fallback:
             extra.update(fallback=True, fallback_reason=turn.reason[:500])
@@ -112,10 +111,7 @@ def _submit_late(match: Match, seat: int, decision, extra: dict) -> Match | None
     current = Match.objects.filter(pk=match.pk).first()
     if current is None or current.status != Match.Status.ACTIVE:
         return None
-    state = state_of(current)
-    if not plays_live(state.game, current.seats.all()) or seat not in state.current_seats():
-        return None
-    if decision.action_id not in {a.id for a in state.legal_actions(seat)}:
+    if not late_decision_lands(current, seat, decision.action_id):
         return None
     try:
         return match_services.submit_action(

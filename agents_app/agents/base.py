@@ -1,4 +1,4 @@
-"""The pure agent interface: an agent sees one seat's observation and legal actions, nothing else."""
+"""The pure agent interface: an agent sees one seat's view (built from its SeatView) and legal actions, nothing else."""
 
 from __future__ import annotations
 
@@ -96,7 +96,9 @@ class TurnView:
     chat_log: tuple[ChatLine, ...] = ()
     # Who acts after each legal action (action id -> "you", the seats' names, or "nobody: the game ends"), for agents
     # that set ``wants_next_actors`` (a planner predicting the next position needs to know whose move it is: in
-    # Santorini a move is followed by the same player's build). Whose turn it is is public in every game here.
+    # Santorini a move is followed by the same player's build). Only where that is public knowledge (no hidden
+    # information, chance or simultaneous choice: gameplay.engines.seat_view.public_next_actors); empty elsewhere,
+    # since in Codenames or Who is Spy the answer would give a secret away.
     next_actors: dict = field(default_factory=dict)
     # The rule topics the legal actions depend on (State.rule_topics, in first-seen order): what to ask about.
     move_topics: tuple[str, ...] = ()

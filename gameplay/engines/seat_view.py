@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .api import Action, Observation, TextAction
+from .api import Action, GameSpec, Observation, Rules, TextAction
 
 if TYPE_CHECKING:
     from .api import State
@@ -35,9 +35,12 @@ class SeatView:
     """What one seat (``seat`` None: the public) may know of a game, as facts and as text."""
 
     game_id: str
+    spec: GameSpec  # the game's immutable, declared facts (public)
+    rules: Rules  # the game's rules text (public)
     seat: int | None
     num_seats: int
     seat_names: tuple[str, ...]
+    options: Mapping[str, Any]  # the match's game options (public: everyone plays under them)
     facts: Mapping[str, Any]  # the observation's data: JSON-able facts, keyed, never prose to be parsed
     text: str  # the same observation written for a language model
     legal_actions: tuple[Action, ...] = ()
@@ -80,9 +83,12 @@ def build_seat_view(state: State, seat: int | None, *, with_next_actors: bool = 
     chat_on = game.spec.has_chat and game.chat_enabled()
     return SeatView(
         game_id=game.spec.id,
+        spec=game.spec,
+        rules=game.rules,
         seat=seat,
         num_seats=game.num_seats,
         seat_names=tuple(game.seat_name(s) for s in range(game.num_seats)),
+        options=dict(game.options),
         facts=observation.data,
         text=observation.text,
         legal_actions=legal,

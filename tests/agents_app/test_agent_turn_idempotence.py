@@ -45,8 +45,8 @@ def test_two_runs_deciding_the_same_turn_at_once_apply_one_move(monkeypatch):
     real_decide = agent_tasks.decide
     duplicate_ran = []
 
-    def slow_first_decision(agent_name, game_id, state, seat, seed, **kwargs):
-        turn = real_decide(agent_name, game_id, state, seat, seed, **kwargs)
+    def slow_first_decision(agent_name, view, seed, **kwargs):
+        turn = real_decide(agent_name, view, seed, **kwargs)
         if not duplicate_ran:
             duplicate_ran.append(True)
             monkeypatch.setattr(agent_tasks, "decide", real_decide)  # the duplicate decides normally

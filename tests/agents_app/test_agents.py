@@ -17,6 +17,7 @@ from agents_app.agents.base import Agent, Decision, TurnView
 from agents_app.agents.random_agent import RandomAgent
 from gameplay.engines.api import Observation, TextAction
 from gameplay.engines.registry import create_game
+from gameplay.engines.seat_view import refusal_checker
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -35,7 +36,7 @@ def midgame_state(seed: int = 3, plies: int = 9):
 
 def view_of(state, seed: int) -> TurnView:
     seat = state.current_seats()[0]
-    return agent_services.turn_view("santorini", state, seat, seed)
+    return agent_services.turn_view(state.seat_view(seat), seed)
 
 
 # --- RandomAgent -------------------------------------------------------------
@@ -176,7 +177,7 @@ def test_decide_passes_a_good_decision_through(bad_agents, caplog):
     state = midgame_state()
     seat = state.current_seats()[0]
     with caplog.at_level(logging.WARNING, logger="agents_app.services"):
-        turn = agent_services.decide("test-first", "santorini", state, seat, seed=1)
+        turn = agent_services.decide("test-first", state.seat_view(seat), 1, refusal=refusal_checker(state, seat))
     assert turn.fallback is False
     assert turn.reason == ""
     assert turn.decision == Decision(action_id=state.legal_actions(seat)[-1].id, message="hi")
@@ -198,7 +199,7 @@ def test_decide_falls_back_to_a_random_legal_action(bad_agents, caplog, agent_na
     seat = state.current_seats()[0]
     before = state.to_json()
     with caplog.at_level(logging.WARNING, logger="agents_app.services"):
-        turn = agent_services.decide(agent_name, "santorini", state, seat, seed=77)
+        turn = agent_services.decide(agent_name, state.seat_view(seat), 77, refusal=refusal_checker(state, seat))
 
     assert turn.fallback is True
     assert reason_part in turn.reason
@@ -217,7 +218,8 @@ def test_decide_falls_back_to_a_random_legal_action(bad_agents, caplog, agent_na
 def test_fallback_is_deterministic_for_a_seed(bad_agents):
     state = midgame_state()
     seat = state.current_seats()[0]
-    runs = {agent_services.decide("test-raises", "santorini", state, seat, seed=31).decision for _ in range(3)}
+    refusal = refusal_checker(state, seat)
+    runs = {agent_services.decide("test-raises", state.seat_view(seat), 31, refusal=refusal).decision for _ in range(3)}
     assert len(runs) == 1
 
 

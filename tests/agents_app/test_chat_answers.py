@@ -167,7 +167,7 @@ def test_in_a_game_that_keeps_chat_outside_its_state_the_model_reads_the_chat_fr
 
 def test_the_answer_prompts_show_a_concrete_example_and_no_placeholder():
     state = create_game("gnomes", {"round": 2}).new_initial_state(4)
-    view = turn_view("gnomes", state, 1, seed=5)
+    view = turn_view(state.seat_view(1), 5)
     texts = [
         prompts.answer_system_prompt(view),
         prompts.answer_request(view, (ChatLine(0, "Gnome A", QUESTION),)),

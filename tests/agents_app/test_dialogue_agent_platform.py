@@ -136,7 +136,7 @@ def test_the_agent_never_sees_the_other_seats_private_information():
             state = game.new_initial_state(seed)
             while not state.is_terminal():
                 seat = state.current_seats()[0]
-                view = turn_view(GAME, state, seat, seed)
+                view = turn_view(state.seat_view(seat), seed)
                 assert view.extra[MESSAGE_INDEX_KEY] == sum(1 for r in state.log if r.seat == seat)
                 hidden = foreign_secrets(state, seat)
                 assert hidden, "the check needs secrets to look for"

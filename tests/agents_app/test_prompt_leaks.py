@@ -51,7 +51,7 @@ def test_agent_prompts_carry_no_other_seats_secret(game_id):
         state = game.new_initial_state(seed)
         while not state.is_terminal():
             for seat in state.current_seats():
-                view = turn_view(game_id, state, seat, seed)
+                view = turn_view(state.seat_view(seat), seed)
                 hidden = foreign_secrets(state, seat)
                 for text in prompt_texts(view, game.spec.dialogue):
                     leaked = [value for value in hidden if value in text]
@@ -72,7 +72,7 @@ def test_the_check_catches_a_prompt_that_shows_another_seats_secret():
 
     game = GAMES["gnomes"]({})
     state = game.new_initial_state(1)
-    view = turn_view("gnomes", state, 0, 1)
+    view = turn_view(state.seat_view(0), 1)
     secret = foreign_secrets(state, 0)[0]
     leaky = replace(view, observation=Observation(0, view.observation.data, view.observation.text + secret))
     assert any(secret in text for text in prompt_texts(leaky))

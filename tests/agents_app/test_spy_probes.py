@@ -14,7 +14,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from agents_app.models import EvalCall
-from agents_app.spy_selectors import state_before_first_vote
+from agents_app.spy_selectors import views_before_first_vote
 from gameplay.selectors import state_of
 from tests.agents_app.llm_match_support import eager_celery, llm_config  # noqa: F401  (eager_celery is a fixture)
 from tests.agents_app.table_model import TableModel, play_spy_match, texts_of
@@ -45,10 +45,10 @@ def probe_answer(body):
 
 def expected_rows(match, seat, probed_first):
     """(metric, about) -> correct (1/0) or None (N/A), from the engine's truth and the scripted answers."""
-    before, final = state_before_first_vote(match), state_of(match)
+    before, final = views_before_first_vote(match), state_of(match)
     n = final.game.num_seats
     names = [final.game.seat_name(s) for s in range(n)]
-    words = [before.observation(s).data["word"] for s in range(n)]
+    words = [before[s].facts["word"] for s in range(n)]
     spy = [final.measures(s)["is_spy"] for s in range(n)]
     first_other = {s: next(o for o in range(n) if o != s) for s in range(n)}
     rows = {("self-identity", names[seat]): int(not spy[seat])}
@@ -134,11 +134,11 @@ def test_probes_score_first_and_second_order_and_survive_bad_replies(tmp_path):
 
     # Only the seat's observation text went into the prompts: never another seat's word.
     for call in EvalCall.objects.filter(task="spy_probes"):
-        state = state_before_first_vote(call.match)
+        before = views_before_first_vote(call.match)
         prompt = json.dumps(call.request_messages)
-        assert state.observation(call.seat).text.splitlines()[0] in prompt
-        own = state.observation(call.seat).data["word"]
-        others = {state.observation(s).data["word"] for s in range(state.game.num_seats)} - {own}
+        assert before[call.seat].text.splitlines()[0] in prompt
+        own = before[call.seat].facts["word"]
+        others = {view.facts["word"] for view in before} - {own}
         assert not any(f"secret word is {w}" in prompt for w in others)
 
 

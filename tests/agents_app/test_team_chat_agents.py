@@ -96,8 +96,8 @@ def test_an_llm_seat_that_may_not_chat_is_not_asked_to_answer(team_race):
 
 def test_a_muted_seat_is_not_offered_a_message_with_its_move():
     state = TeamRaceGame().new_initial_state(1)
-    assert turn_view(TeamRaceGame.spec.id, state, 0, seed=1).chat is True
-    assert turn_view(TeamRaceGame.spec.id, state, 2, seed=1).chat is False
+    assert turn_view(state.seat_view(0), 1).chat is True
+    assert turn_view(state.seat_view(2), 1).chat is False
 
 
 def test_an_llm_operative_is_told_its_chat_reaches_its_team_only():
@@ -106,11 +106,11 @@ def test_an_llm_operative_is_told_its_chat_reaches_its_team_only():
 
     state = create_game("codenames", {}, 4).new_initial_state(5)
     spymaster = state.current_seats()[0]
-    assert not turn_view("codenames", state, spymaster, 0).chat  # a Spymaster may not write: no message with a clue
+    assert not turn_view(state.seat_view(spymaster), 0).chat  # a Spymaster may not write: no message with a clue
     state.apply_action(spymaster, "clue", "zephyr,1")
     guesser = state.current_seats()[0]  # the team's Operative
-    operative = turn_view("codenames", state, guesser, 0)
+    operative = turn_view(state.seat_view(guesser), 0)
     assert operative.chat and operative.team_chat
     assert "your team in its team chat (the other team never reads it)" in prompts.system_prompt(operative, 0)
     santorini = create_game("santorini").new_initial_state(0)
-    assert not turn_view("santorini", santorini, 0, 0).team_chat
+    assert not turn_view(santorini.seat_view(0), 0).team_chat

@@ -17,6 +17,7 @@ from agents_app.agents.base import ModelCall
 from agents_app.models import AgentCall
 from gameplay import services
 from gameplay.engines.registry import create_game
+from gameplay.engines.seat_view import refusal_checker
 from gameplay.models import Event, Match
 from gameplay.services import SeatController
 from tests.agents_app.llm_match_support import (  # noqa: F401  (eager_celery is a fixture)
@@ -228,7 +229,7 @@ def test_calls_of_a_rejected_action_are_kept_without_an_event(player):
 def test_a_vision_seat_sends_the_picture_and_the_transcript_describes_it(player):
     llm_config("seer", player.base_url, vision=True)
     state = create_game("hive").new_initial_state(5)
-    turn = agent_services.decide("seer", "hive", state, 0, seed=1)
+    turn = agent_services.decide("seer", state.seat_view(0), 1, refusal=refusal_checker(state, 0))
     assert not turn.fallback and len(turn.calls) == 1
     assert player.requests[-1].image_urls[0].startswith("data:image/png;base64,")
     stored = json.dumps(turn.calls[0].request_messages)

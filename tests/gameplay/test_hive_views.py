@@ -22,6 +22,7 @@ from agents_app.agents.base import Agent, Decision
 from gameplay import services
 from gameplay.engines import registry
 from gameplay.engines.api import Game
+from gameplay.engines.seat_view import refusal_checker
 from gameplay.models import Match, Seat
 from gameplay.selectors import state_of
 from gameplay.services import SeatController
@@ -312,19 +313,19 @@ class LooksAtPictures(Agent):
 def test_only_image_capable_agents_get_a_picture(hive, monkeypatch):
     game = hive()
     state = game.new_initial_state(5)
-    plain = agent_services.turn_view("hive", state, 0, seed=1)
+    plain = agent_services.turn_view(state.seat_view(0), 1)
     assert plain.image is None
-    with_image = agent_services.turn_view("hive", state, 0, seed=1, with_image=True)
+    with_image = agent_services.turn_view(state.seat_view(0), 1, with_image=True)
     assert with_image.image.startswith(PNG)
     assert with_image.image == game.observation_image(state.observation(0))
 
     monkeypatch.setitem(agent_registry.AGENTS, LooksAtPictures.name, LooksAtPictures)
     LooksAtPictures.seen = []
-    turn = agent_services.decide(LooksAtPictures.name, "hive", state, 0, seed=1)
+    turn = agent_services.decide(LooksAtPictures.name, state.seat_view(0), 1, refusal=refusal_checker(state, 0))
     assert not turn.fallback and LooksAtPictures.seen[0].startswith(PNG)
     calls = []
     monkeypatch.setattr(hive, "observation_image", lambda self, obs, **kw: calls.append(obs) or b"")
-    agent_services.decide("random", "hive", state, 0, seed=1)
+    agent_services.decide("random", state.seat_view(0), 1, refusal=refusal_checker(state, 0))
     assert calls == []  # RandomAgent does not ask for pictures: none is drawn
 
 

@@ -50,13 +50,15 @@ def decision_seed(seed: int, round_number: int, turn: int, seat: int) -> int:
 
 
 def view_for(state, seat: int, seed: int) -> TurnView:
-    """The seat's TurnView, as agents_app.services.turn_view builds it (without the optional image)."""
+    """The seat's TurnView made of its SeatView, as agents_app.services.turn_view builds it (without the optional
+    image or the match log): this harness referees its own simulated rounds, its agents see only their seats."""
+    view = state.seat_view(seat)
     return TurnView(
         game_id=GAME_ID,
         seat=seat,
-        observation=state.observation(seat),
-        legal_actions=tuple(state.legal_actions(seat)),
-        text_actions=tuple(state.text_actions(seat)),
+        observation=view.observation,
+        legal_actions=view.legal_actions,
+        text_actions=view.text_actions,
         rules=state.game.rules,
         seed=seed,
     )

@@ -75,8 +75,7 @@ class Command(BaseCommand):
                 if seat != llm_seat:
                     state.apply_action(seat, rng.choice(state.legal_actions(seat)).id)
                     continue
-                view = turn_view(game_id, state, seat, decision_seed(seed + match, len(state.log), seat),
-                                 with_move_topics=True)
+                view = turn_view(state.seat_view(seat), decision_seed(seed + match, len(state.log), seat))
                 started = time.monotonic()
                 decision = agent.decide(view)
                 think.append(time.monotonic() - started)

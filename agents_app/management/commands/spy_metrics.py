@@ -3,7 +3,7 @@
 Seed 002's SpyGame metrics over the stored finished Who is Spy matches, per agent and role (as spy, as villager):
 games (seats played), Win (the share of them its side won), Round (mean rounds survived: the engine's
 ``rounds_survived``) and Voted (mean votes received per round the seat was in: ``votes_received`` over the rounds it
-survived plus the one it was voted out in). Everything comes from the final state through the engine's declared
+survived plus the one it was voted out in). Everything comes from the final measures through the engine's declared
 measures. ``--agent NAME`` keeps only matches where that agent is a spy (the seed's guest setting: one evaluated
 model as the spy among host models). ``--csv PATH`` writes the table too.
 """
@@ -24,8 +24,8 @@ def metric_rows(agent_as_spy: str | None = None) -> tuple[list[dict], int]:
     """One row per (agent, role), sorted, and the number of matches counted."""
     groups = defaultdict(list)
     counted = 0
-    for match, state in finished_matches():
-        seats = outcomes(match, state)
+    for match, measures in finished_matches():
+        seats = outcomes(match, measures)
         if agent_as_spy is not None and not any(s.is_spy and s.agent == agent_as_spy for s in seats):
             continue
         counted += 1

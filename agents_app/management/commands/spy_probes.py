@@ -2,7 +2,7 @@
 
 Seed 002's theory-of-mind probes (section 4.3) of an agent's seats in stored finished Who is Spy matches. For each
 seat the agent held, the match's log is replayed with the engine up to the first vote and the agent's model is shown
-that seat's observation then (``observation(seat).text`` only, never the state) and asked:
+that seat's view then (its ``SeatView.text`` only, never the state) and asked:
 
 - first-order: every player's keyword and identity, itself included: **self-identity** (spy or villager?),
   **1-word** (each other player's word) and **1-identity** (each other player's role), scored against the truth;
@@ -33,7 +33,8 @@ from agents_app.eval_services import new_run, store_exchange
 from agents_app.management.commands.spy_metrics import text_table, write_csv
 from agents_app.models import EvalCall
 from agents_app.selectors import agent_config, llm_settings
-from agents_app.spy_selectors import finished_matches, seat_agents, state_before_first_vote
+from agents_app.spy_selectors import finished_matches, seat_agents, views_before_first_vote
+from gameplay.selectors import game_of
 
 TASK = "spy_probes"
 METRICS = ("self-identity", "1-word", "1-identity", "2-word", "2-identity")
@@ -68,13 +69,13 @@ class Command(BaseCommand):
         if limit < 1:
             raise CommandError("--matches must be at least 1")
         asker, run = Asker(llm_settings(config)), new_run(TASK)
-        probed = []  # (match, seat, final state, first-order answers or None, second-order answers or None, notes)
+        probed = []  # (match, seat, final measures, first-order answers or None, second-order answers or None, notes)
         used = 0
         for match, final in finished_matches():
             seats = [s for s, agent in seat_agents(match).items() if agent == name]
             if not seats:
                 continue
-            before = state_before_first_vote(match)
+            before = views_before_first_vote(match)
             if before is None:
                 continue
             used += 1
@@ -91,11 +92,11 @@ class Command(BaseCommand):
             write_csv(options["csv_path"], COLUMNS, rows)
             self.stdout.write(f"Wrote {len(rows)} row(s) to {options['csv_path']}")
 
-    def _probe(self, asker, run, name, match, state, seat):
-        game = state.game
+    def _probe(self, asker, run, name, match, before, seat):
+        game = game_of(match)
         names = [game.seat_name(s) for s in range(game.num_seats)]
         me = names[seat]
-        text = state.observation(seat).text
+        text = before[seat].text  # the probed seat's own view: the only one its prompt is made of
         results, notes = {}, {}
         for kind in (FIRST_ORDER, SECOND_ORDER):
             about = names if kind == FIRST_ORDER else [n for n in names if n != me]
@@ -116,10 +117,10 @@ class Command(BaseCommand):
         return results[FIRST_ORDER], results[SECOND_ORDER], notes
 
     def _score(self, run, name, match, seat, final, before, first, second, notes) -> list[dict]:
-        game = final.game
+        game = game_of(match)
         names = [game.seat_name(s) for s in range(game.num_seats)]
-        role = lambda s: "spy" if final.measures(s)["is_spy"] else "villager"  # noqa: E731
-        word = lambda s: before.observation(s).data["word"]  # noqa: E731  (the truth: scoring only, never shown)
+        role = lambda s: "spy" if final[s]["is_spy"] else "villager"  # noqa: E731
+        word = lambda s: before[s].facts["word"]  # noqa: E731  (seat s's own word: scoring only, never shown)
         base = {"run": run, "match": match.pk, "seat": seat, "agent": name, "role": role(seat)}
         rows = []
 

@@ -36,7 +36,7 @@ def view_after(lines: tuple[str, ...]):
     state = create_game("gnomes", {"round": 2, "first_seat": 1}).new_initial_state(4)
     for text in lines:
         state.record_message(0, text)
-    return turn_view("gnomes", state, 1, seed=7)
+    return turn_view(state.seat_view(1), 7)
 
 
 @pytest.fixture(autouse=True)

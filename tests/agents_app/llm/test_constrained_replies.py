@@ -107,7 +107,7 @@ def hive_midgame_view(moves: int = 24, seed: int = 5) -> TurnView:
         state.apply_action(seat, rng.choice(state.legal_actions(seat)).id)
     seat = state.current_seats()[0]
     history = tuple(f"Player: {r.action_id}" for r in state.log[-8:])
-    return turn_view("hive", state, seat, 1, with_move_topics=True, history=history)
+    return turn_view(state.seat_view(seat), 1, history=history)
 
 
 def test_a_hive_decision_for_a_4096_token_model_fits_its_budget_and_plays_a_legal_move():

@@ -8,6 +8,7 @@ import re
 import pytest
 
 from gameplay import services
+from gameplay.engines.seat_view import refusal_checker
 from gameplay.selectors import state_of
 from gameplay.services import SeatController
 from tests.agents_app.llm_match_support import eager_celery, first_listed_action, llm_config  # noqa: F401
@@ -57,5 +58,5 @@ def test_agents_that_do_not_read_the_match_context_cost_no_query_for_it():
         raise AssertionError("the random agent's turn read the chat and move history")
 
     state = create_game("santorini").new_initial_state(3)
-    turn = decide("random", "santorini", state, 0, seed=1, context=must_not_be_read)
+    turn = decide("random", state.seat_view(0), 1, refusal=refusal_checker(state, 0), context=must_not_be_read)
     assert not turn.fallback and turn.decision.action_id in {a.id for a in state.legal_actions(0)}

@@ -71,11 +71,11 @@ def santorini_moving():
 
 def test_in_santorini_a_move_is_followed_by_the_same_players_build(santorini_moving):
     seat = santorini_moving.current_seats()[0]
-    view = turn_view("santorini", santorini_moving, seat, seed=1, with_next_actors=True)
+    view = turn_view(santorini_moving.seat_view(seat, with_next_actors=True), 1)
     assert view.next_actors and set(view.next_actors) <= {a.id for a in view.legal_actions}
     moves = [a.id for a in view.legal_actions if a.id.startswith("move")]
     assert moves and all(view.next_actors[m] in ("you", "nobody: the game ends") for m in moves)
-    assert turn_view("santorini", santorini_moving, seat, seed=1).next_actors == {}  # opt-in only
+    assert turn_view(santorini_moving.seat_view(seat), 1).next_actors == {}  # opt-in only
 
 
 @pytest.mark.django_db

@@ -27,7 +27,7 @@ PLACEHOLDER = re.compile(r"<[^<>\n]{1,40}>")  # "<id>", "<topic>", "<your text>"
 def view_of(game_id: str, seed: int = 3):
     state = create_game(game_id).new_initial_state(seed)
     seat = state.current_seats()[0]
-    return agent_services.turn_view(game_id, state, seat, seed)
+    return agent_services.turn_view(state.seat_view(seat), seed)
 
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))
@@ -58,9 +58,7 @@ def test_a_cooperative_game_is_framed_as_cooperation_and_a_competitive_one_is_no
 def test_the_reply_format_offers_a_message_only_where_the_chat_is_open():
     gnomes = view_of("gnomes")
     assert gnomes.chat and '"message"' in prompts.reply_format(gnomes)
-    muted = agent_services.turn_view(
-        "gnomes", create_game("gnomes", {"chat": False}).new_initial_state(3), 0, 3
-    )
+    muted = agent_services.turn_view(create_game("gnomes", {"chat": False}).new_initial_state(3).seat_view(0), 3)
     assert not muted.chat and '"message"' not in prompts.reply_format(muted)
     move = next(a.id for a in gnomes.legal_actions)
     reply = parse_reply(json.dumps({"action": move, "message": "  Which   way?  "}), gnomes)
