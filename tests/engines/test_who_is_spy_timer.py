@@ -58,8 +58,13 @@ def test_a_speaker_out_of_time_gives_no_description_and_the_next_speaks():
     assert state.current_seats() == [following]
     name = state.game.seat_name(speaker)
     assert labels.public == f"{name} gives no description" and labels.for_viewer(speaker) == "You give no description"
-    assert state.observation(following).data["rounds"][0]["talk"] == [f"{name} gave no description."]
-    assert state.observation(speaker).data["rounds"][0]["talk"] == ["You gave no description."]
+    # The pass is a fact of the round's talk for every viewer, worded in each one's text ("You" for the speaker).
+    for viewer, who in ((following, name), (speaker, "You")):
+        observation = state.observation(viewer)
+        assert observation.data["rounds"][0]["talk"] == [{"seat": speaker, "name": name, "you": viewer == speaker,
+                                                          "kind": "pass", "text": "", "struck": False, "skip": True,
+                                                          "right": False}]
+        assert f"\n  {who} gave no description.\n" in observation.text
     assert state.said == []  # a pass is no description: nothing for the repeat rule
 
 

@@ -1,6 +1,10 @@
 """What each seat of Who is Spy sees: observations (data and text), per-viewer action labels and the secrets the
 leak checks look for. A mixin over SpyState: it only reads the state.
 
+The observation data are facts (facts.py: seats, talk entries, the votes a viewer may know, each count's outcome);
+the text language models read is written from those same facts (wording.py), so it can say nothing the data do
+not carry.
+
 Public: the counts of players and spies, every speaking order, every description, who went out or who tied, and
 who has voted. Private to one seat: its own word, its own votes (unless option show_votes) and the word of its own
 wrong spy_guess. At the end everything is shown to everyone.
@@ -15,112 +19,22 @@ from __future__ import annotations
 from typing import Any
 
 from ..api import ActionLabels, Observation
+from .facts import SeatFacts
+from .wording import (
+    STRUCK_NOTE,
+    abstain_sentence,
+    guess_sentence,
+    names_and,
+    outcome_sentence,
+    talk_sentence,
+    vote_line,
+    vote_sentence,
+    word_sentence,
+)
 from .words import clean, normalise
 
 
-def word_sentence(word: str) -> str:
-    return f"Your secret word is {word}."
-
-
-def vote_sentence(round_number: int, target: str) -> str:
-    return f"In round {round_number} you voted for {target}."
-
-
-def abstain_sentence(round_number: int) -> str:
-    return f"In round {round_number} you abstained."
-
-
-def guess_sentence(guess: str) -> str:
-    return f"You claimed to be a spy and guessed that the villagers' word is '{guess}'."
-
-
-def _names(names: list[str]) -> str:
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
-
-
-class SeatViews:
-    # --- wording ---------------------------------------------------------------------------------
-    def _who(self, seat: int, viewer: int | None) -> str:
-        return "You" if seat == viewer else self.game.seat_name(seat)
-
-    def _votes_public(self) -> bool:
-        return self.game.options["show_votes"] or self.is_terminal()
-
-    def _talk_line(self, entry: dict[str, Any], viewer: int | None) -> str:
-        seat = entry["s"]
-        who = self._who(seat, viewer)
-        if "guess" in entry:
-            if entry["right"]:
-                return f"{who} claimed to be a spy and named the villagers' word, '{entry['guess']}': right."
-            if viewer == seat:
-                return guess_sentence(entry["guess"]) + " Wrong: you are out."
-            if self.is_terminal():
-                return (f"{who} claimed to be a spy and guessed that the villagers' word is '{entry['guess']}': "
-                        f"wrong, {who} is out.")
-            return f"{who} claimed to be a spy and guessed the villagers' word: wrong, {who} is out."
-        if entry.get("skip"):  # a pass (turn timer: given, or a person's time ran out)
-            return f"{who} gave no description."
-        line = f"{who} said: {entry['text']}"
-        if entry["struck"]:
-            line += " (a repeat of an earlier description: struck)"
-        return line
-
-    def _outcome_line(self, r: dict[str, Any]) -> str:
-        outcome = r["outcome"]
-        if outcome is None:
-            return ""
-        name = self.game.seat_name
-        leaders = _names([name(s) for s in outcome["leaders"]])
-        kind = outcome["k"]
-        if kind == "out":
-            line = f"{leaders} received the most votes and is out."
-        elif kind == "all_tied":
-            line = "Everyone still in received the same number of votes: nobody is out."
-        elif kind == "runoff":
-            line = f"{leaders} tied for the most votes: the next round is a run-off between them."
-        elif kind == "reset":
-            line = f"{leaders} tied again: the next round is a normal round with everyone."
-        else:
-            return "Every run-off candidate was out before the vote: no vote this round."
-        if self._votes_public():
-            line += " Votes received: " + "; ".join(f"{name(c)}: {outcome['tally'][c]}" for c in r["candidates"]) + "."
-        return line
-
-    def _vote_lines(self, r: dict[str, Any], viewer: int | None) -> list[str]:
-        name = self.game.seat_name
-        lines = []
-        for voter in r["voters"]:
-            target = r["votes"][voter]
-            if target is None:
-                continue
-            if target < 0:  # an abstention (turn timer), secret like a vote
-                if voter == viewer:
-                    lines.append(abstain_sentence(r["n"]))
-                elif self._votes_public():
-                    lines.append(f"In round {r['n']} {name(voter)} abstained.")
-                continue
-            if voter == viewer:
-                lines.append(vote_sentence(r["n"], name(target)))
-            elif self._votes_public():
-                lines.append(f"In round {r['n']} {name(voter)} voted for {name(target)}.")
-        return lines
-
-    def _round_view(self, r: dict[str, Any], viewer: int | None) -> dict[str, Any]:
-        name = self.game.seat_name
-        return {
-            "number": r["n"],
-            "runoff": r["runoff"],
-            "order": [name(s) for s in r["order"]],
-            "talk": [self._talk_line(entry, viewer) for entry in r["talk"]],
-            "candidates": [name(s) for s in r["candidates"]],
-            "voters": [name(s) for s in r["voters"]],
-            "voted": [name(v) for v in r["voters"] if r["votes"][v] is not None],
-            "votes": self._vote_lines(r, viewer),
-            "outcome": self._outcome_line(r),
-        }
-
+class SeatViews(SeatFacts):
     # --- observation -----------------------------------------------------------------------------
     def observation(self, seat: int | None) -> Observation:
         name = self.game.seat_name
@@ -144,15 +58,15 @@ class SeatViews:
             "players": [{"seat": s, "name": name(s), "in": self.alive(s), "you": s == seat,
                          "out_round": self.out_round[s], "out_how": self.out_how[s]}
                         for s in range(self.game.num_seats)],
-            "waiting": [name(s) for s in current],
-            "rounds": [self._round_view(each, seat) for each in self.rounds],
+            "waiting": list(current),  # the seats to act: the speaker, or the voters yet to vote
+            "rounds": [self.round_facts(each, seat) for each in self.rounds],
         }
         if seat is not None:
             data["word"] = self.words[seat]
             data["word_text"] = word_sentence(self.words[seat])
         if self.is_terminal():
             data["reveal"] = {"villager_word": self.villager_word, "spy_word": self.spy_word,
-                              "spies": [name(s) for s in self.spies], "winners": self.winners,
+                              "spies": list(self.spies), "winners": self.winners,
                               "result": self.result_text()}
         return Observation(seat, data, self._observation_text(data, seat))
 
@@ -172,11 +86,11 @@ class SeatViews:
             lines.append("Out: " + ", ".join(gone) + ".")
         for each in data["rounds"]:
             kind = " (run-off)" if each["runoff"] else ""
-            lines.append(f"Round {each['number']}{kind}, speaking order: {', '.join(each['order'])}.")
-            lines.extend("  " + line for line in each["talk"])
-            lines.extend("  " + line for line in each["votes"])
+            lines.append(f"Round {each['number']}{kind}, speaking order: {', '.join(map(name, each['order']))}.")
+            lines.extend("  " + talk_sentence(entry) for entry in each["talk"])
+            lines.extend("  " + vote_line(vote) for vote in each["votes"])
             if each["outcome"]:
-                lines.append("  Result: " + each["outcome"])
+                lines.append("  Result: " + outcome_sentence(each["outcome"]))
         if self.is_terminal():
             reveal = data["reveal"]
             lines.append(f"Game over. {reveal['result']}")
@@ -239,7 +153,7 @@ class SeatViews:
         if action_id == "describe" and text is not None:
             said = clean(text)
             struck = self.game.options["repeat_rule"] == "strike" and self.is_repeat(said)
-            note = " (a repeat of an earlier description: struck)" if struck else ""
+            note = STRUCK_NOTE if struck else ""
             public = f"{who} describes their word: {said}{note}"
             mine = f"You describe your word: {said}{note}"
         elif action_id == "spy_guess" and text is not None:
@@ -266,7 +180,7 @@ class SeatViews:
         if not self.is_terminal():
             return None
         name = self.game.seat_name
-        spies = _names([name(s) for s in self.spies])
+        spies = names_and([name(s) for s in self.spies])
         if self.end_reason == "guess":
             guesser = self.round["talk"][-1]["s"]
             how = f"{name(guesser)} was a spy and named the villagers' word: the spies win."
