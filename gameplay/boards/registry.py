@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from gameplay.boards.are_you_the_traitor import TraitorBoard
 from gameplay.boards.base import BoardPresenter, GenericPresenter
 from gameplay.boards.who_is_spy import WhoIsSpyBoard
 
@@ -23,7 +24,7 @@ PRESENTERS: dict[str, BoardPresenter] = {
     "sea_battle": _simple("sea_battle"),
     "codenames": _simple("codenames", css=("css/codenames.css",), js=("js/codenames.js",)),
     "who_is_spy": WhoIsSpyBoard(),
-    "are_you_the_traitor": _simple("are_you_the_traitor", css=("css/are_you_the_traitor.css",)),
+    "are_you_the_traitor": TraitorBoard(),
     "two_rooms_and_a_boom": _simple("two_rooms_and_a_boom", css=("css/two_rooms.css",)),
     "meeting_scheduling": _simple("meeting_scheduling", css=("css/meeting_scheduling.css",)),
     "fruit_trading": _simple("fruit_trading", css=("css/fruit_trading.css",), js=("js/fruit_trading.js",)),

@@ -13,7 +13,6 @@ from gameplay import services
 from gameplay.rendering import seat_fragments
 from gameplay.selectors import seat_view, state_of
 from gameplay.services import SeatController
-from gameplay.templatetags.traitor_tags import traitor_round, traitor_talk
 
 HUMAN = SeatController("human")
 OPTIONS = {"max_rounds": 2, "ticks_before_handoff": 1}
@@ -129,22 +128,6 @@ def test_the_end_shows_every_total_and_the_winners(client, match):
         assert replay.status_code == 200
         body = replay.content.decode()
         assert 'class="traitor"' in body and "traitor-controls" not in body and "data-character=" not in body
-
-
-def test_the_filters_read_the_engine_wording_back():
-    obs = {"seat": 1, "card_counts": [0, 0, 0, 0],
-           "talk": ["Player 1: \u201cI: am \u201chonest\u201d\u201d", "You passed.", "Player 3 passed."],
-           "last_round": ["Round 2: Player 3 handed the Key to Player 1. Evil won the round.",
-                          "Characters that round: Player 1: Evil Wizard, Player 2: Traitor, Player 3: Keyholder, "
-                          "Player 4: Guard.", "Player 1 drew a treasure card."]}
-    talk = traitor_talk(obs)
-    assert talk[0] == {"who": "Player 1", "mine": False, "text": "I: am \u201chonest\u201d", "passed": False}
-    assert talk[1]["mine"] and talk[1]["passed"] and talk[2]["who"] == "Player 3"
-    r = traitor_round(obs)
-    assert r["handoff"] and r["team"] == "Evil" and r["round"] == 2
-    assert [row["won"] for row in r["rows"]] == [True, True, False, False]
-    assert r["rows"][1]["you"] and r["rest"] == ["Player 1 drew a treasure card."]
-    assert traitor_round({"last_round": ["Something else."]})["rows"] == []
 
 
 @pytest.mark.django_db

@@ -26,6 +26,7 @@ from .deck import (
     character_name,
     points,
 )
+from .facts import BoardFacts
 
 TALK_SHOWN = 40  # latest talk events of the round worded in observations
 
@@ -44,7 +45,7 @@ _BRIEF = {
 }
 
 
-class SeatViews:
+class SeatViews(BoardFacts):
     # --- private sentences -----------------------------------------------------------------------------------
     def _fact(self, seat: int) -> str:
         character = self.characters[seat]
@@ -63,15 +64,19 @@ class SeatViews:
 
     def known_facts(self, seat: int) -> list[str]:
         """The character sentences ``seat`` may know this round: its own, plus the eyes-closed reveals."""
+        return [self._fact(s) for s in self.known_seats(seat)]
+
+    def known_seats(self, seat: int) -> list[int]:
+        """Whose characters ``seat`` knows this round (while they are hidden): its own first, then the reveals."""
         if not self._roles_hidden():
             return []
         n, character = self.game.num_seats, self.characters[seat]
-        facts = [self._fact(seat)]
+        seats = [seat]
         if n >= KEYHOLDER_SHOWN_FROM and character in (GUARD, TRAITOR):
-            facts.append(self._fact(self.keyholder()))
+            seats.append(self.keyholder())
         if n >= TRAITORS_MEET_FROM and character == TRAITOR:
-            facts += [self._fact(s) for s, c in enumerate(self.characters) if c == TRAITOR and s != seat]
-        return facts
+            seats += [s for s, c in enumerate(self.characters) if c == TRAITOR and s != seat]
+        return seats
 
     def hand_sentence(self, seat: int) -> str:
         hand = self.hands[seat]
@@ -117,8 +122,16 @@ class SeatViews:
         how = "handed the Key to" if last["characters"][caller] == KEYHOLDER else "called Stop on"
         reveal = ", ".join(f"{name(s)}: {character_name(c, a)}"
                            for s, (c, a) in enumerate(zip(last["characters"], last["alignments"], strict=True)))
-        lines = [f"Round {last['round']}: {name(caller)} {how} {name(target)}. {last['team'].capitalize()} won the "
-                 f"round.", f"Characters that round: {reveal}."]
+        return [f"Round {last['round']}: {name(caller)} {how} {name(target)}. {last['team'].capitalize()} won the "
+                f"round.", f"Characters that round: {reveal}.", *self.treasure_lines(viewer)]
+
+    def treasure_lines(self, viewer: int | None) -> list[str]:
+        """The latest round's treasure draws and Magic Ring uses, worded for ``viewer`` (cards only as it may know)."""
+        last = self.last
+        if not last:
+            return []
+        name = self.game.seat_name
+        lines = []
         for seat, card in last["draws"]:
             if card is None:
                 lines.append(f"{name(seat)} could not draw: every treasure card is held.")
@@ -162,6 +175,10 @@ class SeatViews:
             "talk": [self._talk_line(e, seat) for e in self.talk[-TALK_SHOWN:]] if self._roles_hidden() else [],
             "last_round": self.last_round_lines(seat),
             "history": list(self.history),
+            # Facts for pages (facts.py), keyed by field: the same reveals as the sentences above.
+            "wizard_seats": self.wizards() if self._roles_hidden() else [],
+            "talk_entries": self.talk_facts(seat, self.talk[-TALK_SHOWN:]) if self._roles_hidden() else [],
+            "round_result": self.round_fact(seat),
         }
         if seat is not None:
             hand = self.hands[seat]
@@ -173,10 +190,12 @@ class SeatViews:
                 head, goal = self._brief(seat)
                 data["role"] = f"{head}. {goal}"
                 data["known"] = self.known_facts(seat)
+                data["my_role"] = self.role_fact(seat)
         if self.phase == "over":
             data["final_points"] = self.totals()
             data["final_treasure"] = [[card_words(c) for c in h] for h in self.hands]
             data["winners"] = [name(s) for s in self.winners]
+            data["winner_seats"] = list(self.winners)
         return Observation(seat, data, self._text(data, seat, n))
 
     def _text(self, data: dict[str, Any], seat: int | None, n: int) -> str:
