@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from gameplay.boards.base import BoardPresenter, GenericPresenter
+from gameplay.boards.two_rooms_and_a_boom import TwoRoomsBoard
 
 
 def _simple(game_id: str, *, css: tuple[str, ...] = (), js: tuple[str, ...] = (), **extra) -> BoardPresenter:
@@ -23,7 +24,7 @@ PRESENTERS: dict[str, BoardPresenter] = {
     "codenames": _simple("codenames", css=("css/codenames.css",), js=("js/codenames.js",)),
     "who_is_spy": _simple("who_is_spy", css=("css/who_is_spy.css",), js=("js/who_is_spy.js",)),
     "are_you_the_traitor": _simple("are_you_the_traitor", css=("css/are_you_the_traitor.css",)),
-    "two_rooms_and_a_boom": _simple("two_rooms_and_a_boom", css=("css/two_rooms.css",)),
+    "two_rooms_and_a_boom": TwoRoomsBoard(),
     "meeting_scheduling": _simple("meeting_scheduling", css=("css/meeting_scheduling.css",)),
     "fruit_trading": _simple("fruit_trading", css=("css/fruit_trading.css",), js=("js/fruit_trading.js",)),
     "debate": _simple("debate"),
