@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from gameplay.boards.are_you_the_traitor import TraitorBoard
 from gameplay.boards.base import BoardPresenter, GenericPresenter
+from gameplay.boards.two_rooms_and_a_boom import TwoRoomsBoard
 from gameplay.boards.who_is_spy import WhoIsSpyBoard
 
 
@@ -25,7 +26,7 @@ PRESENTERS: dict[str, BoardPresenter] = {
     "codenames": _simple("codenames", css=("css/codenames.css",), js=("js/codenames.js",)),
     "who_is_spy": WhoIsSpyBoard(),
     "are_you_the_traitor": TraitorBoard(),
-    "two_rooms_and_a_boom": _simple("two_rooms_and_a_boom", css=("css/two_rooms.css",)),
+    "two_rooms_and_a_boom": TwoRoomsBoard(),
     "meeting_scheduling": _simple("meeting_scheduling", css=("css/meeting_scheduling.css",)),
     "fruit_trading": _simple("fruit_trading", css=("css/fruit_trading.css",), js=("js/fruit_trading.js",)),
     "debate": _simple("debate"),

@@ -2,19 +2,20 @@
 playouts at 6, 7 and 10 seats: at every step, each seat's board holds none of another seat's secrets (the engine's
 secrets(): card and colour sentences) beyond what that seat itself knows, every control sends an id the engine
 offers that seat now, and the seat to act gets its phase's controls; at the end every page reveals every card.
-A replay frame (no view) draws no controls."""
+A replay frame (a view without actions) draws no controls."""
 
 from __future__ import annotations
 
 import random
 import re
-from types import SimpleNamespace
+from dataclasses import replace
 
 import pytest
 from django.template.loader import render_to_string
 
 from gameplay.engines.two_rooms_and_a_boom import TwoRoomsGame
 from gameplay.engines.two_rooms_and_a_boom.cards import CARD_NAMES
+from gameplay.rendering import board_context
 
 TEMPLATE = "games/two_rooms_and_a_boom/board.html"
 SENT_IDS = re.compile(r'"action_id": "([^"]+)"|<option value="([^"]+)"|name="action_id" value="([^"]+)"')
@@ -23,10 +24,12 @@ CONTROL = {"talk": "Done talking for this round", "hostages": "Send the hostage"
 
 
 def board(state, seat, live=True):
-    mine = live and seat is not None and seat in state.current_seats()
-    view = SimpleNamespace(legal_actions=state.legal_actions(seat) if mine else [],
-                           text_actions=state.text_actions(seat) if mine else [])
-    context = {"obs": state.observation(seat).data, "version": 7}
+    """The board as a page draws it: the seat's observation and its presenter's context (rendering.board_context);
+    a replay frame's view has no actions (selectors.replay_frames)."""
+    view = state.seat_view(seat)
+    if not live:
+        view = replace(view, legal_actions=(), text_actions=())
+    context = {"obs": view.facts, "version": 7, **board_context(view)}
     if live:
         context["view"] = view
     return render_to_string(TEMPLATE, context), view

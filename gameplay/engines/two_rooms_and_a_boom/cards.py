@@ -14,6 +14,7 @@ CARD_NAMES = {PRESIDENT: "President", BOMBER: "Bomber", BLUE: "Blue Team", RED: 
 TEAM_OF = {PRESIDENT: BLUE, BLUE: BLUE, BOMBER: RED, RED: RED, GAMBLER: GAMBLER}
 TEAM_NAMES = {BLUE: "Blue", RED: "Red", GAMBLER: "Grey"}
 TEAM_NUMBER = {BLUE: 0, RED: 1, GAMBLER: 2}  # the ``team`` measure
+TEAM_COLOURS = {BLUE: "blue", RED: "red", GAMBLER: "grey"}  # a team as a colour word (facts for pages)
 ROOM_NAMES = ("Room A", "Room B")
 ROUNDS = 3
 

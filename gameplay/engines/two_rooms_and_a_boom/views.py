@@ -1,6 +1,8 @@
 """What each seat of Two Rooms and a Boom sees: its observation (data and text), its own action labels, the labels
 of an action for every viewer, and the secrets the leak checks look for. A mixin over TwoRoomsState that only reads
-the state; every event is worded per viewer by text.py, and an event a seat did not witness never reaches it."""
+the state; every event is worded per viewer by text.py, and an event a seat did not witness never reaches it. The
+observation's data are facts a page reads by key (the viewer's own card as fields, each log entry's kind and seats
+beside its line); its text, what language models read, is written from them."""
 
 from __future__ import annotations
 
@@ -8,9 +10,17 @@ from typing import Any
 
 from ..api import ActionLabels, Observation
 from . import text
-from .cards import BLUE, CARD_NAMES, RED, ROOM_NAMES, ROUNDS, TEAM_NAMES, TEAM_NUMBER, team_of
+from .cards import BLUE, CARD_NAMES, RED, ROOM_NAMES, ROUNDS, TEAM_COLOURS, TEAM_NAMES, TEAM_NUMBER, team_of
 
 LOG_SHOWN = 40  # latest witnessed events in an observation (the state keeps them all)
+# How a log entry is styled by kind: the messages, everything about showing cards (offers, shares, reveals), the
+# hostage exchange; every other event (Leaders, votes, hostage choices, Done, the bet) is "event".
+LOG_KINDS = {"say": "say", "whisper": "whisper", "parley": "parley", "offer": "share", "share": "share",
+             "reveal": "share", "exchange": "exchange"}
+# The event's own fields a log entry carries as (event key, entry key), each told by the entry's line as well.
+ENTRY_FIELDS = {"say": (("text", "words"),), "whisper": (("text", "words"),), "parley": (("text", "words"),),
+                "offer": (("how", "share"),), "share": (("how", "share"),), "vote": (("won", "won"),),
+                "hostages": (("seats", "seats"),), "exchange": (("moves", "moves"),), "gamble": (("guess", "guess"),)}
 
 
 class SeatViews:
@@ -40,6 +50,25 @@ class SeatViews:
         return {seat: [text.own_card_line(self.cards[seat], simplified), *self._facts(seat)]
                 for seat in range(self.game.num_seats)}
 
+    def _own_card(self, seat: int) -> dict[str, Any]:
+        """The viewer's own card as fields: its name (None in the GameBench variant, which tells the colour only)
+        and its team colour ("blue", "red", or "grey" for the Gambler, who is on neither team)."""
+        card = self.cards[seat]
+        return {"name": None if self.game.simplified else CARD_NAMES[card], "team": TEAM_COLOURS[team_of(card)]}
+
+    def _entry(self, event: dict[str, Any], viewer: int | None) -> dict[str, Any]:
+        """One witnessed event as ``viewer`` may know it: its kind, round, the seat whose action it was and the seat
+        it was aimed at, and its line as worded for this viewer (text.describe). The extra fields repeat only what
+        that line tells this viewer; a card stays in the line, which only its witnesses read."""
+        kind = event["k"]
+        target = event["a"] if kind == "share" else event.get("t")  # a share is accepted from its offerer
+        entry: dict[str, Any] = {"kind": LOG_KINDS.get(kind, "event"), "event": kind, "round": event["r"],
+                                 "seat": event.get("s"), "target": target,
+                                 "text": text.describe(event, viewer, self.game.seat_name)}
+        for key, field in ENTRY_FIELDS.get(kind, ()):
+            entry[field] = event[key]
+        return entry
+
     def observation(self, seat: int | None) -> Observation:
         name = self.game.seat_name
         over = self.is_terminal()
@@ -56,12 +85,14 @@ class SeatViews:
                        "leader_name": name(self.leaders[r]) if self.leaders[r] is not None else "",
                        "members": [{"seat": s, "name": name(s), "talk_left": self.budgets[s]}
                                    for s in self.members(r)]} for r in (0, 1)],
-            "log": [text.describe(e, seat, name) for e in self.events if self._sees(e, seat)][-LOG_SHOWN:],
+            "players": [{"seat": s, "name": name(s)} for s in range(self.game.num_seats)],
+            "log": [self._entry(e, seat) for e in self.events if self._sees(e, seat)][-LOG_SHOWN:],
         }
         if seat is not None:
             room = self.rooms[seat]
             data["my_room"] = ROOM_NAMES[room]
             data["card_text"] = text.own_card_line(self.cards[seat], self.game.simplified)
+            data["my_card"] = self._own_card(seat)
             data["known"] = self._facts(seat)
             data["talk_left"] = self.budgets[seat]
             data["offers_to_me"] = [{"seat": o, "name": name(o), "kind": how} for o, t, how in self.offers if t == seat]
@@ -107,7 +138,7 @@ class SeatViews:
             lines.append(f"To act now: {', '.join(data['to_act'])}.")
         if data["log"]:
             lines.append("What you have seen and heard so far:" if seat is not None else "Public events so far:")
-            lines += [f"- {line}" for line in data["log"]]
+            lines += [f"- {entry['text']}" for entry in data["log"]]
         if data["status"] == "over":
             lines.append("All cards: " + "; ".join(f"{c['name']} {c['card']} ({c['room']})" for c in data["cards"])
                          + ".")
