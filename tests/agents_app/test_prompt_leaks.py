@@ -1,8 +1,9 @@
 """What an LLM agent is shown never carries another seat's secrets, for every registered game.
 
 The prompts are built exactly as the agent builds them (system prompt, turn prompt with the observation and
-the labelled actions, the Chain-of-Thought prompt, the RAP prompts) from the seat's view that the platform
-hands to agents, along seeded random playouts. A secret is any string a state declares in ``secrets()``
+the labelled actions, the Chain-of-Thought prompt, the RAP prompts with who acts next) from the seat's view that the
+platform hands to agents, along seeded random playouts. Secrets a prompt could carry without naming them (derived
+from the full state) are the subject of test_derived_leaks.py. A secret is any string a state declares in ``secrets()``
 for one seat only.
 """
 
@@ -33,6 +34,9 @@ def prompt_texts(view, dialogue=None) -> list[str]:
     if labels:
         texts.append(str(rap_prompts.choice_messages(view, view.observation.text, labels, None)))
         texts.append(str(rap_prompts.evaluate_messages(view, view.observation.text, labels[0], None)))
+    for action in view.legal_actions[:3]:  # RAP's world model, told who acts next where the platform says so
+        actor = view.next_actors.get(action.id)
+        texts.append(str(rap_prompts.predict_messages(view, view.observation.text, action.label, None, actor)))
     return texts
 
 
@@ -51,7 +55,7 @@ def test_agent_prompts_carry_no_other_seats_secret(game_id):
         state = game.new_initial_state(seed)
         while not state.is_terminal():
             for seat in state.current_seats():
-                view = turn_view(state.seat_view(seat), seed)
+                view = turn_view(state.seat_view(seat, with_next_actors=True), seed)
                 hidden = foreign_secrets(state, seat)
                 for text in prompt_texts(view, game.spec.dialogue):
                     leaked = [value for value in hidden if value in text]
