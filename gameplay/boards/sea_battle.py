@@ -14,7 +14,7 @@ from gameplay.engines.sea_battle.board import HEADING_NAMES, HEADINGS, MOVES, SI
 from gameplay.engines.sea_battle.text import MOVE_SHORT, report_lines
 from gameplay.engines.seat_view import SeatView
 
-# A ship's outline facing North (bow up), in cell units around the cell's centre.
+# A ship's outline facing North (bow up), in cell units around the centre of its cell
 HULL = ((0.0, -0.62), (0.4, -0.08), (0.34, 0.5), (-0.34, 0.5), (-0.4, -0.08))  # a little over a cell: legible
 ARROWS = {"left": "↰", "forward": "↑", "right": "↱", "stay": "•"}
 
