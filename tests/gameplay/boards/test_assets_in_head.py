@@ -1,0 +1,35 @@
+"""A board's stylesheets and scripts (its presenter's css/js) are loaded once, in the page's head, never inside the
+board fragment the websocket or a replay step swaps in (where every move would load them again)."""
+
+from __future__ import annotations
+
+import pytest
+
+from gameplay import match_endings, services
+from gameplay.rendering import seat_fragments
+from gameplay.selectors import seat_view
+from gameplay.services import SeatController
+
+pytestmark = pytest.mark.django_db
+HUMAN = SeatController("human")
+ASSETS = ("css/fruit_trading.css", "js/fruit_trading.js")  # the presenter of Fruit Trading declares both
+
+
+def assert_once_in_head(html: str) -> None:
+    head, _, body = html.partition("</head>")
+    for asset in ASSETS:
+        assert head.count(f"/static/{asset}") == 1, asset
+        assert asset not in body, asset
+
+
+def test_the_board_assets_are_in_the_heads_of_the_pages_and_never_in_the_swapped_board(client):
+    match = services.create_match("fruit_trading", [HUMAN, HUMAN], seed=3, host_seat=None)
+    seat = match.seats.get(index=0)
+    assert_once_in_head(client.get(f"/play/{seat.token}/").content.decode())
+    assert_once_in_head(client.get(f"/matches/{match.pk}/").content.decode())
+    fragments = seat_fragments(seat_view(match, seat))
+    assert "fruit-builder" in fragments and not any(asset in fragments for asset in ASSETS)
+    match_endings.resign(match.pk, 0)
+    assert_once_in_head(client.get(f"/matches/{match.pk}/replay/").content.decode())
+    step = client.get(f"/matches/{match.pk}/replay/?step=0", headers={"HX-Request": "true"}).content.decode()
+    assert "fruit" in step and not any(asset in step for asset in ASSETS)
