@@ -70,7 +70,10 @@ def public_teams(game: Game, names: dict[int, str]) -> list[TeamRow]:
 
 @dataclass
 class SeatView:
-    """Everything one seat's page shows, derived only from that seat's observation."""
+    """Everything one seat's page shows, derived only from that seat's observation.
+
+    The chat, rounds, draw, live and deadline fields are their capabilities' (``page_fields`` of
+    gameplay.capabilities): a game that does not declare one keeps its defaults here."""
 
     match: Match
     seat: Seat | None
