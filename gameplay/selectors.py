@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from functools import cached_property
 
 from django.db.models import Max
-from django.template import TemplateDoesNotExist
-from django.template.loader import get_template
 
 from gameplay import capabilities
 from gameplay.capabilities import PageContext
@@ -107,34 +104,6 @@ class SeatView:
     deadline: TurnClock | None = None  # a person's time limit for the current decision (GameSpec.turn_timer)
     teammates: tuple[str, ...] = ()  # the names of the other seats of ``my_team``
     seat_view: EngineSeatView | None = None  # the engine's view of this seat: what the board presenter reads
-
-    @cached_property
-    def live_template(self) -> str:
-        """The live stage of a realtime game: its canvas and hold controls (never swapped by the socket)."""
-        return f"games/{self.match.game_id}/live.html"
-
-    @cached_property
-    def board_template(self) -> str:
-        return board_template(self.match.game_id)
-
-    @property
-    def generic_board(self) -> bool:
-        """No board template of its own: the page shows the observation text and the open list of actions."""
-        return self.board_template == GENERIC_BOARD_TEMPLATE
-
-
-# The board of a game without templates/games/<game>/board.html: the viewer's own observation text, nothing else.
-GENERIC_BOARD_TEMPLATE = "games/generic_board.html"
-
-
-def board_template(game_id: str) -> str:
-    """The game's board template, or the generic one for a game without its own."""
-    name = f"games/{game_id}/board.html"
-    try:
-        get_template(name)
-    except TemplateDoesNotExist:
-        return GENERIC_BOARD_TEMPLATE
-    return name
 
 
 def last_action_text(event: dict | None, names: dict[int, str], seat_index: int | None) -> str | None:
