@@ -9,7 +9,8 @@ from django.urls import reverse
 
 from gameplay.board_clicks import clicks_for, valid_selection
 from gameplay.boards import presenter_for
-from gameplay.engines.api import Game, Observation
+from gameplay.engines.api import Game
+from gameplay.engines.seat_view import SeatView as EngineSeatView
 from gameplay.models import Match, Seat
 from gameplay.presence import AGENT, SeatPresence
 from gameplay.selectors import ChatLine, ChatPage, SeatView
@@ -26,7 +27,7 @@ def view_context(view: SeatView, selection: Sequence[str] = ()) -> dict:
         "start_clicks": clicks_for(view.legal_actions, ()) if selection else clicks,
         "selection": selection,
         "version": view.match.version,
-        **board_extras(view.game, view.observation, board_image_url(view.match, view.seat)),
+        **board_extras(view.game, view.seat_view, board_image_url(view.match, view.seat)),
         **board_context(view.seat_view),
     }
 
@@ -45,14 +46,12 @@ def board_image_url(match: Match, seat: Seat | None, step: int | None = None) ->
     return url + (f"?step={step}" if step is not None else f"?v={match.version}")
 
 
-def board_extras(game: Game, observation: Observation, image_url: str) -> dict:
-    """Game-specific board context through the engine contract: a game declaring ``spec.has_board_layout``
-    gives ``Game.board_layout(observation)`` (e.g. the geometry of its observation_image, for a clickable
-    overlay) as ``layout``; ``board_image_url`` is set only for games declaring ``spec.has_image``."""
-    spec = game.spec
+def board_extras(game: Game, seat_view: EngineSeatView, image_url: str) -> dict:
+    """The board's page geometry and picture: ``layout``, the presenter's ``layout(seat_view)`` (None for a board
+    that needs none); ``board_image_url`` only for a game whose engine draws pictures (``spec.has_image``)."""
     return {
-        "layout": game.board_layout(observation) if spec.has_board_layout else None,
-        "board_image_url": image_url if spec.has_image else None,
+        "layout": presenter_for(seat_view.game_id).layout(seat_view),
+        "board_image_url": image_url if game.spec.has_image else None,
     }
 
 

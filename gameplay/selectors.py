@@ -3,20 +3,22 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from functools import cached_property
 
-from django.conf import settings
 from django.db.models import Max
-from django.template import TemplateDoesNotExist
-from django.template.loader import get_template
 
+from gameplay import capabilities
+from gameplay.capabilities import PageContext
+
+# Chat lines, draws and rounds are their capabilities' (gameplay.capabilities); callers keep reaching them here.
+from gameplay.capabilities.chat import ChatLine, ChatPage, chat_page, readable_by  # noqa: F401
+from gameplay.capabilities.draws import draws_open  # noqa: F401
+from gameplay.capabilities.rounds import RoundSequence, round_sequence  # noqa: F401
 from gameplay.engines.api import Action, Game, Observation, State, TextAction
 from gameplay.engines.registry import create_game, game_class
 from gameplay.engines.seat_view import SeatView as EngineSeatView
-from gameplay.live.start import plays_live
 from gameplay.models import Event, Match, Seat, SeatClaim
 from gameplay.text_input import clean_token
-from gameplay.turn_timer import TurnClock, turn_clock
+from gameplay.turn_timer import TurnClock
 
 
 def match_group_name(match_id: int) -> str:
@@ -34,24 +36,6 @@ def seat_by_token(token: str) -> Seat | None:
 
 def state_of(match: Match) -> State:
     return game_of(match).state_from_json(match.state)
-
-
-@dataclass(frozen=True)
-class ChatLine:
-    seat: int
-    name: str
-    text: str
-    at: object
-    seq: int = 0  # the message event's place in the match log
-
-
-@dataclass(frozen=True)
-class ChatPage:
-    """The newest chat lines one seat may read, oldest first, and where they end in the log."""
-
-    lines: list[ChatLine]
-    more: bool  # older lines exist that are not in ``lines`` (they stay in the log, the replay and the export)
-    last_seq: int  # seq of the newest message event looked at, readable or not (the start for the next page)
 
 
 @dataclass(frozen=True)
@@ -83,7 +67,10 @@ def public_teams(game: Game, names: dict[int, str]) -> list[TeamRow]:
 
 @dataclass
 class SeatView:
-    """Everything one seat's page shows, derived only from that seat's observation."""
+    """Everything one seat's page shows, derived only from that seat's observation.
+
+    The chat, rounds, draw, live and deadline fields are their capabilities' (``page_fields`` of
+    gameplay.capabilities): a game that does not declare one keeps its defaults here."""
 
     match: Match
     seat: Seat | None
@@ -117,34 +104,6 @@ class SeatView:
     deadline: TurnClock | None = None  # a person's time limit for the current decision (GameSpec.turn_timer)
     teammates: tuple[str, ...] = ()  # the names of the other seats of ``my_team``
     seat_view: EngineSeatView | None = None  # the engine's view of this seat: what the board presenter reads
-
-    @cached_property
-    def live_template(self) -> str:
-        """The live stage of a realtime game: its canvas and hold controls (never swapped by the socket)."""
-        return f"games/{self.match.game_id}/live.html"
-
-    @cached_property
-    def board_template(self) -> str:
-        return board_template(self.match.game_id)
-
-    @property
-    def generic_board(self) -> bool:
-        """No board template of its own: the page shows the observation text and the open list of actions."""
-        return self.board_template == GENERIC_BOARD_TEMPLATE
-
-
-# The board of a game without templates/games/<game>/board.html: the viewer's own observation text, nothing else.
-GENERIC_BOARD_TEMPLATE = "games/generic_board.html"
-
-
-def board_template(game_id: str) -> str:
-    """The game's board template, or the generic one for a game without its own."""
-    name = f"games/{game_id}/board.html"
-    try:
-        get_template(name)
-    except TemplateDoesNotExist:
-        return GENERIC_BOARD_TEMPLATE
-    return name
 
 
 def last_action_text(event: dict | None, names: dict[int, str], seat_index: int | None) -> str | None:
@@ -181,7 +140,42 @@ def seat_view(
     that keeps its chat log up to date line by line (``chat_page``). ``seats``: the match's seats when the caller
     has them already (a socket reads them once: they do not change after the match is created). ``last_action``:
     the match's last action event as {"seat", "payload"} (None: there is none) when the caller has it in hand
-    (gameplay.committed)."""
+    (gameplay.committed).
+
+    The page's core is drawn here; each capability the game declares (chat, a turn timer, draws, rounds, live
+    play, a judge) fills its own fields (gameplay.capabilities)."""
+    page = _seat_page(match, seat, seats, with_chat)
+    state, index, names = page.state, page.index, page.names
+    seen = state.seat_view(index)
+    if not page.my_turn:  # a match not under way yet, or over: no controls whatever the engine says
+        seen = replace(seen, legal_actions=(), text_actions=())
+    last = last_action_event(match.pk) if last_action is READ_LAST_ACTION else last_action
+    fields = dict(
+        match=match,
+        seat=seat,
+        observation=seen.observation,
+        legal_actions=list(seen.legal_actions),
+        text_actions=list(seen.text_actions),
+        seat_view=seen,
+        my_turn=page.my_turn,
+        to_move_label=", ".join(names.get(s, f"seat {s}") for s in state.current_seats()),
+        seats=page.seats,
+        last_action=last_action_text(last, names, index),
+        game_name=game_class(match.game_id).spec.name,
+        result=result_text(match, names, index, state),
+        game=state.game,
+        waiting_for=page.waiting_for,
+        can_resign=page.person,
+        cooperative=len(set(state.game.teams())) == 1,
+        can_abort=page.person and may_abort(match, state),
+        **_team_fields(page),
+    )
+    fields.update(capabilities.page_fields(page))
+    return SeatView(**fields)
+
+
+def _seat_page(match: Match, seat: Seat | None, seats: list[Seat] | None, with_chat: bool) -> PageContext:
+    """What the page of ``seat`` is drawn from, with the page's rules: who acts now and who is a person here."""
     state = state_of(match)
     index = seat.index if seat is not None else None
     seats = list(match.seats.all()) if seats is None else seats
@@ -190,52 +184,17 @@ def seat_view(
     # An aborted match's state is not terminal, but nobody moves in it any more.
     playing = match.status == Match.Status.ACTIVE and not waiting_for
     my_turn = playing and index is not None and not state.is_terminal() and index in state.current_seats()
-    last = last_action_event(match.pk) if last_action is READ_LAST_ACTION else last_action
-    chat = chat_page(match.pk, index, names) if with_chat else ChatPage([], False, 0)
     person = seat is not None and not seat.is_agent and match.status == Match.Status.ACTIVE and not match.private
-    draws = person and not waiting_for and draws_open(state.game, seats)
-    chat_on = state.game.chat_enabled()
-    team_chat = chat_on and state.game.spec.team_chat
-    teams = public_teams(state.game, names)
-    my_team = next((t for t in teams if index in t.seats), None)
-    seen = state.seat_view(index)
-    if not my_turn:  # a match not under way yet, or over: no controls whatever the engine says
-        seen = replace(seen, legal_actions=(), text_actions=())
-    return SeatView(
-        match=match,
-        seat=seat,
-        observation=seen.observation,
-        legal_actions=list(seen.legal_actions),
-        text_actions=list(seen.text_actions),
-        seat_view=seen,
-        my_turn=my_turn,
-        to_move_label="the judge" if state.awaiting_verdict() else ", ".join(
-            names.get(s, f"seat {s}") for s in state.current_seats()),
-        seats=seats,
-        chat=chat.lines,
-        chat_more=chat.more,
-        chat_seq=chat.last_seq,
-        last_action=last_action_text(last, names, index),
-        game_name=game_class(match.game_id).spec.name,
-        result=result_text(match, names, index, state),
-        game=state.game,
-        rounds=round_sequence(match, seat, state.game),
-        chat_enabled=chat_on,
-        waiting_for=waiting_for,
-        can_resign=person,
-        cooperative=len(set(state.game.teams())) == 1,
-        can_abort=person and may_abort(match, state),
-        draws=draws,
-        draw_mine=draws and index in match.draw_agreed,
-        draw_offered_by=[names.get(i, f"seat {i}") for i in match.draw_agreed if i != index] if draws else [],
-        live=plays_live(state.game, seats),
-        team_chat=team_chat,
-        may_chat=index is not None and (not team_chat or bool(state.may_chat(index))),
-        teams=teams,
-        my_team=my_team,
-        teammates=my_team.others(index) if my_team is not None else (),
-        deadline=turn_clock(match, state, seat) if my_turn else None,
-    )
+    return PageContext(match=match, seat=seat, state=state, seats=seats, names=names, waiting_for=waiting_for,
+                       my_turn=my_turn, person=person, with_chat=with_chat)
+
+
+def _team_fields(page: PageContext) -> dict:
+    """The public teams, the viewing seat's own and its teammates' names."""
+    teams = public_teams(page.game, page.names)
+    my_team = next((t for t in teams if page.index in t.seats), None)
+    teammates = my_team.others(page.index) if my_team is not None else ()
+    return {"teams": teams, "my_team": my_team, "teammates": teammates}
 
 
 def may_abort(match: Match, state: State) -> bool:
@@ -244,90 +203,11 @@ def may_abort(match: Match, state: State) -> bool:
     return match.wait_for_players or len(state.log) < state.game.num_seats
 
 
-def draws_open(game: Game, seats: list[Seat]) -> bool:
-    """Whether the players may agree to a draw: the rules allow it (GameSpec.draw_by_agreement) and every seat
-    is a person's (an agent never agrees to one, so it is never asked)."""
-    return game.spec.draw_by_agreement and not any(s.is_agent for s in seats)
-
-
 def not_joined(match: Match, names: dict[int, str]) -> list[str]:
     """The names of the seats whose invite nobody has accepted yet (a match waiting for its players)."""
     open_claims = SeatClaim.objects.filter(seat__match=match, claimed_at__isnull=True)
     open_seats = open_claims.values_list("seat__index", flat=True)
     return [names.get(i, f"seat {i}") for i in sorted(open_seats)]
-
-
-@dataclass(frozen=True)
-class RoundSequence:
-    """Where a match stands in a sequence of rounds, as one seat sees it."""
-
-    number: int  # 1-based position of this match in its chain
-    earlier: list[tuple[int, Match]]  # (number, match) of the finished rounds before this one
-    next_token: str | None  # this seat's link into the next round, once someone started it
-    can_start_next: bool  # the round is over and the game has another round
-
-
-def round_sequence(match: Match, seat: Seat | None, game: Game) -> RoundSequence | None:
-    """None for games without rounds; otherwise this match's place in its chain of rounds."""
-    if not game.spec.round_sequence:
-        return None
-    chain = []
-    current = match.previous_round
-    while current is not None and len(chain) < 100:
-        chain.append(current)
-        current = current.previous_round
-    chain.reverse()
-    following = Match.objects.filter(previous_round=match).first()
-    next_token = None
-    if following is not None and seat is not None:
-        next_token = following.seats.filter(index=seat.index).values_list("token", flat=True).first()
-    return RoundSequence(
-        number=len(chain) + 1,
-        earlier=[(i + 1, m) for i, m in enumerate(chain)],
-        next_token=next_token,
-        can_start_next=(
-            match.status == Match.Status.FINISHED and not match.private and game.next_round_options() is not None
-        ),
-    )
-
-
-def readable_by(payload: dict, seat_index: int | None) -> bool:
-    """Whether ``seat_index`` (None: spectators, public replays) may read the chat line of a MESSAGE event: a line
-    without ``payload["audience"]`` is everyone's; a team chat's line (``State.chat_audience``) only its seats'."""
-    audience = payload.get("audience")
-    return audience is None or (seat_index is not None and seat_index in audience)
-
-
-def chat_page(
-    match_id: int, seat_index: int | None, names: dict[int, str], *, after_seq: int = 0, limit: int | None = None
-) -> ChatPage:
-    """The newest chat lines ``seat_index`` may read among the messages after event ``after_seq``: at most
-    ``limit`` (default CHAT_HISTORY_SHOWN), so neither a page nor a socket frame grows with a long chat."""
-    limit = settings.CHAT_HISTORY_SHOWN if limit is None else limit
-    messages = (
-        Event.objects.filter(match_id=match_id, kind=Event.Kind.MESSAGE, seq__gt=after_seq)
-        .order_by("-seq")
-        .values_list("seq", "seat", "payload", "created_at")
-    )
-    lines: list[ChatLine] = []
-    last_seq = after_seq
-    more = False
-    rows = messages.iterator(chunk_size=limit + 1)
-    try:
-        for seq, seat, payload, at in rows:
-            last_seq = max(last_seq, seq)
-            if not readable_by(payload, seat_index):
-                continue
-            if len(lines) == limit:
-                more = True
-                break
-            lines.append(ChatLine(seat, names.get(seat, f"seat {seat}"), payload.get("text", ""), at, seq))
-    finally:
-        # Close the cursor now, not when the generator is collected: a cursor left open mid-table holds SQLite's
-        # lock on the event table, and another thread's insert then fails with "database table is locked".
-        rows.close()
-    lines.reverse()
-    return ChatPage(lines, more, last_seq)
 
 
 def last_action_event(match_id: int) -> dict | None:

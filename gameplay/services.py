@@ -19,6 +19,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from gameplay import capabilities
 from gameplay.agent_directory import agent_choices, agent_exists, agent_plays
 from gameplay.agent_wait import agent_wait
 from gameplay.announce import (  # noqa: F401 (NOTIFY_RETRY_DELAYS: part of this module's interface)
@@ -26,7 +27,6 @@ from gameplay.announce import (  # noqa: F401 (NOTIFY_RETRY_DELAYS: part of this
     announce_finished,
     notify_match_changed,
     schedule_agent_turns,
-    schedule_verdict,
 )
 
 # Chat lines and turn-timer sweeps have modules of their own; callers keep reaching them here (re-exported).
@@ -39,7 +39,6 @@ from gameplay.models import Event, Match, Seat, StateSnapshot
 from gameplay.selectors import final_measures, final_teams, game_of, state_of
 from gameplay.text_input import TextRejected, clean_text
 from gameplay.timeouts import apply_timeouts  # noqa: F401
-from gameplay.turn_timer import seat_deadline
 
 logger = logging.getLogger(__name__)
 
@@ -135,24 +134,6 @@ def submit_action(
     ).match
 
 
-def _overtaken_by_others_only(match: Match, state, seat_index: int, action_id: str, expected_version: int) -> bool:
-    """Whether an action sent from an older view may still count: in a game whose seats act at once on their own
-    information (``spec.concurrent_actions``, e.g. Pit's open market) other seats' actions overtaking the view do not
-    make it stale (the engine still checks the action is legal now); this seat's own action since that view does (a
-    second click on the same page), and so does a view older than what the engine says it must include
-    (``State.concurrent_view_start``: Pit's previous hand, or an offer made since that the action takes)."""
-    if not state.game.spec.concurrent_actions or not 0 <= expected_version < match.version:
-        return False
-    acted_since = Event.objects.filter(
-        match=match, kind=Event.Kind.ACTION, seat=seat_index, version__gt=expected_version
-    ).exists()
-    if acted_since:
-        return False
-    # One ACTION event per action in the engine's log, so this counts the actions the view was drawn after.
-    seen = Event.objects.filter(match=match, kind=Event.Kind.ACTION, version__lte=expected_version).count()
-    return seen >= state.concurrent_view_start(seat_index, action_id)
-
-
 @dataclass(frozen=True)
 class Applied:
     match: Match  # as committed
@@ -174,64 +155,40 @@ def apply_action(
 
     ``timeout``: the action is the seat's timeout action (``apply_timeouts``): refused unless, under the lock and by
     the server's clock, the seat's time for its current decision has run out, and only at exactly
-    ``expected_version`` (never as a concurrent action), so a move that lands first wins."""
-    if not isinstance(action_id, str) or not action_id or len(action_id) > 200:
-        raise ActionRejected("missing or malformed action id")
-    try:
-        clean_text(action_id, max_length=200, strip=False, what="the action id")
-        if text is not None:
-            # Free text is the engine's to validate (and to strip or not); here only what no engine may receive.
-            text = clean_text(text, max_length=settings.MAX_CHAT_LENGTH, multiline=True, strip=False, what="text")
-    except TextRejected as err:
-        raise ActionRejected(str(err)) from None
+    ``expected_version`` (never as a concurrent action), so a move that lands first wins.
+
+    What a declared capability adds (a concurrent action, a timeout, a draw offer declined, a judge asked) is its
+    module's hooks (gameplay.capabilities), run here in a fixed order."""
+    text = _clean_action_input(action_id, text)
     with transaction.atomic():
         match = locked_match(match_id)
-        if match.status != Match.Status.ACTIVE:
-            raise ActionRejected("the match is over")
-        if match.wait_for_players:
-            raise ActionRejected("the other players have not joined yet: nobody moves until everyone is here")
-        state = state_of(match)
-        if expected_version != match.version and (timeout or not _overtaken_by_others_only(
-                match, state, seat_index, action_id, expected_version)):
-            raise ActionRejected(
-                f"your view is out of date (version {expected_version}, match is at {match.version}); refreshed"
-            )
-        if timeout:
-            deadline = seat_deadline(match, state, seat_index)
-            if deadline is None or deadline > timezone.now():
-                raise ActionRejected(f"{state.game.seat_name(seat_index)}'s time has not run out")
+        state = _playable_state(match)
+        act = capabilities.ActionContext(match, state, seat_index, action_id, expected_version, timeout=timeout,
+                                         turn_started_before=match.turn_started_at)
+        hooks = capabilities.engaged(act)
+        if act.stale and not hooks.admit_stale_view(act):
+            raise ActionRejected(capabilities.out_of_date(act))
+        refusal = hooks.refusal(act)
+        if refusal:
+            raise ActionRejected(refusal)
         labels = _labels_before(state, seat_index, action_id, text)
-        deciding = set(state.current_seats()) - {seat_index}
+        act.deciding = set(state.current_seats()) - {seat_index}
         try:
             state.apply_action(seat_index, action_id, text)
         except IllegalActionError as err:
             raise ActionRejected(str(err)) from None
-        record = state.log[-1]
         now = timezone.now()
         think_ms = _elapsed_ms(match.turn_started_at, now)
         match.version += 1
         match.state = state.to_json()
-        # A timeout is nobody's decision: when it leaves only seats that were already deciding (the other voters of a
-        # simultaneous vote), their clock goes on, so every seat out of time can be timed out in one sweep.
-        keeps_clock = timeout and not state.is_terminal() and set(state.current_seats()) <= deciding
-        match.turn_started_at = match.turn_started_at if keeps_clock and match.turn_started_at else now
-        if match.draw_agreed and seat_index not in match.draw_agreed:
-            match.draw_agreed = []  # moving instead of accepting declines a draw offer (gameplay.match_endings)
-        # "label" is the public wording (spectators, replays); "labels" how the action reads to each seat.
-        payload = {"action_id": record.action_id, "label": labels.public, "labels": list(labels.by_seat)}
-        if record.text is not None:
-            payload["text"] = record.text
-        if timeout:  # the log, its exports and replays tell a timeout from a move
-            payload.update(timed_out=True, label=f"{labels.public} (time ran out)",
-                           labels=[f"{label} (time ran out)" for label in labels.by_seat])
-        payload.update(extra or {})
-        action_event = last_event = append_event(match, Event.Kind.ACTION, seat_index, payload, think_ms)
-        if state.is_terminal():
-            last_event = _finish(match, state, now)
-        elif match.version % SNAPSHOT_EVERY == 0:
-            StateSnapshot.objects.create(match=match, version=match.version, state=match.state)
+        match.turn_started_at = now
+        act.payload = _action_payload(state.log[-1], labels)
+        hooks.after_action(act)
+        payload = {**act.payload, **(extra or {})}
+        action_event = append_event(match, Event.Kind.ACTION, seat_index, payload, think_ms)
+        last_event = _finish(match, state, now) if state.is_terminal() else _keep_snapshot(match, action_event)
         match.save()
-        schedule_verdict(match, state)  # a judged game after its last message: the judge is asked once this commits
+        hooks.after_save(act)
     change = CommittedAction.of(match, action_event.seq, last_event.seq, seat_index, payload)
     notify_match_changed(match, seq=last_event.seq, change=change)
     if schedule_agents:
@@ -456,6 +413,46 @@ def _finish(match: Match, state, now) -> Event:
     StateSnapshot.objects.create(match=match, version=match.version, state=match.state)
     transaction.on_commit(partial(announce_finished, match.pk, match.game_id))
     return end
+
+
+def _clean_action_input(action_id: Any, text: str | None) -> str | None:
+    """Refuse an action id no engine may receive; the free text cleaned of what no engine may receive (the rest is
+    the engine's to validate, and to strip or not)."""
+    if not isinstance(action_id, str) or not action_id or len(action_id) > 200:
+        raise ActionRejected("missing or malformed action id")
+    try:
+        clean_text(action_id, max_length=200, strip=False, what="the action id")
+        if text is not None:
+            text = clean_text(text, max_length=settings.MAX_CHAT_LENGTH, multiline=True, strip=False, what="text")
+    except TextRejected as err:
+        raise ActionRejected(str(err)) from None
+    return text
+
+
+def _playable_state(match: Match):
+    """The locked match's state, if anyone may move in it now."""
+    if match.status != Match.Status.ACTIVE:
+        raise ActionRejected("the match is over")
+    if match.wait_for_players:
+        raise ActionRejected("the other players have not joined yet: nobody moves until everyone is here")
+    return state_of(match)
+
+
+def _action_payload(record, labels) -> dict[str, Any]:
+    """The action event's payload: "label" is the public wording (spectators, replays), "labels" how the action
+    reads to each seat."""
+    payload = {"action_id": record.action_id, "label": labels.public, "labels": list(labels.by_seat)}
+    if record.text is not None:
+        payload["text"] = record.text
+    return payload
+
+
+def _keep_snapshot(match: Match, event: Event) -> Event:
+    """Every SNAPSHOT_EVERY versions a full snapshot (replays rebuild the rest from the log); ``event`` stays the
+    match's last."""
+    if match.version % SNAPSHOT_EVERY == 0:
+        StateSnapshot.objects.create(match=match, version=match.version, state=match.state)
+    return event
 
 
 def _labels_before(state, seat: int, action_id: str, text: str | None):

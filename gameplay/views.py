@@ -20,6 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from gameplay import match_endings, seat_claims, selectors, services
 from gameplay.access import can_view_match, is_staff
+from gameplay.boards import presenter_for
 from gameplay.engines.registry import UnknownGameError, all_specs, game_class
 from gameplay.forms import INVITE, YOU, NewMatchForm
 from gameplay.models import Match, Seat
@@ -263,7 +264,6 @@ def _replay(request, match: Match, seats: dict, viewer: int | None, own_seat: Se
         "last_step": len(frames) - 1,
         "obs": frame.observation.data,
         "clicks": {},
-        "board_template": selectors.board_template(match.game_id),  # the generic board for a game without one
         "seats": seats,
         "viewer": viewer,
         # Kept on every step link, so stepping stays in the seat's view.
@@ -278,7 +278,7 @@ def _replay(request, match: Match, seats: dict, viewer: int | None, own_seat: Se
         "has_transcripts": any(f.event is not None and f.event.payload.get("model_calls") for f in frames),
         # The picture of a step is the public one; a seat's view is drawn from its observation (board templates).
         **board_context(frame.view),
-        **board_extras(selectors.game_of(match), frame.observation,
+        **board_extras(selectors.game_of(match), frame.view,
                        board_image_url(match, None, step=_public_step(frames, step))),
     }
     template = "gameplay/partials/replay_frame.html" if request.headers.get("HX-Request") else "gameplay/replay.html"
@@ -357,5 +357,6 @@ def _board_image(request, match: Match, seat_index: int | None, step: int | None
 
 
 def _takes_coords(game) -> bool:
-    """Whether the game's pictures can label cells (``spec.image_coords``: observation_image honours coords=True)."""
-    return game.spec.image_coords
+    """Whether the game's board offers its picture's cell labels (its presenter's ``image_coords``): only then is
+    ``coords=1`` passed on to observation_image (and a separate picture cached)."""
+    return presenter_for(game.spec.id).image_coords

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from gameplay.boards.air_land_sea import AirLandSeaBoard
 from gameplay.boards.are_you_the_traitor import TraitorBoard
 from gameplay.boards.base import BoardPresenter, GenericPresenter
+from gameplay.boards.gnomes import GnomesBoard
+from gameplay.boards.hive import HiveBoard
+from gameplay.boards.sea_battle import SeaBattleBoard
 from gameplay.boards.two_rooms_and_a_boom import TwoRoomsBoard
 from gameplay.boards.who_is_spy import WhoIsSpyBoard
 
@@ -16,13 +20,13 @@ def _simple(game_id: str, *, css: tuple[str, ...] = (), js: tuple[str, ...] = ()
 
 PRESENTERS: dict[str, BoardPresenter] = {
     "santorini": _simple("santorini"),
-    "hive": _simple("hive", image_coords=True),
-    "gnomes": _simple("gnomes"),
+    "hive": HiveBoard(),
+    "gnomes": GnomesBoard(),
     "atari_boxing": _simple("atari_boxing", live_template="games/atari_boxing/live.html"),
-    "air_land_sea": _simple("air_land_sea"),
+    "air_land_sea": AirLandSeaBoard(),
     "arctic_scavengers": _simple("arctic_scavengers", css=("css/arctic_scavengers.css",)),
     "pit": _simple("pit"),
-    "sea_battle": _simple("sea_battle"),
+    "sea_battle": SeaBattleBoard(),
     "codenames": _simple("codenames", css=("css/codenames.css",), js=("js/codenames.js",)),
     "who_is_spy": WhoIsSpyBoard(),
     "are_you_the_traitor": TraitorBoard(),

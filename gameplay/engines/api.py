@@ -164,7 +164,9 @@ class GameSpec:
     """Immutable facts about a game, independent of any options: every capability is declared here.
 
     The platform reads capabilities from the spec and calls the matching hooks of ``Game``/``State``;
-    it never probes an engine for methods by name.
+    it never probes an engine for methods by name. Nothing here is about web pages: a game's board on a page
+    (template, assets, page geometry, whether its picture's cell labels are offered) is its board presenter's,
+    in ``gameplay/boards/``, built from a ``SeatView``.
 
     - ``has_chat``: players may send chat messages (``Game.chat_enabled`` may switch it off per options).
     - ``chat_in_state``: the engine keeps chat in its state (``State.record_message``), so observations
@@ -174,8 +176,7 @@ class GameSpec:
       Operatives' chat but may not write in it). Requires ``has_chat``.
     - ``typed_moves``: the name of a move notation people may type (``State.parse_move``), "" for none.
     - ``round_sequence``: matches are played as a chain of rounds (``Game.next_round_options``).
-    - ``has_image``: ``Game.observation_image`` draws observations; ``image_coords``: it can label cells.
-    - ``has_board_layout``: ``Game.board_layout`` gives the page geometry for a seat's board.
+    - ``has_image``: ``Game.observation_image`` draws observations (a picture for people and vision agents).
     - ``measures``: outcome measures per seat (``State.measures``), used by studies and exports.
     - ``draw_by_agreement``: the rules let the players agree to a draw (a draw offer every other player accepts
       ends the game with ``State.agreed_draw_scores``); games whose rules have no draw, or no opponents, leave
@@ -215,8 +216,6 @@ class GameSpec:
     typed_moves: str = ""
     round_sequence: bool = False
     has_image: bool = False
-    image_coords: bool = False
-    has_board_layout: bool = False
     measures: tuple[MeasureSpec, ...] = ()
     draw_by_agreement: bool = False
     goal_measure: str = ""
@@ -291,13 +290,9 @@ class Game(ABC):
         """An optional PNG of an observation (for people and vision-capable agents); ``spec.has_image``.
 
         It takes the observation, not the state, so an image can never show more than
-        the seat may see. ``coords`` asks for cell labels (honoured when ``spec.image_coords``).
-        Default: this game has no image.
+        the seat may see. ``coords`` asks for cell labels; a game whose pictures have none to draw ignores it
+        (still a PNG). Default: this game has no image.
         """
-        return None
-
-    def board_layout(self, observation: Observation) -> dict | None:
-        """Geometry the board template draws for this observation (``spec.has_board_layout``); default None."""
         return None
 
     def chat_enabled(self) -> bool:

@@ -1,8 +1,8 @@
 // Codenames' clue form: the Spymaster types a word and picks a number; the engine takes one text, "WORD,N". Just
 // before the websocket sends the form, the number is joined to the word (the form's "text") and not sent on its
-// own. Without this script the word alone is sent and the engine's answer says a clue needs a number. The listener
-// sits on the document (boards swapped in over the websocket need nothing re-bound); a guard keeps the file from
-// binding twice when a swapped board brings its script tag again.
+// own. Without this script the word alone is sent and the engine's answer says a clue needs a number. The page
+// loads this once in its head (the presenter's js); the listener sits on the document, so boards swapped in over
+// the websocket need nothing re-bound, and a guard keeps the file from ever binding twice.
 (function () {
   "use strict";
   if (window.codenamesClueForm) return;

@@ -1,8 +1,8 @@
 // Fruit Trading's offer builder: the steppers per fruit compose an offer id (propose:<give>:<get>, fruits in the
 // fixed order, "nothing" for an empty side) and pick it in the form's offer list, which is what the form sends; the
 // list is the engine's legal offers, so a composition it lacks is explained instead. Picking from the list sets the
-// steppers back. Listeners sit on the document, so boards swapped in over the websocket need nothing re-bound, and a
-// guard keeps the file from binding twice when a swapped board brings its script tag again.
+// steppers back. The page loads this once in its head (the presenter's js); listeners sit on the document, so boards
+// swapped in over the websocket need nothing re-bound, and a guard keeps the file from ever binding twice.
 (function () {
   "use strict";
   if (window.fruitTradingBuilder) return;

@@ -71,8 +71,9 @@ def action_id_text(state: State, action: Action) -> str | None:
 
 
 def check_observation_images(state: State, coords: bool = False) -> None:
-    """``spec.has_image``: a PNG of every seat's observation and of the public one (with cell labels too when
-    ``coords`` and ``spec.image_coords``); a game without the capability draws nothing (default None)."""
+    """``spec.has_image``: a PNG of every seat's observation and of the public one (asked for cell labels too when
+    ``coords``: a game with none to draw ignores the request, still a PNG); a game without the capability draws
+    nothing (default None)."""
     spec = state.game.spec
     for seat in [*range(state.game.num_seats), None]:
         observation = state.observation(seat)
@@ -83,22 +84,11 @@ def check_observation_images(state: State, coords: bool = False) -> None:
         assert isinstance(image, bytes) and image.startswith(PNG_SIGNATURE), (
             f"observation_image of seat {seat} must be PNG bytes (spec.has_image)"
         )
-        if coords and spec.image_coords:
+        if coords:
             labelled = state.game.observation_image(observation, coords=True)
             assert isinstance(labelled, bytes) and labelled.startswith(PNG_SIGNATURE), (
-                f"observation_image(coords=True) of seat {seat} must be PNG bytes (spec.image_coords)"
+                f"observation_image(coords=True) of seat {seat} must be PNG bytes (spec.has_image)"
             )
-
-
-def check_board_layouts(state: State) -> None:
-    """``spec.has_board_layout``: a dict for every seat's observation and the public one; otherwise None."""
-    spec = state.game.spec
-    for seat in [*range(state.game.num_seats), None]:
-        layout = state.game.board_layout(state.observation(seat))
-        if spec.has_board_layout:
-            assert isinstance(layout, dict), f"board_layout of seat {seat} must be a dict (spec.has_board_layout)"
-        else:
-            assert layout is None, f"{spec.id} gives a board layout but does not declare has_board_layout"
 
 
 def check_measures(state: State) -> None:
@@ -161,7 +151,6 @@ def check_spec(game: Game) -> None:
     spec = game.spec
     assert not spec.chat_in_state or spec.has_chat, "chat_in_state needs has_chat"
     assert not spec.team_chat or spec.has_chat, "team_chat needs has_chat"
-    assert not spec.image_coords or spec.has_image, "image_coords needs has_image"
     assert isinstance(spec.typed_moves, str), "typed_moves is a notation's name, or '' for none"
     names = [m.name for m in spec.measures]
     assert len(names) == len(set(names)), f"measure names repeat: {names}"
@@ -535,14 +524,14 @@ def random_playout(game: Game, seed: int, texts: tuple[str, ...] = DEFAULT_TEXTS
 
     Every step: JSON round trip, leak-free observations, measures, and the labels of the action taken
     (leak-checked against the secrets before and after it). Every ``probe_every`` steps: illegal actions,
-    typed moves (``text_of`` gives an action's notation), resignation scores and chat. Board layouts at the start
-    and the end; pictures at the end (with cell labels too when ``coords_images``), as drawing is costly.
+    typed moves (``text_of`` gives an action's notation), resignation scores and chat. Pictures at the end (with
+    cell labels too when ``coords_images``), as drawing is costly. (A board's page geometry is not the engine's:
+    tests/gameplay/boards checks the presenters.)
     """
     rng = random.Random(seed)
     probe_rng = random.Random(f"probe:{seed}")  # own stream, so probing never changes the playout
     check_spec(game)
     state = game.new_initial_state(seed)
-    check_board_layouts(state)
     limit = game.max_actions()
     step = 0
     round_trips = 0
@@ -555,7 +544,6 @@ def random_playout(game: Game, seed: int, texts: tuple[str, ...] = DEFAULT_TEXTS
         if state.is_terminal():
             assert state.current_seats() == [], "terminal state still has seats to act"
             check_observation_images(state, coords=coords_images)  # once per playout: drawing is costly
-            check_board_layouts(state)
             check_typed_moves(state, probe_rng, text_of)
             check_chat(state)
             check_result_teams(state)
@@ -602,7 +590,7 @@ def check_playouts(game_factory: Callable[[], Game], n_playouts: int = 200, base
                    coords_every: int = 10) -> list[State]:
     """Run ``n_playouts`` seeded random playouts of fresh games; returns the final states.
 
-    Pictures with cell labels (``spec.image_coords``) are checked in every ``coords_every``-th playout.
+    Pictures asked for cell labels (``coords=True``) are checked in every ``coords_every``-th playout.
     """
     finals = []
     for i in range(n_playouts):

@@ -229,7 +229,7 @@ def test_round_one_treasure_found():
 
 def test_capabilities_and_measures():
     spec = GnomesGame.spec
-    assert spec.chat_in_state and spec.round_sequence and spec.has_board_layout
+    assert spec.chat_in_state and spec.round_sequence
     assert not (spec.has_image or spec.typed_moves)
     assert [(m.name, m.kind) for m in spec.measures] == [("turns", "number"), ("wall_hits", "number"),
                                                          ("success", "bool")]

@@ -58,7 +58,7 @@ def test_bad_strings_give_clear_errors(text, reason):
 
 def test_capabilities_measures_and_typed_moves():
     spec = HiveGame.spec
-    assert spec.typed_moves == "UHP" and spec.has_image and spec.image_coords and spec.has_board_layout
+    assert spec.typed_moves == "UHP" and spec.has_image
     assert not (spec.has_chat or spec.chat_in_state or spec.round_sequence)
     assert not HiveGame().chat_enabled() and HiveGame().next_round_options() is None
     state = HiveGame().new_initial_state(0)

@@ -307,18 +307,18 @@ def test_declared_measures_pass_and_wrong_names_or_kinds_fail():
         random_playout(_duel_with({"measures": MEASURES}, number_for_bool)(), seed=1)
 
 
-def test_undeclared_or_missing_pictures_and_layouts_fail():
-    drawn = {"observation_image": lambda self, observation, *, coords=False: b"\x89PNG\r\n\x1a\n..."}
+def test_undeclared_or_missing_pictures_fail():
+    png = b"\x89PNG\r\n\x1a\n..."
+    drawn = {"observation_image": lambda self, observation, *, coords=False: png}
     with pytest.raises(AssertionError, match="does not declare has_image"):
         random_playout(_duel_with(game_methods=drawn)(), seed=1)
     with pytest.raises(AssertionError, match="must be PNG bytes"):
         random_playout(_duel_with({"has_image": True})(), seed=1)
     random_playout(_duel_with({"has_image": True}, game_methods=drawn)(), seed=1)
-    with pytest.raises(AssertionError, match="must be a dict"):
-        random_playout(_duel_with({"has_board_layout": True})(), seed=1)
-    laid_out = {"board_layout": lambda self, observation: {"cells": []}}
-    with pytest.raises(AssertionError, match="does not declare has_board_layout"):
-        random_playout(_duel_with(game_methods=laid_out)(), seed=1)
+    # Asked for cell labels, a picture is still a PNG (a game without labels to draw ignores the request).
+    unlabelled = {"observation_image": lambda self, observation, *, coords=False: None if coords else png}
+    with pytest.raises(AssertionError, match=r"coords=True\) of seat .* must be PNG bytes"):
+        random_playout(_duel_with({"has_image": True}, game_methods=unlabelled)(), seed=1)
 
 
 def test_chat_rounds_and_spec_consistency():
@@ -326,8 +326,6 @@ def test_chat_rounds_and_spec_consistency():
         check_spec(_duel_with(game_methods={"chat_enabled": lambda self: True})())
     with pytest.raises(AssertionError, match="chat_in_state needs has_chat"):
         check_spec(_duel_with({"chat_in_state": True})())
-    with pytest.raises(AssertionError, match="image_coords needs has_image"):
-        check_spec(_duel_with({"image_coords": True})())
     with pytest.raises(AssertionError, match="does not declare round_sequence"):
         check_spec(_duel_with(game_methods={"next_round_options": lambda self: {}})())
     with pytest.raises(AssertionError, match="not valid options"):

@@ -226,7 +226,7 @@ def test_moving_up_onto_level_three_wins_without_build():
 def test_capabilities_and_measures():
     spec = SantoriniGame.spec
     assert spec.has_chat and not spec.chat_in_state  # people may chat; the chat stays in the match log
-    assert not (spec.has_image or spec.has_board_layout or spec.typed_moves or spec.round_sequence)
+    assert not (spec.has_image or spec.typed_moves or spec.round_sequence)
     assert SantoriniGame().chat_enabled()
     assert [(m.name, m.kind) for m in spec.measures] == [("turns", "number")]
     state = create_game("santorini").new_initial_state(0)

@@ -17,9 +17,10 @@ import pytest
 from channels.db import database_sync_to_async
 
 from gameplay import services
+from gameplay.boards import GENERIC_TEMPLATE, presenter_for
 from gameplay.engines import registry
 from gameplay.models import Event, Match
-from gameplay.selectors import GENERIC_BOARD_TEMPLATE, seat_view, state_of
+from gameplay.selectors import seat_view, state_of
 from gameplay.services import SeatController, ServiceError
 from tests.gameplay.ws_support import FLASH_ERROR, TIMEOUT, close_all, connect, fingerprint, receive_until
 from tests.support.face_down import PerSeatLabelsGame
@@ -109,7 +110,8 @@ def test_old_events_without_labels_per_seat_show_their_label_to_everyone(secret_
 def test_a_game_without_its_own_board_template_gets_the_generic_board(client, secret_word):
     match = new_match()
     view = seat_view(match, match.seats.get(index=0))
-    assert view.board_template == GENERIC_BOARD_TEMPLATE and view.generic_board
+    presenter = presenter_for(view.seat_view.game_id)
+    assert presenter.template == GENERIC_TEMPLATE and presenter.generic
     html = client.get(f"/play/{token(match, 0)}/").content.decode()
     assert '<details open>' in html  # nothing to click on the board: the list of actions is open
     assert 'data-action-id="play"' in html

@@ -20,6 +20,8 @@ from agents_app import services as agent_services
 from agents_app.agents import registry as agent_registry
 from agents_app.agents.base import Agent, Decision
 from gameplay import services
+from gameplay.boards import presenter_for
+from gameplay.boards.base import BoardPresenter
 from gameplay.engines import registry
 from gameplay.engines.api import Game
 from gameplay.engines.seat_view import refusal_checker
@@ -48,8 +50,8 @@ def hive(monkeypatch):
     assert HiveGame.observation_image is not Game.observation_image, (
         "HiveGame must implement observation_image (via gameplay.engines.hive.render.observation_png)"
     )
-    assert hasattr(HiveGame, "board_layout"), (
-        "HiveGame must implement board_layout (via gameplay.engines.hive.render.observation_layout)"
+    assert type(presenter_for("hive")).layout is not BoardPresenter.layout, (
+        "Hive's board presenter must draw the overlay's layout (via gameplay.engines.hive.render.observation_layout)"
     )
     monkeypatch.setitem(registry.GAMES, HiveGame.spec.id, HiveGame)
     return HiveGame
@@ -136,7 +138,7 @@ def test_unknown_token_picture_is_404(client, hive, bad):
 
 
 def test_coordinates_are_drawn_on_request(client, hive):
-    assert hive.spec.has_image and hive.spec.image_coords
+    assert hive.spec.has_image and presenter_for("hive").image_coords
     match = play_random(hive_match(), 3)
     plain = client.get(f"/play/{token(match, 0)}/board.png?v={match.version}")
     coords = client.get(f"/play/{token(match, 0)}/board.png?v={match.version}&coords=1")
@@ -184,14 +186,12 @@ def test_games_without_a_picture_answer_404(client, monkeypatch):
     assert client.get(f"/matches/{match.pk}/board.png").status_code == 404
 
 
-def test_coordinates_are_asked_for_only_when_the_spec_declares_image_coords(client, hive, monkeypatch):
-    import dataclasses
-
+def test_coordinates_are_asked_for_only_when_the_board_declares_image_coords(client, hive, monkeypatch):
     match = hive_match()
     asked = []
     monkeypatch.setattr(hive, "observation_image", lambda self, obs, *, coords=False: asked.append(coords) or PNG)
     client.get(f"/play/{token(match, 0)}/board.png?coords=1")
-    monkeypatch.setattr(hive, "spec", dataclasses.replace(hive.spec, image_coords=False))
+    monkeypatch.setattr(presenter_for("hive"), "image_coords", False)
     client.get(f"/matches/{match.pk}/board.png?coords=1")
     assert asked == [True, False]
 

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from ..api import Game, GameSpec, MeasureSpec, Observation, OptionSpec
-from .layout import board_layout
+from ..api import Game, GameSpec, MeasureSpec, OptionSpec
 from .rules import RULES
 from .state import AirLandSeaState
 
@@ -20,7 +19,6 @@ class AirLandSeaGame(Game):
         max_seats=2,
         perfect_information=False,
         has_chance=True,
-        has_board_layout=True,
         seat_names=("Blue", "Red"),
         measures=(
             MeasureSpec("vp", "Victory points this seat scored in the game."),
@@ -53,6 +51,3 @@ class AirLandSeaGame(Game):
 
     def max_actions(self) -> int:
         return self.options["action_cap"]
-
-    def board_layout(self, observation: Observation) -> dict | None:
-        return board_layout(observation.data)

@@ -29,7 +29,6 @@ from ..api import (
     OptionSpec,
     State,
 )
-from .drawing import board_layout
 from .layouts import ROUND_NUMBERS, default_layouts
 from .maze import ACTIONS, Cell
 from .rules import RULES
@@ -285,7 +284,6 @@ class GnomesGame(Game):
         seat_names=("Gnome A", "Gnome B"),
         chat_in_state=True,
         round_sequence=True,
-        has_board_layout=True,
         goal_measure="success",
         measures=(
             MeasureSpec(
@@ -314,10 +312,6 @@ class GnomesGame(Game):
     def chat_enabled(self) -> bool:
         """Chat follows the "chat" option (off for a study's mute control condition)."""
         return bool(self.options["chat"])
-
-    def board_layout(self, observation) -> dict:
-        """What the page draws for one seat (its own walls, the token, a treasure it sees)."""
-        return board_layout(observation, [self.seat_name(s) for s in range(2)])
 
     def next_round_options(self) -> dict | None:
         """Options for the next round of the five-round sequence (None after the last round)."""

@@ -27,6 +27,12 @@ def parse_cell(text: str) -> Cell:
     return int(x), int(y)
 
 
+def parse_wall(name: str) -> tuple[Cell, str]:
+    """The cell a wall borders and its edge ("right" or "down"), from the wall's name ("x,y:right")."""
+    cell, _, edge = name.partition(":")
+    return parse_cell(cell), edge
+
+
 def wall_between(cell: Cell, action: str) -> str | None:
     """The name of the wall a move from ``cell`` in ``action``'s direction would cross (None for stay)."""
     x, y = cell

@@ -236,8 +236,6 @@ class HiveGame(Game):
         seat_names=("White", "Black"),
         typed_moves="UHP",
         has_image=True,
-        image_coords=True,
-        has_board_layout=True,
         # The rules allow a draw by mutual consent (typically when both sides can only repeat moves for ever).
         draw_by_agreement=True,
         measures=(
@@ -272,12 +270,6 @@ class HiveGame(Game):
         from .render import observation_png
 
         return observation_png(observation, coords=coords)
-
-    def board_layout(self, observation) -> dict:
-        """Pixel geometry of the same picture, for the clickable overlay in the browser."""
-        from .render import observation_layout
-
-        return observation_layout(observation)
 
     def __init__(self, options: Mapping[str, Any] | None = None, num_seats: int | None = None):
         super().__init__(options, num_seats)

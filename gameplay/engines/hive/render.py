@@ -366,7 +366,8 @@ def observation_png(observation, *, coords: bool = False) -> bytes:
 
 
 def observation_layout(observation) -> dict:
-    """``layout`` of an engine Observation (or its ``data``): for the board overlay (Game.board_layout)."""
+    """``layout`` of an engine Observation (or its ``data``): the picture's geometry, for the page's clickable
+    overlay (Hive's board presenter, gameplay/boards/hive.py, which must match this PNG pixel for pixel)."""
     return layout(getattr(observation, "data", observation))
 
 

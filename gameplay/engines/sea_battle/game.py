@@ -33,7 +33,6 @@ from .board import (
     Ship,
     resolve_turn,
 )
-from .layout import board_layout
 from .rules import RULES
 from .text import damage_words, observation_text, order_label, order_short, pending_words
 
@@ -288,7 +287,6 @@ class SeaBattleGame(Game):
                        type=bool),
         ),
         seat_names=TEAMS,
-        has_board_layout=True,
         measures=(
             MeasureSpec("turns", "Turns resolved so far."),
             MeasureSpec("ships_afloat", "This fleet's ships still afloat."),
@@ -302,6 +300,3 @@ class SeaBattleGame(Game):
     def max_actions(self) -> int:
         """Every turn takes at most one order per ship."""
         return self.options["turn_cap"] * 2 * SHIPS_PER_TEAM
-
-    def board_layout(self, observation: Observation) -> dict:
-        return board_layout(observation.data)

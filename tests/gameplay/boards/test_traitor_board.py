@@ -16,6 +16,7 @@ from gameplay.boards import presenter_for
 from gameplay.boards.are_you_the_traitor import TraitorBoard
 from gameplay.engines.are_you_the_traitor import TraitorGame
 from gameplay.engines.are_you_the_traitor.deck import KEYHOLDER, WIZARD, character_name, points, team_of
+from gameplay.engines.registry import GAMES
 from gameplay.engines.seat_view import SeatView
 
 BOARD = TraitorBoard()
@@ -31,7 +32,9 @@ CASES = [(4, {"max_rounds": 4}, 3), (5, {"max_rounds": 3}, 2), (6, {"max_rounds"
 
 def view_of(facts: dict, seat: int | None = 1, num_seats: int = 4, **extra) -> SeatView:
     names = tuple(f"Player {s + 1}" for s in range(num_seats))
-    return SeatView("are_you_the_traitor", seat, num_seats, names, facts, "", **extra)
+    game = GAMES["are_you_the_traitor"]
+    return SeatView(game_id="are_you_the_traitor", spec=game.spec, rules=game.rules, seat=seat, num_seats=num_seats,
+                    seat_names=names, options={}, facts=facts, text="", **extra)
 
 
 def test_the_registry_gives_the_traitor_board():

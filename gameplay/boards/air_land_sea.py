@@ -1,7 +1,11 @@
-"""What the board template draws, computed from one observation only (so it cannot show more than the seat may
-see): the viewer's side at the bottom of each theater column, the VP track, the hand and the recent events."""
+"""Air, Land & Sea's board presenter: what the board template draws (``layout``), computed from one seat view's
+facts only (so it cannot show more than the seat may see): the viewer's side at the bottom of each theater column,
+the VP track, the hand and the recent events."""
 
 from __future__ import annotations
+
+from gameplay.boards.base import BoardPresenter
+from gameplay.engines.seat_view import SeatView
 
 EVENTS_SHOWN = 6
 
@@ -19,7 +23,8 @@ def _card(card: dict) -> dict:
     return {**card, "title": title, "label": label + (", covered" if card["covered"] else "")}
 
 
-def board_layout(data: dict) -> dict:
+def layout_of(data: dict) -> dict:
+    """The drawing of one observation's facts (``data``)."""
     viewer = data["you"]
     me = viewer if viewer in (0, 1) else 0
     them = 1 - me
@@ -50,3 +55,10 @@ def board_layout(data: dict) -> dict:
         "hand": [{**c, "loc": f"hand:{c['slot']}"} for c in data["hand"]],
         "events": [e["text"] for e in events], "last_other": last_other if viewer is not None else None,
     }
+
+
+class AirLandSeaBoard(BoardPresenter):
+    template = "games/air_land_sea/board.html"
+
+    def layout(self, view: SeatView) -> dict:
+        return layout_of(view.facts)

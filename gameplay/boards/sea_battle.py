@@ -1,16 +1,20 @@
-"""The page's drawing of one observation (``Game.board_layout``): SVG geometry for the sea, ships, the last turn's
-shots and the current ship's choices, plus the order pad. Built from the observation alone, so it can show no
-more than the viewer may see. SVG rows grow downwards, so cell (x, y) is drawn at column x, row 23 - y."""
+"""Sea Battle's board presenter: the page's drawing of one seat view (``layout``), SVG geometry for the sea, ships,
+the last turn's shots and the current ship's choices, plus the order pad. Built from the view's facts alone, so it
+can show no more than the viewer may see. SVG rows grow downwards, so cell (x, y) is drawn at column x, row 23 - y.
+The sailing rules themselves (where a move ends past rocks, where the guns point) are the engine's pure functions,
+called rather than copied so the pad can never promise a course the engine would not sail."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from .board import HEADING_NAMES, HEADINGS, MOVES, SIZE, course_past_rocks, gun_heading
-from .text import MOVE_SHORT, report_lines
+from gameplay.boards.base import BoardPresenter
+from gameplay.engines.sea_battle.board import HEADING_NAMES, HEADINGS, MOVES, SIZE, course_past_rocks, gun_heading
+from gameplay.engines.sea_battle.text import MOVE_SHORT, report_lines
+from gameplay.engines.seat_view import SeatView
 
-# A ship's outline facing North (bow up), in cell units around the cell's centre.
+# A ship's outline facing North (bow up), in cell units around the centre of its cell
 HULL = ((0.0, -0.62), (0.4, -0.08), (0.34, 0.5), (-0.34, 0.5), (-0.4, -0.08))  # a little over a cell: legible
 ARROWS = {"left": "↰", "forward": "↑", "right": "↱", "stay": "•"}
 
@@ -38,7 +42,8 @@ def _ball_path(x: int, y: int, heading: str, side: str) -> list[tuple[float, flo
     return [_centre(x + aim[0] * k, y + aim[1] * k) for k in (1, 2, 3)]
 
 
-def board_layout(data: Mapping[str, Any]) -> dict[str, Any]:
+def layout_of(data: Mapping[str, Any]) -> dict[str, Any]:
+    """The drawing of one observation's facts (``data``)."""
     seat = data["seat"]
     last = data["last_turn"] or {}
     to_order = data["to_order"]
@@ -108,6 +113,14 @@ def board_layout(data: Mapping[str, Any]) -> dict[str, Any]:
         "enemy_fleet": enemy_fleet,
         "report": report_lines(last) if last else [],
         "report_turn": last.get("turn"),
-        "my_orders": [{"ship": ship, "text": f"{MOVE_SHORT[o.split('_')[0]]} + "
+        # An order is its action id, "<move>_<L|R>" (e.g. "forward_L"): read by id, never from a sentence.
+        "my_orders": [{"ship": ship, "text": f"{MOVE_SHORT[o.partition('_')[0]]} + "
                        f"{'port' if o.endswith('_L') else 'starboard'}"} for ship, o in data["my_orders"].items()],
     }
+
+
+class SeaBattleBoard(BoardPresenter):
+    template = "games/sea_battle/board.html"
+
+    def layout(self, view: SeatView) -> dict[str, Any]:
+        return layout_of(view.facts)

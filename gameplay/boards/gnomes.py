@@ -1,11 +1,14 @@
-"""Geometry for drawing one seat's side of the maze (an SVG in the page), from its observation only."""
+"""Gnomes at Night's board presenter: the geometry for drawing one seat's side of the maze (an SVG in the page),
+from its seat view's facts only (its own walls, the token, the treasure only when this side sees it)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .maze import parse_cell
+from gameplay.boards.base import BoardPresenter
+from gameplay.engines.gnomes.maze import parse_wall
+from gameplay.engines.seat_view import SeatView
 
 # The move pad: action id, accessible label, keys that press it (see static/js/keys.js), grid area.
 PAD = (
@@ -24,7 +27,7 @@ LABELS = 0.6
 STEPS = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}
 
 
-def last_move_marks(data: Mapping[str, Any], names: list[str]) -> list[dict[str, Any]]:
+def last_move_marks(data: Mapping[str, Any], names: Sequence[str]) -> list[dict[str, Any]]:
     """Each seat's newest move, for marking on the maze: an arrow for a move made, an arrow stopped by a bar for
     a move a wall blocked, a ring for staying put. From the observation's history only, so a mark says no more than
     the viewer may know: a partner's move that left the token where it was has no direction there (option
@@ -70,14 +73,12 @@ def last_move_marks(data: Mapping[str, Any], names: list[str]) -> list[dict[str,
     return sorted(marks, key=lambda m: not m["newest"])  # the newest first, as it is read
 
 
-def board_layout(observation, names: list[str]) -> dict[str, Any]:
+def layout_of(data: Mapping[str, Any], names: Sequence[str]) -> dict[str, Any]:
     """Line segments of this side's walls, the grid lines, the token, the treasure if the seat sees it."""
-    data: Mapping[str, Any] = observation.data
     size = int(data["size"])
     walls = []
     for name in data.get("walls") or ():
-        cell, edge = name.split(":")
-        x, y = parse_cell(cell)
+        (x, y), edge = parse_wall(name)  # the engine's own wall names, read by the engine's own function
         walls.append((x + 1, y, x + 1, y + 1) if edge == "right" else (x, y + 1, x + 1, y + 1))
     visited = {tuple(move["to"]) for move in data.get("history") or ()} | {tuple(data["start"])}
     token = data["token"]
@@ -99,3 +100,10 @@ def board_layout(observation, names: list[str]) -> dict[str, Any]:
         "treasure_label": f"column {treasure[0] + 1}, row {treasure[1] + 1}" if treasure else "",
         "last_moves": last_move_marks(data, names),
     }
+
+
+class GnomesBoard(BoardPresenter):
+    template = "games/gnomes/board.html"
+
+    def layout(self, view: SeatView) -> dict[str, Any]:
+        return layout_of(view.facts, view.seat_names)
