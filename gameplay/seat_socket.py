@@ -340,7 +340,7 @@ def beat_all(sockets: Sequence[SeatSocket]) -> list[str | None]:
     """The presence heartbeat of all the open sockets of a server process (gameplay.consumers.ProcessHeartbeat):
     their seats are here, and for each socket the presence list again if someone came or went since it drew it
     (None if not). Two cache round trips in all, however many sockets: a beat per socket cost the process
-    noticeably more at 200 matches (issue 16, README "Realtime benchmark")."""
+    noticeably more at 200 matches (issue 16, gameplay/bench/README.md, "Realtime benchmark")."""
     presence.beat_many({s.seat.pk: s.seat for s in sockets}.values())
     known = presence.read({seat.pk: seat for s in sockets for seat in s.seats}.values())
     return [s.presence_html(known=known) for s in sockets]

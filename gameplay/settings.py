@@ -33,7 +33,7 @@ def env_bool(name: str, default: bool) -> bool:
 
 def _development_default() -> bool:
     """DEBUG when the environment does not say: on for manage.py commands run from a checkout (runserver, migrate,
-    the README's tools) and for the test runner, off for everything else, i.e. the servers and workers that
+    the tools the READMEs name) and for the test runner, off for everything else, i.e. the servers and workers that
     import these settings in production (daphne/uvicorn/gunicorn through gameplay.asgi, Celery). ``check
     --deploy`` asks about production, so it gets production's default."""
     if "pytest" in sys.modules:
@@ -44,7 +44,7 @@ def _development_default() -> bool:
 
 DEBUG = env_bool("DEBUG", _development_default())
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
-# Keys that are public: the README's example and the development fallback below.
+# Keys that are public: gameplay/CONFIGURATION.md's example and the development fallback below.
 KNOWN_EXAMPLE_KEYS = {"change-me", "dev-only-insecure-key-do-not-use-in-production"}
 if not DEBUG:
     if not SECRET_KEY:
@@ -94,7 +94,7 @@ CONTENT_SECURITY_POLICY = os.environ.get(
 
 # Which environment variables an LLM agent configuration may name for its key (agents_app.agents.llm.settings):
 # a full-match pattern, and names refused on top of the platform's own secrets (comma-separated). Production
-# should narrow the pattern, e.g. ^[A-Z][A-Z0-9_]*_API_KEY$ (the README's production example does).
+# should narrow the pattern, e.g. ^[A-Z][A-Z0-9_]*_API_KEY$ (gameplay/CONFIGURATION.md's production example does).
 LLM_KEY_ENV_PATTERN = os.environ.get("LLM_KEY_ENV_PATTERN", r"^[A-Z][A-Z0-9_]*_(KEY|TOKEN)(_[0-9]+)?$")
 LLM_KEY_ENV_DENYLIST = [n.strip() for n in os.environ.get("LLM_KEY_ENV_DENYLIST", "").split(",") if n.strip()]
 # Sessions live in a signed cookie: binding a study participant to this browser on a GET writes no row.

@@ -1,4 +1,4 @@
-"""Optional: a real small model behind a real OpenAI-compatible server (README: "Quickstart with a small local
+"""Optional: a real small model behind an OpenAI-compatible server (agents_app README, "Quickstart with a small local
 model"). Skipped unless LOCAL_LLM_URL names the server, so not part of the default run; when run, the base scaffold
 must make at least 95% of its Santorini decisions without falling back, as the issue asks of constrained replies."""
 

@@ -37,7 +37,7 @@ from .messages import suggest
 class BeliefConstants:
     """The belief's three evidence weights, fixed by ``gnomes_tune`` on the tuning seeds 1000..1029 (disjoint
     from the evaluation seeds 0..29): a coordinate sweep around the previous values (4, 2, 0.7), three passes,
-    each adopting the best change of the pass before; the README quotes the runs.
+    each adopting the best change of the pass before; the Gnomes README quotes the runs.
 
     - hint_factor: how much more likely the treasure is in the direction the partner tells the ego to go. A
       hint is the next step of a path, not an exact bearing, but 8 beat 4 and 2 in every pass.

@@ -22,7 +22,7 @@ DEFAULT_DECISION_DEADLINE_S = 30.0
 # settings LLM_KEY_ENV_PATTERN and LLM_KEY_ENV_DENYLIST (agents_app.selectors.key_env_policy) and hands it to the
 # agent's settings; this package never reads Django's settings itself. By default only names shaped like a key
 # are allowed (OPENAI_API_KEY, HF_TOKEN, MY_KEY_2): HOME, PATH or a deployment's other variables are refused even
-# when they are not on the deny-list below. Production may narrow it further (README: ``^[A-Z][A-Z0-9_]*_API_KEY$``).
+# when they are not on the deny-list below. Production may narrow it (CONFIGURATION.md: ``^[A-Z][A-Z0-9_]*_API_KEY$``).
 DEFAULT_KEY_ENV_PATTERN = r"^[A-Z][A-Z0-9_]*_(KEY|TOKEN)(_[0-9]+)?$"
 # The project's own secrets and service URLs, never a key whatever the pattern says.
 PROJECT_SECRET_ENV = frozenset(

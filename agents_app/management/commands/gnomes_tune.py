@@ -4,7 +4,7 @@ Sweeps the Gnomes belief weights (agents_app.agents.gnomes.tuning.SWEEP: one wei
 current defaults) on the tuning seeds only (1000..1029, never gnomes_eval's), plays rounds 1-5 with the
 template partner for the communicating agent (chat on) and the mute agent (chat off), and prints each
 candidate's mean turns (a failed round counted at the turn cap), best first. The defaults in
-belief.BeliefConstants are the values this sweep found best; the README quotes the run.
+belief.BeliefConstants are the values this sweep found best; the Gnomes README quotes the run.
 """
 
 from __future__ import annotations

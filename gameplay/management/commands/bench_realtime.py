@@ -4,7 +4,7 @@
 Plays N human-vs-human (with --agent, human-vs-agent) matches over real websockets against a running server
 (issue 14) and prints moves/s, the mover's round trip and the partner's delivery (p50/p95/p99/max; with --agent,
 the agent's reply), errors, and lost or duplicated moves as checked against the event log. Run it with the
-server's DATABASE_URL: it creates the matches and reads the log there. See the README's "Realtime benchmark"
+server's DATABASE_URL: it creates the matches and reads the log there. See gameplay/bench/README.md
 for the topologies measured.
 """
 
