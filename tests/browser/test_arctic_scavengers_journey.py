@@ -82,7 +82,9 @@ def test_person_plays_a_whole_game_against_the_random_agent_on_a_phone(phone_pag
     assert page.locator("#board .arctic").get_attribute("data-round") == "16"
     assert page.locator("#board .arctic-skirmish").count() == 1
     assert page.locator("#board .tribe .people").count() == 2  # the final count of each tribe
-    assert "people" in result_text(page) or "won" in result_text(page).lower() or "lost" in result_text(page).lower()
+    ending = result_text(page).lower()
+    # Against a random agent any of the three endings can come: more people, fewer, or as many (a draw).
+    assert any(word in ending for word in ("people", "won", "lost", "draw")), ending
     assert clicks >= 16 * 2  # at least an end of turn and a keep (or end) every round
 
 

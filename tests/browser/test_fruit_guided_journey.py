@@ -14,6 +14,7 @@ import subprocess
 import sys
 
 from tests.browser.conftest import ARTIFACTS
+from tests.browser.santorini_player import wait_until_live
 from tests.support.live_server import ROOT, daphne_server, migrate, server_env
 from tests.support.openai_server import ScriptedReply, scripted_openai_server
 
@@ -55,6 +56,7 @@ def test_a_person_trades_fruit_with_the_guided_agent_and_sees_their_payoff(chrom
                 page.get_by_role("button", name="Start match").click()
                 page.wait_for_url(re.compile(r"/play/[\w-]+/$"))
                 page.wait_for_selector("form.fruit-builder")
+                wait_until_live(page)  # the socket's first frame redraws the form: type after it, not before
 
                 page.get_by_label("Give bananas").fill("1")
                 page.get_by_label("Get kiwis").fill("2")
