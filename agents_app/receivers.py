@@ -9,7 +9,6 @@ from django.dispatch import receiver
 
 from agents_app import turn_runner
 from agents_app.models import AgentConfig
-from agents_app.tasks import answer_chat, judge_match, play_agent_turns
 from gameplay.signals import agent_turn_due, chat_posted, verdict_awaited
 
 
@@ -20,6 +19,8 @@ def queue_agent_turns(sender, match_id: int, **kwargs) -> None:
 
     gameplay sends the signal only after the transaction that made the turn due has committed.
     """
+    from agents_app.tasks import play_agent_turns  # here, not above: the tasks pull in every agent and openai
+
     if play_agent_turns.app.conf.task_always_eager and not settings.AGENT_TURNS_INLINE:
         turn_runner.runner().submit(match_id)
     else:
@@ -30,6 +31,8 @@ def queue_agent_turns(sender, match_id: int, **kwargs) -> None:
 def queue_chat_answers(sender, match_id: int, **kwargs) -> None:
     """A chat line committed in a match with an agent seat: let agents that are not to move answer it, off the
     announcing thread as for turns (agents_app.chat_services decides who owes an answer)."""
+    from agents_app.tasks import answer_chat
+
     if answer_chat.app.conf.task_always_eager and not settings.AGENT_TURNS_INLINE:
         turn_runner.chat_runner().submit(match_id)
     else:
@@ -40,6 +43,8 @@ def queue_chat_answers(sender, match_id: int, **kwargs) -> None:
 def queue_judge(sender, match_id: int, **kwargs) -> None:
     """A judged game's last message committed (or the watchdog found it still waiting): queue the judge, off the
     announcing thread as for turns (a judge model call may take seconds)."""
+    from agents_app.tasks import judge_match
+
     if judge_match.app.conf.task_always_eager and not settings.AGENT_TURNS_INLINE:
         turn_runner.judge_runner().submit(match_id)
     else:

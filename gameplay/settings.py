@@ -101,7 +101,9 @@ LLM_KEY_ENV_DENYLIST = [n.strip() for n in os.environ.get("LLM_KEY_ENV_DENYLIST"
 SESSION_ENGINE = "django.contrib.sessions.backends.signed_cookies"
 
 INSTALLED_APPS = [
-    "daphne",  # makes runserver serve ASGI, websockets included
+    # daphne makes runserver serve ASGI, websockets included; through our config so that the server (twisted,
+    # 0.4 s of imports) loads only when runserver runs, not in every manage.py command (gameplay/apps.py).
+    "gameplay.apps.DaphneConfig",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",

@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from rating_app import ratings, selectors
 from rating_app.models import RatingRun, RefreshRequest
-from rating_app.ratings import RatingConfig, RatingInputError, rate
+from rating_app.ratings import RatingConfig, RatingInputError
 
 logger = logging.getLogger(__name__)
 
@@ -68,7 +68,7 @@ def refresh(source: str, filters: dict | None = None, config: RatingConfig | Non
         error = "no finished matches" + (" match these filters" if any(filters.values()) else " yet")
     else:
         try:
-            result = rate(matches, config).to_json()
+            result = ratings.rate(matches, config).to_json()  # loads numpy on first use
         except (RatingInputError, ValueError) as err:  # ValueError: e.g. an unknown tie rule
             error = str(err)
     run = RatingRun.objects.create(

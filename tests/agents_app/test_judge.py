@@ -21,9 +21,9 @@ AGAINST_TEXT = "Many people skip it and feel fine."  # no reason, no example, no
 
 def debate_to_the_judge(monkeypatch) -> Match:
     """Two people argue one round each; the judge is kept from running until the test calls it."""
-    from agents_app import receivers
+    from agents_app import tasks
 
-    monkeypatch.setattr(receivers.judge_match, "delay", lambda match_id: None)
+    monkeypatch.setattr(tasks.judge_match, "delay", lambda match_id: None)
     match = services.create_match("debate", [SeatController("human"), SeatController("human")], seed=1,
                                   options={"topic": 0, "rounds_per_side": 1})
     match = services.submit_action(match.pk, 0, "argue:logos", text=FOR_TEXT, expected_version=match.version)

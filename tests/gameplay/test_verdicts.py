@@ -46,9 +46,9 @@ def heard():
 @pytest.fixture
 def no_judge(settings, monkeypatch):
     """Keep the agents_app receiver from judging at once, so the awaiting state can be examined."""
-    from agents_app import receivers
+    from agents_app import tasks
 
-    monkeypatch.setattr(receivers.judge_match, "delay", lambda match_id: None)
+    monkeypatch.setattr(tasks.judge_match, "delay", lambda match_id: None)
     settings.AGENT_TURNS_INLINE = True
 
 

@@ -13,8 +13,7 @@ import random
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import replace
-
-import openai
+from typing import TYPE_CHECKING
 
 from agents_app.agents.base import Agent, ChatAnswer, ChatLine, Decision, TurnView
 from agents_app.agents.random_agent import short_text_for
@@ -24,6 +23,9 @@ from .client import ChatCaller, GiveUp, image_part, make_openai_client
 from .rap import NoLogprobs, rap_choice
 from .replies import ExplainReply, InvalidReply, TextValidator, parse_answer, parse_reply
 from .settings import LLMAgentSettings
+
+if TYPE_CHECKING:  # client.py imports openai when a client is built: it takes 0.8 s to import
+    import openai
 
 logger = logging.getLogger(__name__)
 

@@ -19,12 +19,14 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-
-import openai
+from typing import TYPE_CHECKING
 
 from agents_app.agents.base import ModelCall
 
 from .settings import LLMAgentSettings
+
+if TYPE_CHECKING:  # imported where it is used: openai takes 0.8 s to import, and most commands never call a model
+    import openai
 
 logger = logging.getLogger(__name__)
 
@@ -43,6 +45,7 @@ _ERROR_TEXT_LIMIT = 300
 
 def make_openai_client(settings: LLMAgentSettings, environ: Mapping[str, str] | None = None) -> openai.OpenAI:
     """An OpenAI client for the settings; the key is looked up now and handed only to the client."""
+    import openai
     source = os.environ if environ is None else environ
     problem = settings.key_env_problem()
     if problem:
@@ -72,6 +75,7 @@ def shared_http_client() -> openai.DefaultHttpxClient:
     partner) and dropped its open connections. It is thread-safe and holds no key (the key goes with each request
     from its own OpenAI client). A process forked from this one (a Celery worker) makes its own.
     The key goes to the configured host only: a redirect is an error, never followed with the key."""
+    import openai
     global _http_client
     with _http_client_lock:
         if _http_client is None or _http_client[0] != os.getpid():
@@ -146,6 +150,7 @@ class ChatCaller:
         """One chat completion, retried on transient HTTP failures; raises GiveUp when it cannot get one.
         ``response_format`` (e.g. a JSON schema) wins over ``json_mode``; ``details`` go on every attempt's record
         (e.g. the reply format asked for)."""
+        import openai
         request = {
             "model": self._settings.model,
             "messages": list(messages),
@@ -231,6 +236,7 @@ class ChatCaller:
 
     def _describe(self, err: openai.APIError) -> str:
         """A short description of a failed request with anything key-like removed."""
+        import openai
         if isinstance(err, openai.APITimeoutError):
             return "timeout"
         if isinstance(err, openai.APIConnectionError):
@@ -264,6 +270,7 @@ def _backoff(attempt: int) -> float:
 
 def _retry_wait(err: openai.APIError, attempt: int) -> float | None:
     """Seconds to wait before retrying, or None when retrying cannot help (e.g. 400, 401, 404)."""
+    import openai
     backoff = _backoff(attempt)
     if isinstance(err, openai.APIConnectionError):  # includes timeouts
         return backoff

@@ -12,13 +12,15 @@ import json
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
-
-import openai
+from typing import TYPE_CHECKING
 
 from agents_app.agents.base import ModelCall
 
 from .client import ChatCaller, GiveUp, make_openai_client
 from .settings import LLMAgentSettings
+
+if TYPE_CHECKING:  # client.py imports openai when a client is built: it takes 0.8 s to import
+    import openai
 
 logger = logging.getLogger(__name__)
 

@@ -12,8 +12,7 @@ import struct
 import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass
-
-import openai
+from typing import TYPE_CHECKING
 
 from agents_app.agents.base import ModelCall
 
@@ -23,6 +22,9 @@ from .replies import InvalidReply, json_object_in
 from .reply_formats import JSON_OBJECT_STYLE, OPENAI_STYLE
 from .settings import LLMAgentSettings
 from .tokens import server_facts
+
+if TYPE_CHECKING:  # client.py imports openai when a client is built: it takes 0.8 s to import
+    import openai
 
 JSON_PROBE_TOKENS = 200
 

@@ -13,13 +13,15 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-
-import openai
+from typing import TYPE_CHECKING
 
 from agents_app.agents.base import ModelCall
 
 from .client import ChatCaller, GiveUp, make_openai_client
 from .settings import LLMAgentSettings
+
+if TYPE_CHECKING:  # client.py imports openai when a client is built: it takes 0.8 s to import
+    import openai
 
 SPY, VILLAGER = "spy", "villager"
 FIRST_ORDER, SECOND_ORDER = "first-order", "second-order"

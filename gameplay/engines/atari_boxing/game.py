@@ -27,11 +27,19 @@ from ..api import (
     OptionSpec,
     State,
 )
-from . import emulator
 from .actions import BY_ID, JOYSTICK
 from .ram import Ringside
 from .rules import RULES
 from .text import observation_text
+
+
+def _emulator():
+    """The emulator module, imported on first use: with ale-py and numpy it takes 0.15 s to import, which every
+    process listing the games (each manage.py command) would pay without ever running a bout."""
+    from . import emulator
+
+    return emulator
+
 
 SEATS = ("White", "Black")
 DECISION_FRAME_CHOICES = (1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 30, 60)
@@ -49,7 +57,7 @@ class BoxingState(State):
 
     def __init__(self, game: BoxingGame, seed: int):
         super().__init__(game, seed)
-        start = emulator.opening()
+        start = _emulator().opening()
         self.snapshot = start.snapshot
         self.screen = start.screen
         self.ringside = Ringside.from_ram(start.ram)
@@ -84,7 +92,7 @@ class BoxingState(State):
         if cap:
             frames = min(frames, cap - self.frame)
         white, black = (BY_ID[a].ale for a in self.pending)
-        step = emulator.run(self.snapshot, white, black, frames, keep_screens=self._keep_frames)
+        step = _emulator().run(self.snapshot, white, black, frames, keep_screens=self._keep_frames)
         self.snapshot, self.screen = step.snapshot, step.screen
         self.ringside = Ringside.from_ram(step.ram)
         self.frame += step.frames
@@ -190,7 +198,7 @@ class BoxingState(State):
             "max_frames": self.game.options["max_frames"],
             "knockout": ring.knockout,
             "status": self.status,
-            "screen": emulator.pack_screen(self.screen),
+            "screen": _emulator().pack_screen(self.screen),
             "my_choice": self.pending[seat] if seat is not None else None,
         }
         return Observation(seat, data, observation_text(data, seat))
@@ -208,8 +216,8 @@ class BoxingState(State):
     # --- persistence -----------------------------------------------------------------------------
     def _payload(self) -> dict:
         return {
-            "console": emulator.pack_bytes(self.snapshot),
-            "screen": emulator.pack_screen(self.screen),
+            "console": _emulator().pack_bytes(self.snapshot),
+            "screen": _emulator().pack_screen(self.screen),
             "ringside": self.ringside.to_json(),
             "frame": self.frame,
             "decision": self.decision,
@@ -219,8 +227,8 @@ class BoxingState(State):
         }
 
     def _load_payload(self, payload: Mapping[str, Any]) -> None:
-        self.snapshot = emulator.unpack_bytes(payload["console"])
-        self.screen = emulator.unpack_screen(payload["screen"])
+        self.snapshot = _emulator().unpack_bytes(payload["console"])
+        self.screen = _emulator().unpack_screen(payload["screen"])
         self.ringside = Ringside.from_json(payload["ringside"])
         self.frame = int(payload["frame"])
         self.decision = int(payload["decision"])
@@ -234,13 +242,13 @@ def frame_png(screen: bytes, *, wide: bool = True) -> bytes:
     wide (a live stream sends them narrow and lets the canvas stretch them)."""
     from PIL import Image
 
-    image = Image.frombytes("P", (emulator.SCREEN_WIDTH, emulator.SCREEN_HEIGHT), screen)
+    image = Image.frombytes("P", (_emulator().SCREEN_WIDTH, _emulator().SCREEN_HEIGHT), screen)
     flat = [0] * 768
-    for index, rgb in emulator.palette().items():
+    for index, rgb in _emulator().palette().items():
         flat[index * 3:index * 3 + 3] = rgb
     image.putpalette(flat)
     if wide:
-        image = image.resize((emulator.SCREEN_WIDTH * 2, emulator.SCREEN_HEIGHT), Image.NEAREST)
+        image = image.resize((_emulator().SCREEN_WIDTH * 2, _emulator().SCREEN_HEIGHT), Image.NEAREST)
     out = io.BytesIO()
     image.save(out, format="PNG", compress_level=1)
     return out.getvalue()
@@ -286,11 +294,11 @@ class BoxingGame(Game):
         return 2 * decisions + 2
 
     def frames_per_second(self) -> int:
-        return emulator.FRAMES_PER_SECOND
+        return _emulator().FRAMES_PER_SECOND
 
     def live_play(self) -> bool:
         return bool(self.options["live"])
 
     def observation_image(self, observation: Observation, *, coords: bool = False) -> bytes | None:
         """The screen as the observation holds it (the whole ring is in view of both boxers)."""
-        return frame_png(emulator.unpack_screen(observation.data["screen"]))
+        return frame_png(_emulator().unpack_screen(observation.data["screen"]))
