@@ -59,3 +59,43 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, t
     yield
     for folder in folders:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+# --- phase 2 of .ci/test: only the tests the services can change -----------------------------------------------
+# Phase 2 runs again against PostgreSQL and Redis (TEST_PHASE=services). A test that touches neither the database nor
+# the channel layer or cache behaves the same on both backends: running it twice proves nothing and costs minutes.
+SERVICE_FIXTURES = frozenset({
+    "db", "transactional_db", "django_db_setup", "live_server", "client", "admin_client",
+    "admin_user", "django_user_model", "async_client", "settings_with_redis",
+})
+SERVICE_WORDS = ("channel_layer", "get_channel_layer", "cache.", "WebsocketCommunicator", "REDIS_URL", "DATABASE_URL")
+
+
+def touches_services(item) -> bool:
+    """Whether a test may behave differently on PostgreSQL and Redis: it is an integration test, asks for the
+    database (marker or fixture), or its module talks to the channel layer or cache, or reads the service URLs."""
+    path = str(item.fspath)
+    if "/tests/integration/" in path or item.get_closest_marker("django_db"):
+        return True
+    if SERVICE_FIXTURES & set(getattr(item, "fixturenames", ())):
+        return True
+    return any(word in _module_text(path) for word in SERVICE_WORDS)
+
+
+_TEXTS: dict[str, str] = {}
+
+
+def _module_text(path: str) -> str:
+    if path not in _TEXTS:
+        _TEXTS[path] = Path(path).read_text(encoding="utf-8")
+    return _TEXTS[path]
+
+
+def pytest_collection_modifyitems(config, items):
+    if os.environ.get("TEST_PHASE") != "services":
+        return
+    kept = [item for item in items if touches_services(item)]
+    dropped = [item for item in items if not touches_services(item)]
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = kept

@@ -1,10 +1,10 @@
 """run_study_bots: the bot's browser pieces (forms, CSRF, the move policies) and the acceptance runs.
 
-The acceptance tests run the real thing in subprocesses, like a researcher would: load a preset into a fresh
-SQLite file, serve it with daphne, drive 30 bots through it, export, and check the export. For the seeds/003
-Gnomes preset the exported ANOVA and Tukey statistics are recomputed with scipy from rounds.csv alone; the
-Santorini preset (random agent, an LLM configuration answered by a scripted OpenAI-compatible server, another
-participant) must run end to end and export ANOVA/Tukey over its three conditions.
+The acceptance tests run the real thing in subprocesses, like a researcher would: load a preset into a fresh SQLite
+file, serve it with daphne, drive a cohort of bots through it (small by default, 30-32 with STUDY_BOTS_COHORT=full),
+export, and check the export. For the seeds/003 Gnomes preset the exported ANOVA and Tukey statistics are recomputed
+with scipy from rounds.csv alone; the Santorini preset (random agent, an LLM configuration answered by a scripted
+OpenAI-compatible server, another participant) must run end to end and export ANOVA/Tukey over its three conditions.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import json
 import math
+import os
 import random
 import subprocess
 import sys
@@ -40,10 +41,15 @@ from tests.support.openai_server import scripted_openai_server
 
 PRESET = "fixtures/studies/gnomes_seeds003.json"
 SLUG = "gnomes-seeds003"
-PARTICIPANTS = 30
-# The Gnomes preset has four balanced conditions: 32 bots put an even 8 in the human condition, so every one of
-# them gets a partner instead of waiting out the pairing timeout (120 s a round) for a fallback agent.
-GNOMES_PARTICIPANTS = 32
+# The cohorts' sizes. The default run (CI) plays small cohorts: every condition twice, so each condition's data,
+# every per-round test and the pairing of the human condition are all exercised, in a fifth of the time.
+# STUDY_BOTS_COHORT=full plays the sizes the seeds' studies call for (30 and 32 bots, about 15 minutes):
+#   STUDY_BOTS_COHORT=full .venv/bin/pytest tests/studies/test_study_bots.py -k bots_through
+FULL_COHORT = os.environ.get("STUDY_BOTS_COHORT") == "full"
+# The Santorini preset has three conditions, the Gnomes preset four, balanced. For Gnomes an even number in the
+# human condition (8 of 32, 2 of 8) gives every bot a partner instead of the pairing timeout's fallback agent.
+PARTICIPANTS = 30 if FULL_COHORT else 6
+GNOMES_PARTICIPANTS = 32 if FULL_COHORT else 8
 CONDITIONS = ("human", "comm", "mute", "llm")
 
 # --- the bot's browser pieces (fast) -------------------------------------------------------------------------
@@ -174,7 +180,7 @@ def test_pushed_fragments_tell_their_version_so_stale_pushes_are_skipped():
     assert pushed_version('<div id="flash" class="flash error">Nothing was changed.</div>') is None  # news
 
 
-# --- acceptance: 30 bots over the seeds/003 preset, then the exports -------------------------------------
+# --- acceptance: a cohort of bots over the seeds/003 preset, then the exports ---------------------------------
 
 
 def manage(env: dict, *args: str, timeout: float = 120) -> subprocess.CompletedProcess:
@@ -223,7 +229,7 @@ def point_agent_at(env, agent: str, base_url: str) -> None:
 
 
 @pytest.mark.slow
-def test_thirty_two_bots_through_the_seeds003_preset_and_its_analysis(tmp_path):
+def test_a_cohort_of_bots_through_the_seeds003_preset_and_its_analysis(tmp_path):
     env = server_env(f"sqlite:///{tmp_path / 'study.sqlite3'}")
     migrate(env)
     load_preset_with_its_llm(env, PRESET, "fixtures/studies/gnomes_llm_agent.json", "gnomes-llm")
@@ -390,7 +396,7 @@ def check_time_to_goal(out, counted: list[dict], round_numbers: list[int]) -> No
     assert tested >= len(round_numbers), f"only {tested} log-rank tests could be recomputed"
 
 
-# --- acceptance: 30 bots over the Santorini preset (random agent, LLM agent, another participant) ----------
+# --- acceptance: a cohort of bots over the Santorini preset (random agent, LLM agent, another participant) ---
 
 SANTORINI_PRESET = "fixtures/studies/santorini_agents.json"
 SANTORINI_SLUG = "santorini-agents"
@@ -398,7 +404,7 @@ SANTORINI_CONDITIONS = ("random", "llm", "human")
 
 
 @pytest.mark.slow
-def test_thirty_bots_through_the_santorini_preset_with_an_llm_condition(tmp_path):
+def test_a_cohort_of_bots_through_the_santorini_preset_with_an_llm_condition(tmp_path):
     env = server_env(f"sqlite:///{tmp_path / 'study.sqlite3'}", SANTORINI_LLM_API_KEY="scripted-key")
     migrate(env)
     load_preset_with_its_llm(env, SANTORINI_PRESET, "fixtures/studies/santorini_llm_agent.json", "santorini-llm")
