@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .api import Action, GameSpec, Observation, Rules, TextAction
+from .spec import Action, GameSpec, Observation, Rules, TextAction
 
 if TYPE_CHECKING:
     from .api import State
