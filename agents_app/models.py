@@ -15,6 +15,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator, RegexVa
 from django.db import models
 from django.db.models.deletion import ProtectedError
 
+from agents_app.key_policy import key_env_policy
 from gameplay.models import Event, Match, Seat
 
 env_var_name = RegexValidator(
@@ -133,7 +134,6 @@ class AgentConfig(models.Model):
 
     def clean(self):
         from agents_app.agents.registry import AGENTS
-        from agents_app.selectors import key_env_policy  # late: selectors imports this module
 
         if self.name in AGENTS:
             raise ValidationError({"name": f"{self.name!r} is a built-in agent; choose another name."})

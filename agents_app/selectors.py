@@ -10,10 +10,9 @@ import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from django.conf import settings
-
 from agents_app.agents import registry
 from agents_app.agents.base import Agent
+from agents_app.key_policy import key_env_policy
 from agents_app.models import AgentCall, AgentConfig
 from gameplay.models import Match
 
@@ -26,14 +25,6 @@ def agent_config(name: str) -> AgentConfig | None:
     if not isinstance(name, str) or not name or name in registry.AGENTS:
         return None
     return AgentConfig.objects.filter(name=name).first()
-
-
-def key_env_policy():
-    """Which variables may hold an LLM agent's key, from settings LLM_KEY_ENV_PATTERN and LLM_KEY_ENV_DENYLIST."""
-    # Late, like the agent below: importing the LLM package loads the openai client.
-    from agents_app.agents.llm.settings import KeyEnvPolicy
-
-    return KeyEnvPolicy.from_values(settings.LLM_KEY_ENV_PATTERN, settings.LLM_KEY_ENV_DENYLIST)
 
 
 def llm_settings(config: AgentConfig):

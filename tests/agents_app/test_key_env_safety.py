@@ -14,8 +14,8 @@ from django.core.exceptions import ValidationError
 
 from agents_app.agents.llm import LLMAgent
 from agents_app.agents.llm.client import ChatCaller, GiveUp, make_openai_client
+from agents_app.key_policy import key_env_policy
 from agents_app.models import AgentConfig
-from agents_app.selectors import key_env_policy
 from tests.agents_app.llm import SleepRecorder, santorini_view, settings_for
 from tests.support.openai_server import ScriptedReply, scripted_openai_server
 

@@ -19,7 +19,7 @@ DEFAULT_DECISION_DEADLINE_S = 30.0
 
 # Which environment variables may hold an agent's key. The key is sent as a Bearer token to an admin-chosen URL,
 # so naming any variable would let whoever edits a configuration read it. The platform builds its policy from
-# settings LLM_KEY_ENV_PATTERN and LLM_KEY_ENV_DENYLIST (agents_app.selectors.key_env_policy) and hands it to the
+# settings LLM_KEY_ENV_PATTERN and LLM_KEY_ENV_DENYLIST (agents_app.key_policy.key_env_policy) and hands it to the
 # agent's settings; this package never reads Django's settings itself. By default only names shaped like a key
 # are allowed (OPENAI_API_KEY, HF_TOKEN, MY_KEY_2): HOME, PATH or a deployment's other variables are refused even
 # when they are not on the deny-list below. Production may narrow it (CONFIGURATION.md: ``^[A-Z][A-Z0-9_]*_API_KEY$``).
