@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+import logging
+
 from celery import current_app
 from django.conf import settings
+
+from rating_app import services
+from rating_app.tasks import refresh_leaderboard
+
+logger = logging.getLogger(__name__)
 
 
 def celery_is_eager() -> bool:
@@ -20,6 +27,13 @@ def queue_leaderboard_refresh(sender, match_id: int | None = None, **kwargs) -> 
     """
     if celery_is_eager():
         return
-    from rating_app.tasks import refresh_leaderboard
-
     refresh_leaderboard.apply_async(countdown=settings.RATING_REFRESH_DELAY)
+
+
+def queue_requested_refresh(sender, request_id: int, **kwargs) -> None:
+    """A leaderboard computation was asked for and committed: queue it (eager Celery computes it here)."""
+    try:
+        refresh_leaderboard.delay(request_id=request_id)
+    except Exception as err:  # a broker that is down, or (eager) a computation that failed
+        logger.exception("refresh request %s could not be carried out", request_id)
+        services.close_failed_request(request_id, f"the computation could not run ({type(err).__name__})")

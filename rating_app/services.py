@@ -18,6 +18,7 @@ from django.utils import timezone
 from rating_app import ratings, selectors
 from rating_app.models import RatingRun, RefreshRequest
 from rating_app.ratings import RatingConfig, RatingInputError
+from rating_app.signals import refresh_requested
 
 logger = logging.getLogger(__name__)
 
@@ -102,20 +103,16 @@ def request_refresh(source: str, filters: dict | None = None) -> tuple[RefreshRe
     request = RefreshRequest.objects.create(
         source=source, filters=filters, cache_key=selectors.cache_key(source, filters, config)
     )
-    transaction.on_commit(partial(_queue, request.pk))
+    # Queued by rating_app.receivers once committed: the tasks module imports this one, so it is not imported here.
+    transaction.on_commit(partial(refresh_requested.send, sender=RefreshRequest, request_id=request.pk))
     return request, True
 
 
-def _queue(request_id: int) -> None:
-    from rating_app.tasks import refresh_leaderboard  # late import: the tasks module imports this one
-
-    try:
-        refresh_leaderboard.delay(request_id=request_id)
-    except Exception as err:  # a broker that is down, or (eager) a computation that failed
-        logger.exception("refresh request %s could not be carried out", request_id)
-        RefreshRequest.objects.filter(pk=request_id, finished_at__isnull=True).update(
-            finished_at=timezone.now(), error=f"the computation could not run ({type(err).__name__})"
-        )
+def close_failed_request(request_id: int, error: str) -> None:
+    """Close a request whose computation could not even start (a broker that is down, an eager run that raised),
+    so its page stops saying it is being computed."""
+    RefreshRequest.objects.filter(pk=request_id, finished_at__isnull=True).update(finished_at=timezone.now(),
+                                                                                  error=error)
 
 
 def fulfil_request(request_id: int) -> bool:
