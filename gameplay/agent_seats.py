@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from gameplay.capabilities.live import plays_live
 from gameplay.engines.seat_view import RefusalChecker, SeatView, refusal_checker
-from gameplay.live.start import plays_live
 from gameplay.models import Match
 from gameplay.selectors import state_of
 

@@ -17,7 +17,7 @@ from gameplay.committed import CommittedAction
 from gameplay.engines.api import State
 from gameplay.models import Match, Seat
 from gameplay.selectors import match_group_name, state_of
-from gameplay.signals import agent_turn_due, chat_posted, match_finished, verdict_awaited
+from gameplay.signals import agent_turn_due, chat_posted, match_finished
 
 logger = logging.getLogger(__name__)
 
@@ -102,15 +102,3 @@ def _announce_chat_posted(match_id: int, seat: int, seq: int) -> None:
             logger.error("chat_posted receiver %r failed for match %s", receiver, match_id, exc_info=result)
 
 
-def schedule_verdict(match: Match, state: State) -> None:
-    """If the match waits for a judge's verdict (``State.awaiting_verdict``), send ``verdict_awaited`` once the current
-    transaction commits (agents_app judges it; the watchdog sends it again for a match left waiting)."""
-    if match.status == Match.Status.ACTIVE and state.awaiting_verdict():
-        transaction.on_commit(partial(announce_verdict_awaited, match.pk))
-
-
-def announce_verdict_awaited(match_id: int) -> None:
-    """Send verdict_awaited; a failing receiver (a broker that is down) is logged, and the watchdog tries again."""
-    for receiver, result in verdict_awaited.send_robust(sender=Match, match_id=match_id):
-        if isinstance(result, Exception):
-            logger.error("verdict_awaited receiver %r failed for match %s", receiver, match_id, exc_info=result)

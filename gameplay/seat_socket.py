@@ -25,10 +25,10 @@ from collections.abc import Mapping, Sequence
 from django.conf import settings
 
 from gameplay import presence, seat_claims, selectors, services, socket_limits
+from gameplay.capabilities.live import plays_live
 from gameplay.committed import CommittedAction
 from gameplay.frames import FrameRejected, parse_frame
 from gameplay.live import inputs as live_inputs
-from gameplay.live import start as live
 from gameplay.models import Event, Match, Seat
 from gameplay.rendering import (
     chat_append_fragment,
@@ -57,7 +57,7 @@ class SeatSocket:
         self.chat_in_state = False
         self.registered = False  # whether this socket counts among its seat's open sockets (socket_limits)
         self.presence_shown: tuple | None = None  # what the presence list on the page says (gameplay.presence)
-        self.live = live.plays_live(selectors.game_of(seat.match), self.seats)  # frames stream (gameplay.live)
+        self.live = plays_live(selectors.game_of(seat.match), self.seats)  # frames stream (gameplay.live)
 
     def _read_seats(self) -> None:
         # Read once per socket: seats change only when an agent takes over a seat whose person left (an event of

@@ -29,7 +29,7 @@ from gameplay.announce import (  # noqa: F401 (NOTIFY_RETRY_DELAYS: part of this
     schedule_agent_turns,
 )
 
-# Chat lines and turn-timer sweeps have modules of their own; callers keep reaching them here (re-exported).
+# Chat lines have a module of their own; callers keep reaching them here (re-exported).
 from gameplay.chat_posting import post_message  # noqa: F401
 from gameplay.committed import CommittedAction
 from gameplay.engines.api import EngineError, IllegalActionError
@@ -38,7 +38,6 @@ from gameplay.match_log import ServiceError, append_event, locked_match
 from gameplay.models import Event, Match, Seat, StateSnapshot
 from gameplay.selectors import final_measures, final_teams, game_of, state_of
 from gameplay.text_input import TextRejected, clean_text
-from gameplay.timeouts import apply_timeouts  # noqa: F401
 
 logger = logging.getLogger(__name__)
 

@@ -1,10 +1,11 @@
 """Writes: the turn timer's sweep (``GameSpec.turn_timer``), applying the timeout action of each person whose time ran
-out through the match service's one action path. Reached as ``gameplay.services.apply_timeouts`` too."""
+out through the match service's one action path."""
 
 from __future__ import annotations
 
 import logging
 
+from gameplay import services
 from gameplay.models import Match
 from gameplay.selectors import state_of
 from gameplay.turn_timer import overdue_seats
@@ -24,8 +25,6 @@ def apply_timeouts(match_id: int) -> list[int]:
     first, moves the version on, so the stale timeout is refused and changes nothing. Seats are taken one at a time,
     each against the match as it then stands (one seat's timeout may end a phase, and with it the others' decisions).
     Only people's seats are timed (gameplay.turn_timer): agents' seats have their own deadline and fallback."""
-    from gameplay import services  # late: services re-exports this function
-
     applied: list[int] = []
     tried: set[tuple[int, int]] = set()
     while True:

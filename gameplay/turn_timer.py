@@ -1,5 +1,5 @@
 """Reads: a seat's time limit for its current decision and when it runs out (``GameSpec.turn_timer``). No writes here
-(``services.apply_timeouts`` applies the timeout actions; the watchdog's beat task sweeps for them).
+(``timeouts.apply_timeouts`` applies the timeout actions; the watchdog's beat task sweeps for them).
 
 The clock is the server's, as for agent waits (gameplay.agent_wait): a decision starts at ``Match.turn_started_at``,
 which every applied action sets, so the page, the sweep and the service that applies a timeout measure the same time

@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from gameplay import match_endings, seat_claims, selectors, services
+from gameplay import match_endings, seat_claims, selectors, services, timeouts
 from gameplay.access import can_view_match, is_staff
 from gameplay.boards import presenter_for
 from gameplay.engines.registry import UnknownGameError, all_specs, game_class
@@ -138,11 +138,11 @@ def next_round(request, token: str):
 @require_POST
 def turn_timeout(request, token: str):
     """A seat's page saw a turn timer's countdown end (GameSpec.turn_timer): apply the timeout actions that are due
-    in its match now rather than at the watchdog's next sweep. The server's clock decides (services.apply_timeouts
+    in its match now rather than at the watchdog's next sweep. The server's clock decides (timeouts.apply_timeouts
     checks every deadline again under the lock), so an early or repeated request changes nothing; the match's
     sockets redraw every page once a timeout is applied. No content either way."""
     seat = _held_seat(request, token)
-    services.apply_timeouts(seat.match_id)
+    timeouts.apply_timeouts(seat.match_id)
     return HttpResponse(status=204)
 
 

@@ -11,7 +11,7 @@ Run periodically by Celery beat (``gameplay.tasks``) or by ``manage.py watch_age
 only sends its own signal here; agents_app decides how the turn is played.
 
 The same sweep applies turn timers (``GameSpec.turn_timer``, ``apply_overdue_timeouts``): a person's seat whose time
-for its current decision has run out gets its timeout action (``services.apply_timeouts``).
+for its current decision has run out gets its timeout action (``timeouts.apply_timeouts``).
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ from gameplay.agent_wait import agent_seats_to_move, turn_started
 from gameplay.engines.registry import all_specs
 from gameplay.models import Match, Seat
 from gameplay.selectors import state_of
-from gameplay.services import apply_timeouts
 from gameplay.signals import agent_turn_due, verdict_awaited
+from gameplay.timeouts import apply_timeouts
 from gameplay.turn_timer import overdue_seats
 
 logger = logging.getLogger(__name__)
@@ -143,7 +143,7 @@ def matches_with_overdue_turns(now: datetime | None = None) -> list[Match]:
 
 
 def apply_overdue_timeouts(now: datetime | None = None) -> int:
-    """Apply the timeout action of every person's seat that has run out of time (``services.apply_timeouts``, which
+    """Apply the timeout action of every person's seat that has run out of time (``timeouts.apply_timeouts``, which
     checks the time again under the match's lock); returns how many were applied. Safe to run from several processes
     at once: a timeout is applied at the version it was found at, so a second sweep's is refused."""
     applied = 0

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from gameplay.live.start import plays_live
-
 from .base import Capability, PageContext
 
 
@@ -24,3 +22,10 @@ class Live(Capability):
 
     def page_fields(self, page: PageContext) -> dict[str, Any]:
         return {"live": plays_live(page.game, page.seats)}
+
+
+def plays_live(game, seats) -> bool:
+    """A realtime game set to live play, with at least one person at the table."""
+    if not (game.spec.realtime and game.live_play()):
+        return False
+    return any(not seat.is_agent for seat in seats)

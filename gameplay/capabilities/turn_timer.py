@@ -2,7 +2,7 @@
 once the seat's time has run out, marked in the log, and the countdown on a person's page.
 
 The clock is read in ``gameplay.turn_timer`` (the server's, from ``Match.turn_started_at``); the sweep that applies
-timeout actions is ``gameplay.timeouts.apply_timeouts`` (reached as ``services.apply_timeouts``), which passes
+timeout actions is ``gameplay.timeouts.apply_timeouts``, which passes
 ``timeout=True`` to ``services.apply_action``.
 """
 

@@ -14,18 +14,12 @@ import logging
 from asgiref.sync import sync_to_async
 from django.conf import settings
 
+from gameplay.capabilities.live import plays_live
 from gameplay.models import Match
 
 from . import inputs
 
 logger = logging.getLogger(__name__)
-
-
-def plays_live(game, seats) -> bool:
-    """A realtime game set to live play, with at least one person at the table."""
-    if not (game.spec.realtime and game.live_play()):
-        return False
-    return any(not seat.is_agent for seat in seats)
 
 
 def claim(match: Match) -> tuple[str, str] | None:

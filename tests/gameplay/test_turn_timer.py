@@ -1,5 +1,5 @@
 """Turn timers through the platform (GameSpec.turn_timer): the server's clock decides when a person's seat has run
-out of time (from Match.turn_started_at), ``services.apply_timeouts`` applies its timeout action once, marked in the
+out of time (from Match.turn_started_at), ``timeouts.apply_timeouts`` applies its timeout action once, marked in the
 log, through the same locked and version-checked path as any move, the watchdog's beat task sweeps for it, and the
 seat's page shows the countdown.
 
@@ -17,7 +17,7 @@ from django.core.cache import cache
 from django.urls import reverse
 from django.utils import timezone
 
-from gameplay import services
+from gameplay import services, timeouts
 from gameplay.engines import registry
 from gameplay.engines.api import Action, Game, GameSpec, Observation, OptionSpec, Rules, State
 from gameplay.models import Event, Match
@@ -127,7 +127,7 @@ def timed_out_events(match: Match) -> list[Event]:
 
 def test_before_the_time_is_up_nothing_happens():
     match = aged(new_match(), LIMIT - 20)
-    assert services.apply_timeouts(match.pk) == []
+    assert timeouts.apply_timeouts(match.pk) == []
     assert apply_overdue_timeouts() == 0 and matches_with_overdue_turns() == []
     match.refresh_from_db()
     assert match.version == 0 and not timed_out_events(match)
@@ -139,8 +139,8 @@ def test_before_the_time_is_up_nothing_happens():
 def test_once_the_time_is_up_the_timeout_action_is_applied_once_and_marked():
     match = aged(new_match(), LIMIT + 1)
     assert overdue_seats(match, TimedGame({}).state_from_json(match.state), match.seats.all()) == [0]
-    assert services.apply_timeouts(match.pk) == [0]
-    assert services.apply_timeouts(match.pk) == []  # idempotent: seat 1's decision has just started
+    assert timeouts.apply_timeouts(match.pk) == [0]
+    assert timeouts.apply_timeouts(match.pk) == []  # idempotent: seat 1's decision has just started
     match.refresh_from_db()
     assert match.version == 1
     (event,) = timed_out_events(match)
@@ -153,7 +153,7 @@ def test_once_the_time_is_up_the_timeout_action_is_applied_once_and_marked():
 def test_a_move_that_lands_first_wins():
     match = aged(new_match(), LIMIT + 1)
     services.submit_action(match.pk, 0, "go", expected_version=0)  # just in time, before any sweep
-    assert services.apply_timeouts(match.pk) == []
+    assert timeouts.apply_timeouts(match.pk) == []
     match.refresh_from_db()
     assert match.version == 1 and not timed_out_events(match)
     # A timeout decided on the view before the move is stale: refused, nothing changes.
@@ -172,7 +172,7 @@ def test_a_move_between_the_sweeps_look_and_its_timeout_wins_over_the_timeout(mo
         return original(*args, **kwargs)
 
     monkeypatch.setattr(services, "apply_action", person_moves_first)
-    assert services.apply_timeouts(match.pk) == []
+    assert timeouts.apply_timeouts(match.pk) == []
     match.refresh_from_db()
     assert match.version == 1 and not timed_out_events(match)
     assert match.events.get(kind=Event.Kind.ACTION).payload["action_id"] == "go"
@@ -185,11 +185,11 @@ def test_two_sweeps_racing_apply_the_timeout_once(monkeypatch):
 
     def other_sweep_first(*args, **kwargs):
         monkeypatch.setattr(services, "apply_action", original)
-        inner.append(services.apply_timeouts(match.pk))  # the other sweep, between this one's look and its write
+        inner.append(timeouts.apply_timeouts(match.pk))  # the other sweep, between this one's look and its write
         return original(*args, **kwargs)
 
     monkeypatch.setattr(services, "apply_action", other_sweep_first)
-    assert services.apply_timeouts(match.pk) == []  # this sweep's stale timeout is refused
+    assert timeouts.apply_timeouts(match.pk) == []  # this sweep's stale timeout is refused
     assert inner == [[0]]
     match.refresh_from_db()
     assert match.version == 1 and len(timed_out_events(match)) == 1
@@ -197,7 +197,7 @@ def test_two_sweeps_racing_apply_the_timeout_once(monkeypatch):
 
 def test_every_seat_out_of_time_in_a_simultaneous_decision_is_timed_out_in_one_sweep():
     match = aged(new_match((HUMAN, HUMAN, HUMAN), together=True), LIMIT + 1)
-    assert services.apply_timeouts(match.pk) == [0, 1, 2]
+    assert timeouts.apply_timeouts(match.pk) == [0, 1, 2]
     match.refresh_from_db()
     assert match.version == 3 and len(timed_out_events(match)) == 3
     assert seat_deadline(match, TimedGame({"together": True}, 3).state_from_json(match.state), 0) > timezone.now()
@@ -206,18 +206,18 @@ def test_every_seat_out_of_time_in_a_simultaneous_decision_is_timed_out_in_one_s
 def test_a_move_in_a_simultaneous_decision_gives_the_others_their_full_time_again():
     match = aged(new_match((HUMAN, HUMAN, HUMAN), together=True), LIMIT + 1)
     services.submit_action(match.pk, 1, "go", expected_version=0)
-    assert services.apply_timeouts(match.pk) == []  # the clock is the match's: it restarted with the move
+    assert timeouts.apply_timeouts(match.pk) == []  # the clock is the match's: it restarted with the move
 
 
 def test_agents_seats_are_not_timed_and_nothing_moves_while_waiting_for_players():
     agent_first = aged(new_match((RANDOM, HUMAN)), LIMIT * 10)
-    assert services.apply_timeouts(agent_first.pk) == []
+    assert timeouts.apply_timeouts(agent_first.pk) == []
     no_limit = aged(new_match(seconds=0), LIMIT * 10)
-    assert services.apply_timeouts(no_limit.pk) == []
+    assert timeouts.apply_timeouts(no_limit.pk) == []
     waiting = new_match()
     Match.objects.filter(pk=waiting.pk).update(wait_for_players=True)
     aged(waiting, LIMIT * 10)
-    assert services.apply_timeouts(waiting.pk) == []
+    assert timeouts.apply_timeouts(waiting.pk) == []
     assert Match.objects.filter(version__gt=0).count() == 0
 
 
