@@ -3,28 +3,19 @@
 from __future__ import annotations
 
 import logging
-from functools import partial
 
 from celery import shared_task
 
-from agents_app import chat_services, selectors
-from agents_app.context_selectors import match_context
-from agents_app.services import decide, decision_seed, record_calls
-from gameplay import services as match_services
-from gameplay.agent_seats import AgentTable, late_decision_lands
-from gameplay.models import Event, Match, Seat
+from agents_app import chat_services, turns
 
 logger = logging.getLogger(__name__)
-
-# A safety valve against a buggy engine that never hands the turn back to a human.
-MAX_AGENT_ACTIONS_PER_TASK = 10_000
 
 
 # Acknowledged only after it ran, and re-queued when its pool process dies (also the project-wide setting; stated
 # here because this task depends on it): a turn killed with its process is played again, not lost.
 @shared_task(name="agents_app.play_agent_turns", acks_late=True, reject_on_worker_lost=True)
 def play_agent_turns(match_id: int) -> int:
-    """Play every pending agent decision of a match until a human must act or the match ends.
+    """Play every pending agent decision of a match until a human must act or the match ends (agents_app.turns).
 
     Loops instead of re-queuing itself after each action, so long agent-vs-agent
     matches do not recurse in eager mode. Returns the number of actions applied.
@@ -35,65 +26,7 @@ def play_agent_turns(match_id: int) -> int:
     the other is refused with the match untouched (its model calls are kept, marked not applied), re-reads the
     match and plays only what is still pending. A task that finds no agent to move does nothing.
     """
-    applied = rejected = 0
-    while applied < MAX_AGENT_ACTIONS_PER_TASK and rejected < 5:
-        match = Match.objects.filter(pk=match_id).first()
-        if match is None or match.status != Match.Status.ACTIVE:
-            break
-        agents = {s.index: s.agent_name for s in match.seats.filter(controller=Seat.Controller.AGENT)}
-        table = AgentTable(match)  # the match as its seats see it: views and a referee, never the state
-        pending = [seat for seat in table.to_act() if seat in agents]
-        if not pending:
-            break
-        seat = pending[0]
-        seen = table.seat(seat, with_next_actors=selectors.wants_next_actors(agents[seat]))
-        seed = decision_seed(match.seed, match.version, seat)
-        context = partial(match_context, match, table.game, seat)
-        turn = decide(agents[seat], seen.view, seed, refusal=seen.refusal, context=context)
-        extra = {"agent": agents[seat], "agent_think_ms": turn.think_ms}
-        if turn.fallback:
-            extra.update(fallback=True, fallback_reason=turn.reason[:500])
-        if turn.calls:
-            extra["model_calls"] = len(turn.calls)
-        if turn.decision.note:
-            extra["agent_note"] = turn.decision.note[:300]
-        transcript = {
-            "match_id": match.pk,
-            "seat": seat,
-            "agent_name": agents[seat],
-            "version": match.version,
-            "calls": turn.calls,
-            "fallback": turn.fallback,
-        }
-        try:
-            after = match_services.submit_action(
-                match.pk,
-                seat,
-                turn.decision.action_id,
-                text=turn.decision.text,
-                expected_version=match.version,
-                extra=extra,
-                schedule_agents=False,
-            )
-        except match_services.ActionRejected as err:
-            after = _submit_late(match, seat, turn.decision, extra)
-            if after is None:
-                # Someone else moved first (another worker or a simultaneous seat); re-read and go on.
-                logger.info("agent action for match %s seat %s not applied: %s", match_id, seat, err)
-                if turn.calls:  # the model was paid for: keep what it said, marked as not applied
-                    record_calls(event=None, not_applied=str(err), **transcript)
-                rejected += 1
-                continue
-        if turn.calls:
-            record_calls(event=_action_event(match.pk, seat, after.version), **transcript)
-        applied += 1
-        rejected = 0
-        if turn.decision.message:
-            try:
-                match_services.post_message(match.pk, seat, turn.decision.message)
-            except match_services.ServiceError as err:
-                logger.info("agent message dropped: %s", err)
-    return applied
+    return turns.play_pending_turns(match_id)
 
 
 # Like a turn: acknowledged after it ran. An answer lost with its process is not re-queued by the watchdog (chat
@@ -104,39 +37,12 @@ def answer_chat(match_id: int) -> int:
     return chat_services.answer_chat(match_id)
 
 
-def _submit_late(match: Match, seat: int, decision, extra: dict) -> Match | None:
-    """A live match of a realtime game does not wait (gameplay.live): its clock moved on while the agent decided.
-    The decision still counts at the decision point where it lands, if the seat has not chosen there yet and the
-    action is legal there, marked late with the version it was decided at; None otherwise (nothing applied)."""
-    current = Match.objects.filter(pk=match.pk).first()
-    if current is None or current.status != Match.Status.ACTIVE:
-        return None
-    if not late_decision_lands(current, seat, decision.action_id):
-        return None
-    try:
-        return match_services.submit_action(
-            current.pk, seat, decision.action_id, expected_version=current.version, schedule_agents=False,
-            extra={**extra, "late": True, "decided_at_version": match.version},
-        )
-    except match_services.ActionRejected:
-        return None
-
-
-def _action_event(match_id: int, seat: int, version: int) -> Event | None:
-    """The event submit_action just appended (its version is the match version it returned)."""
-    return Event.objects.filter(match_id=match_id, kind=Event.Kind.ACTION, seat=seat, version=version).first()
-
-
 @shared_task(name="agents_app.judge_match", acks_late=True, reject_on_worker_lost=True)
 def judge_match(match_id: int) -> str | None:
     """A judged dialogue game's verdict (agents_app.judging): the judge model's, else the game's rule."""
     from agents_app import judging
 
     return judging.judge_match(match_id)
-
-
-# Tournament tasks live in their own module; importing it here registers them with Celery.
-from agents_app import tournament_tasks  # noqa: E402, F401
 
 
 @shared_task(name="agents_app.solve_dialogue", acks_late=True)
@@ -150,3 +56,7 @@ def solve_dialogue(run_id: int) -> str:
     if run is None or run.status != SolverRun.Status.PENDING:
         return "skipped"
     return run_solver(run).status
+
+
+# Tournament tasks live in their package; importing them here registers them with Celery's autodiscovery.
+from agents_app.tournaments import tasks as tournament_tasks  # noqa: E402, F401

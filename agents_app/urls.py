@@ -1,6 +1,6 @@
 from django.urls import path
 
-from agents_app import tournament_views as views
+from agents_app.tournaments import views
 
 app_name = "tournaments"
 

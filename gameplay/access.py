@@ -9,7 +9,21 @@ from the URL alone.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 from gameplay.models import Match
+
+# Who else may view a private match, asked of the apps that make private matches with participants of their own:
+# each registers a check (tokens this browser holds, match) -> bool when it loads (gameplay.studies in its
+# AppConfig.ready), so the core asks them without importing them.
+ViewerCheck = Callable[[Sequence[str], Match], bool]
+_viewer_checks: list[ViewerCheck] = []
+
+
+def register_viewer_check(check: ViewerCheck) -> None:
+    if check not in _viewer_checks:
+        _viewer_checks.append(check)
+
 
 # The session entry where the study pages keep {str(study id): participant token} for this browser.
 STUDY_SESSION_KEY = "study_participants"
@@ -31,12 +45,7 @@ def can_view_match(request, match: Match) -> bool:
     if not match.private or is_staff(request):
         return True
     tokens = held_participant_tokens(request)
-    if not tokens:
-        return False
-    # Late import: studies build on the match layer, not the other way round, except for this one question.
-    from gameplay.studies.models import ParticipantRound
-
-    return ParticipantRound.objects.filter(match_id=match.pk, participant__token__in=tokens).exists()
+    return bool(tokens) and any(check(tokens, match) for check in _viewer_checks)
 
 
 def visible_matches(request, queryset):

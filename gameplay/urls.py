@@ -21,7 +21,7 @@ urlpatterns = [
     path("matches/<int:match_id>/", views.match_detail, name="match_detail"),
     path("matches/<int:match_id>/replay/", views.replay, name="replay"),
     # The model transcripts of a match (its JSONL download, a replay step's panel) are agents_app's pages.
-    path("matches/", include("agents_app.transcript_urls")),
+    path("matches/", include("agents_app.transcripts.urls")),
     path("matches/<int:match_id>/board.png", views.match_board_png, name="match_board_png"),
     path("ratings/", include("rating_app.urls")),
     path("tournaments/", include("agents_app.urls")),

@@ -138,10 +138,19 @@ def test_the_match_layer_reaches_neither_agents_nor_ratings():
 
 
 def test_the_walk_follows_late_imports_in_the_real_code():
-    # gameplay.access asks the studies app inside a function: the walk must see that edge too.
+    # gameplay.live.start starts a bout and queues its task inside functions: the walk must see those edges too.
     parent = reachable(ROOT, ROOTS)
-    assert "gameplay.access" in parent and "gameplay.studies.models" in parent
+    assert parent.get("gameplay.live.bout") == "gameplay.live.start"
     assert "gameplay.engines.registry" in parent and "django.db" in parent
+
+
+def test_the_core_does_not_reach_the_studies_app():
+    """Studies build on the match layer, never the other way round: the core asks the studies app who may view a
+    private match through a check the studies app registers (gameplay.access.register_viewer_check)."""
+    core = tuple(name for name in ROOTS if not name.startswith("gameplay.studies"))
+    parent = reachable(ROOT, core)
+    reached = sorted(name for name in parent if name.startswith("gameplay.studies"))
+    assert reached == [], f"the core reaches the studies app: {reached}"
 
 
 # --- the check itself fails when someone adds such an import ------------------------------------------------

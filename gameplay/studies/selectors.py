@@ -16,6 +16,11 @@ from gameplay.text_input import clean_token
 FINAL_STEPS = (Participant.Step.COMPLETE, Participant.Step.ENDED)
 
 
+def plays_in_match(participant_tokens, match: Match) -> bool:
+    """Whether one of these participants (by the tokens a browser's session holds) plays a round in this match."""
+    return ParticipantRound.objects.filter(match_id=match.pk, participant__token__in=participant_tokens).exists()
+
+
 def study_by_slug(slug: str) -> Study | None:
     return Study.objects.filter(slug=slug).first()
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from agents_app import tournament_services
 from agents_app.agents.registry import AGENTS
 from agents_app.models import AgentConfig
+from agents_app.tournaments import services as tournament_services
 from gameplay import services
 from gameplay.agent_directory import agent_choices, agent_plays
 from gameplay.engines.registry import GAMES

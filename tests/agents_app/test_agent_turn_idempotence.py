@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from agents_app import tasks as agent_tasks
+from agents_app import turns
 from agents_app.tasks import play_agent_turns
 from gameplay import services
 from gameplay.models import Event, Match
@@ -42,18 +42,18 @@ def test_a_second_run_of_the_same_turn_moves_nothing():
 def test_two_runs_deciding_the_same_turn_at_once_apply_one_move(monkeypatch):
     """While the first run thinks, a duplicate run plays the whole turn; the first one's move is then refused."""
     match = agent_first()
-    real_decide = agent_tasks.decide
+    real_decide = turns.decide
     duplicate_ran = []
 
     def slow_first_decision(agent_name, view, seed, **kwargs):
         turn = real_decide(agent_name, view, seed, **kwargs)
         if not duplicate_ran:
             duplicate_ran.append(True)
-            monkeypatch.setattr(agent_tasks, "decide", real_decide)  # the duplicate decides normally
+            monkeypatch.setattr(turns, "decide", real_decide)  # the duplicate decides normally
             assert play_agent_turns(match.pk) >= 1  # ... and moves first, while this decision is "thinking"
         return turn
 
-    monkeypatch.setattr(agent_tasks, "decide", slow_first_decision)
+    monkeypatch.setattr(turns, "decide", slow_first_decision)
 
     assert play_agent_turns(match.pk) == 0  # its decision came too late: refused, and nothing left to play
 

@@ -9,8 +9,8 @@ import pytest
 from django.core.management import call_command
 from django.test import Client
 
-from agents_app import tournament_selectors
 from agents_app.models import Tournament
+from agents_app.tournaments import selectors as tournament_selectors
 from gameplay.selectors import state_of
 from tests.agents_app.llm_match_support import eager_celery  # noqa: F401  (a fixture)
 

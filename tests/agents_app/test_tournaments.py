@@ -12,12 +12,11 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 from django.utils import timezone
 
-from agents_app import tasks as agent_tasks
-from agents_app import tournament_selectors as selectors
-from agents_app import tournament_services as services
+from agents_app import turns
 from agents_app.agents import registry
 from agents_app.agents.random_agent import RandomAgent
 from agents_app.models import Tournament, TournamentMatch
+from agents_app.tournaments import selectors, services, tasks
 from gameplay import services as match_services
 from gameplay.celery import app as celery_app
 from gameplay.engines import registry as game_registry
@@ -52,7 +51,7 @@ def setup(monkeypatch, settings):
 
 def run(agents=("random", "random-b"), matches=2, seed=5, **options) -> Tournament:
     tournament = services.create_or_resume("santorini", list(agents), matches, seed, options)
-    services.schedule(tournament)
+    tasks.schedule(tournament)
     tournament.refresh_from_db()
     return tournament
 
@@ -194,7 +193,7 @@ def test_a_finished_tournament_plays_nothing_again():
     tournament = run()
     before = match_ids(tournament)
     matches = Match.objects.count()
-    assert services.schedule(tournament) == 0
+    assert tasks.schedule(tournament) == 0
     assert match_ids(tournament) == before and Match.objects.count() == matches
 
 
@@ -206,7 +205,7 @@ def test_resume_plays_only_the_missing_entries():
     TournamentMatch.objects.filter(pk=lost.pk).update(status=Status.PENDING)
     Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.RUNNING, finished_at=None)
 
-    assert services.schedule(tournament) == 1
+    assert tasks.schedule(tournament) == 1
     after = match_ids(tournament)
     assert {i: m for i, m in after.items() if i != 4} == {i: m for i, m in before.items() if i != 4}
     assert after[4] is not None and after[4] != before[4]
@@ -216,7 +215,7 @@ def test_resume_plays_only_the_missing_entries():
 
 
 def test_an_interrupted_match_is_continued_not_replayed(monkeypatch):
-    real = agent_tasks.play_agent_turns
+    real = turns.play_pending_turns
     interrupted = []
 
     def dies_once_mid_match(match_id):
@@ -229,7 +228,7 @@ def test_an_interrupted_match_is_continued_not_replayed(monkeypatch):
             raise ConnectionError("worker lost")
         return real(match_id)
 
-    monkeypatch.setattr(agent_tasks, "play_agent_turns", dies_once_mid_match)
+    monkeypatch.setattr(turns, "play_pending_turns", dies_once_mid_match)
     tournament = run(matches=2)
     first = tournament.entries.get(index=0)
     assert first.status == Status.FAILED and first.error == "ConnectionError: worker lost"
@@ -238,7 +237,7 @@ def test_an_interrupted_match_is_continued_not_replayed(monkeypatch):
     assert tournament.status == Tournament.Status.RUNNING
     before, matches = match_ids(tournament), Match.objects.count()
 
-    assert services.schedule(tournament) == 1
+    assert tasks.schedule(tournament) == 1
     first.refresh_from_db()
     assert first.status == Status.FINISHED and first.error == ""
     assert match_ids(tournament) == before and Match.objects.count() == matches  # same match, continued
@@ -267,7 +266,7 @@ def test_a_match_finished_before_an_interruption_is_recorded_not_replayed():
 
 def test_stale_queued_or_running_entries_are_queued_again_recent_ones_only_on_request(monkeypatch):
     sent = []
-    monkeypatch.setattr("agents_app.tournament_tasks.play_tournament_match.delay", sent.append)
+    monkeypatch.setattr("agents_app.tournaments.tasks.play_tournament_match.delay", sent.append)
     tournament = services.create_or_resume("santorini", ["random", "random-b"], 3, 1)
     old = timezone.now() - services.STALE_AFTER - timedelta(minutes=1)
     e0, e1, e2 = tournament.entries.order_by("index")
@@ -275,14 +274,14 @@ def test_stale_queued_or_running_entries_are_queued_again_recent_ones_only_on_re
     TournamentMatch.objects.filter(pk=e1.pk).update(status=Status.RUNNING, updated_at=timezone.now())
     TournamentMatch.objects.filter(pk=e2.pk).update(status=Status.FINISHED)
 
-    assert services.schedule(tournament) == 1 and sent == [e0.pk]
-    assert services.schedule(tournament, requeue_active=True) == 2 and sent[1:] == [e0.pk, e1.pk]
+    assert tasks.schedule(tournament) == 1 and sent == [e0.pk]
+    assert tasks.schedule(tournament, requeue_active=True) == 2 and sent[1:] == [e0.pk, e1.pk]
     assert set(tournament.entries.values_list("status", flat=True)) == {Status.QUEUED, Status.FINISHED}
 
 
 def test_a_running_entry_whose_match_still_moves_is_not_stale(monkeypatch):
     sent = []
-    monkeypatch.setattr("agents_app.tournament_tasks.play_tournament_match.delay", sent.append)
+    monkeypatch.setattr("agents_app.tournaments.tasks.play_tournament_match.delay", sent.append)
     tournament = services.create_or_resume("santorini", ["random", "random-b"], 1, 1)
     entry = tournament.entries.get()
     match = match_services.create_match(
@@ -294,9 +293,9 @@ def test_a_running_entry_whose_match_still_moves_is_not_stale(monkeypatch):
     )
     old = timezone.now() - services.STALE_AFTER - timedelta(minutes=1)
     TournamentMatch.objects.filter(pk=entry.pk).update(status=Status.RUNNING, match=match, updated_at=old)
-    assert services.schedule(tournament) == 0  # the match row was saved just now: its worker is alive
+    assert tasks.schedule(tournament) == 0  # the match row was saved just now: its worker is alive
     Match.objects.filter(pk=match.pk).update(updated_at=old)
-    assert services.schedule(tournament) == 1 and sent == [entry.pk]
+    assert tasks.schedule(tournament) == 1 and sent == [entry.pk]
 
 
 # --- results ------------------------------------------------------------------------------------
@@ -373,14 +372,14 @@ def test_command_runs_the_tournament_with_a_progress_bar_and_results():
 
 
 def test_command_exits_1_when_a_match_fails(monkeypatch):
-    real = agent_tasks.play_agent_turns
+    real = turns.play_pending_turns
 
     def broken_for_one(match_id):
         if Match.objects.get(pk=match_id).seats.get(index=0).agent_name == "random-b":
             raise RuntimeError("engine exploded")
         return real(match_id)
 
-    monkeypatch.setattr(agent_tasks, "play_agent_turns", broken_for_one)
+    monkeypatch.setattr(turns, "play_pending_turns", broken_for_one)
     out, err = io.StringIO(), io.StringIO()
     with pytest.raises(CommandError, match="1 of 2 matches failed") as failure:
         call_command("run_tournament", *ARGS, stdout=out, stderr=err)
@@ -389,7 +388,7 @@ def test_command_exits_1_when_a_match_fails(monkeypatch):
     failed = TournamentMatch.objects.get(status=Status.FAILED)
     assert failed.index == 1 and failed.error == "RuntimeError: engine exploded"
 
-    monkeypatch.setattr(agent_tasks, "play_agent_turns", real)
+    monkeypatch.setattr(turns, "play_pending_turns", real)
     out, _ = call(*ARGS)  # the rerun retries the failed match only, and succeeds
     assert "Resuming: 1 of 2 matches already finished." in out
     assert TournamentMatch.objects.filter(status=Status.FINISHED).count() == 2
@@ -452,7 +451,7 @@ def test_a_running_tournament_polls_its_progress_until_nothing_is_in_flight(clie
     assert partial.status_code == 200 and "0 of 2 matches finished" in partial.content.decode()
     assert "<html" not in partial.content.decode()
 
-    services.schedule(tournament, requeue_active=True)  # plays both (eager)
+    tasks.schedule(tournament, requeue_active=True)  # plays both (eager)
     partial = client.get(progress_url, headers={"HX-Request": "true"})
     assert partial.status_code == 286 and partial["HX-Refresh"] == "true"  # htmx stops polling and reloads
     assert "2 of 2 matches finished" in partial.content.decode()
@@ -460,7 +459,7 @@ def test_a_running_tournament_polls_its_progress_until_nothing_is_in_flight(clie
 
 
 def test_failed_matches_are_announced_on_the_page(client, monkeypatch):
-    monkeypatch.setattr(agent_tasks, "play_agent_turns", lambda match_id: 1 / 0)
+    monkeypatch.setattr(turns, "play_pending_turns", lambda match_id: 1 / 0)
     tournament = run(matches=1)
     page = client.get(reverse("tournaments:detail", args=[tournament.pk])).content.decode()
     assert "1 failed" in page and "ZeroDivisionError: division by zero" in page

@@ -12,9 +12,10 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from agents_app import tournament_services
 from agents_app.agents import registry
 from agents_app.agents.random_agent import RandomAgent
+from agents_app.tournaments import services as tournament_services
+from agents_app.tournaments import tasks as tournament_tasks
 from gameplay.celery import app as celery_app
 from gameplay.engines.registry import GAMES
 
@@ -49,7 +50,7 @@ def test_platform_matches_of_these_games_appear_on_the_leaderboard(
     settings.RATING_BOOTSTRAP = 100
     for game in CARD_AND_BATTLE_GAMES:
         tournament = tournament_services.create_or_resume(game, ["random", "random-b"], 2, 1, SHORT[game])
-        tournament_services.schedule(tournament)
+        tournament_tasks.schedule(tournament)
     with django_capture_on_commit_callbacks(execute=True):
         assert client.post("/ratings/?source=platform").status_code == 302
     html = client.get("/ratings/?source=platform").content.decode()

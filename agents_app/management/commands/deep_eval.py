@@ -39,7 +39,7 @@ from agents_app.agents.llm.spy_eval import (
     judge_messages,
     parse_score,
 )
-from agents_app.eval_services import new_run, store_exchange
+from agents_app.evaluations.services import new_run, store_exchange
 from agents_app.management.commands.spy_metrics import text_table, write_csv
 from agents_app.selectors import agent_config, llm_settings
 from gameplay.engines.who_is_spy.words import word_pairs

@@ -14,9 +14,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.urls import reverse
 from django.utils import timezone
 
-from agents_app import tournament_selectors as selectors
-from agents_app import tournament_services as services
 from agents_app.models import Tournament
+from agents_app.tournaments import selectors, services, tasks
 from gameplay.engines.registry import GAMES
 
 BAR_WIDTH = 30
@@ -72,7 +71,7 @@ class Command(BaseCommand):
             self.stdout.write(f"Resuming: {before.finished} of {before.total} matches already finished.")
 
         self._bar(tournament)
-        queued = services.schedule(
+        queued = tasks.schedule(
             tournament, requeue_active=opts["resume"], after_each=lambda _entry: self._bar(tournament)
         )
         self._bar(tournament)

@@ -15,7 +15,7 @@ from collections import defaultdict
 
 from django.core.management.base import BaseCommand, CommandError
 
-from agents_app.spy_selectors import finished_matches, outcomes
+from agents_app.evaluations.spy_selectors import finished_matches, outcomes
 
 COLUMNS = ("agent", "role", "games", "win", "round", "voted")
 

@@ -29,11 +29,11 @@ from agents_app.agents.llm.spy_eval import (
     parse_probe,
     probe_messages,
 )
-from agents_app.eval_services import new_run, store_exchange
+from agents_app.evaluations.services import new_run, store_exchange
+from agents_app.evaluations.spy_selectors import finished_matches, seat_agents, views_before_first_vote
 from agents_app.management.commands.spy_metrics import text_table, write_csv
 from agents_app.models import EvalCall
 from agents_app.selectors import agent_config, llm_settings
-from agents_app.spy_selectors import finished_matches, seat_agents, views_before_first_vote
 from gameplay.selectors import game_of
 
 TASK = "spy_probes"

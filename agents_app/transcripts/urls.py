@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from agents_app import transcript_views as views
+from agents_app.transcripts import views as views
 
 app_name = "transcripts"
 

@@ -12,7 +12,7 @@ import json
 import logging
 import os
 import socket
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -22,6 +22,7 @@ from django.utils import timezone
 
 from agents_app import selectors as agent_selectors
 from agents_app import services as agent_services
+from agents_app import turns
 from agents_app.models import Tournament, TournamentMatch
 from gameplay import services as match_services
 from gameplay.engines.api import EngineError
@@ -126,38 +127,25 @@ def create_or_resume(
     return tournament
 
 
-def schedule(
-    tournament: Tournament,
-    *,
-    requeue_active: bool = False,
-    after_each: Callable[[TournamentMatch], None] | None = None,
-) -> int:
-    """Queue every entry that still has to be played; returns how many were queued.
+def mark_for_scheduling(tournament: Tournament, *, requeue_active: bool = False) -> list[int]:
+    """The ids of the entries that still have to be played, marked queued; ``tasks.schedule`` queues them.
 
-    Pending and failed entries are queued, and so are queued/running ones that look lost (no
+    Pending and failed entries are taken, and so are queued/running ones that look lost (no
     update for STALE_AFTER, see ``_stale``) or all of them with ``requeue_active`` (the caller knows
-    no worker is on them). With eager Celery each task runs inside ``delay()``; ``after_each`` is
-    called after each one (a progress bar uses it).
+    no worker is on them).
     """
-    from agents_app.tournament_tasks import play_tournament_match  # late import: the task calls this module
-
     refresh_status(tournament.pk)
     todo = tournament.entries.filter(
         status__in=[TournamentMatch.Status.PENDING, TournamentMatch.Status.FAILED]
     ) | _stale(tournament, requeue_active)
     ids = list(todo.order_by("index").values_list("pk", flat=True))
-    if not ids:
-        return 0
-    # Marked queued before anything is sent, so a fast worker never finds an entry still "pending"
-    # and a scheduler run a moment later does not queue them again (the task is idempotent anyway).
-    TournamentMatch.objects.filter(pk__in=ids).update(
-        status=TournamentMatch.Status.QUEUED, error="", updated_at=timezone.now()
-    )
-    for entry_id in ids:
-        play_tournament_match.delay(entry_id)
-        if after_each is not None:
-            after_each(TournamentMatch.objects.get(pk=entry_id))
-    return len(ids)
+    if ids:
+        # Marked queued before anything is sent, so a fast worker never finds an entry still "pending"
+        # and a scheduler run a moment later does not queue them again (the task is idempotent anyway).
+        TournamentMatch.objects.filter(pk__in=ids).update(
+            status=TournamentMatch.Status.QUEUED, error="", updated_at=timezone.now()
+        )
+    return ids
 
 
 def play_entry(entry_id: int) -> str:
@@ -284,12 +272,10 @@ def _start(entry_id: int) -> int | None:
 
 def _play_to_the_end(match_id: int) -> None:
     # A plain call, not .delay(): the match is played by this process, whichever worker took the entry.
-    from agents_app.tasks import play_agent_turns  # late import: agents_app.tasks imports the task module
-
     stalled = 0
     while Match.objects.filter(pk=match_id, status=Match.Status.ACTIVE).exists():
         # play_agent_turns stops after a safety limit or a few rejected moves; go on while it progresses.
-        stalled = 0 if play_agent_turns(match_id) else stalled + 1
+        stalled = 0 if turns.play_pending_turns(match_id) else stalled + 1
         if stalled >= MAX_STALLED_ROUNDS:
             raise RuntimeError(f"match {match_id} is stuck: no agent could move")
     match = Match.objects.get(pk=match_id)

@@ -6,8 +6,8 @@ import json
 
 from django.shortcuts import get_object_or_404, render
 
-from agents_app import tournament_selectors as selectors
 from agents_app.models import Tournament
+from agents_app.tournaments import selectors as selectors
 from gameplay.engines.registry import GAMES
 
 # htmx stops polling when a response has this status (see htmx's "every" trigger).
