@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from celery import current_app
 from django.conf import settings
 from django.db.models.deletion import ProtectedError
 from django.db.models.signals import pre_delete
@@ -12,6 +13,11 @@ from agents_app.models import AgentConfig
 from gameplay.signals import agent_turn_due, chat_posted, verdict_awaited
 
 
+def celery_is_eager() -> bool:
+    """Celery runs tasks in the calling process (no broker): then turns go to agents_app.turn_runner's threads."""
+    return bool(current_app.conf.task_always_eager)
+
+
 @receiver(agent_turn_due, dispatch_uid="agents_app.queue_agent_turns")
 def queue_agent_turns(sender, match_id: int, **kwargs) -> None:
     """An agent seat must act: queue the task that plays it, on a worker, or with eager Celery (no broker) on a
@@ -19,9 +25,9 @@ def queue_agent_turns(sender, match_id: int, **kwargs) -> None:
 
     gameplay sends the signal only after the transaction that made the turn due has committed.
     """
-    from agents_app.tasks import play_agent_turns  # here, not above: the tasks pull in every agent and openai
+    from agents_app.tasks import play_agent_turns  # here, not above: the tasks pull in every agent
 
-    if play_agent_turns.app.conf.task_always_eager and not settings.AGENT_TURNS_INLINE:
+    if celery_is_eager() and not settings.AGENT_TURNS_INLINE:
         turn_runner.runner().submit(match_id)
     else:
         play_agent_turns.delay(match_id)
@@ -33,7 +39,7 @@ def queue_chat_answers(sender, match_id: int, **kwargs) -> None:
     announcing thread as for turns (agents_app.chat_services decides who owes an answer)."""
     from agents_app.tasks import answer_chat
 
-    if answer_chat.app.conf.task_always_eager and not settings.AGENT_TURNS_INLINE:
+    if celery_is_eager() and not settings.AGENT_TURNS_INLINE:
         turn_runner.chat_runner().submit(match_id)
     else:
         answer_chat.delay(match_id)
@@ -45,7 +51,7 @@ def queue_judge(sender, match_id: int, **kwargs) -> None:
     announcing thread as for turns (a judge model call may take seconds)."""
     from agents_app.tasks import judge_match
 
-    if judge_match.app.conf.task_always_eager and not settings.AGENT_TURNS_INLINE:
+    if celery_is_eager() and not settings.AGENT_TURNS_INLINE:
         turn_runner.judge_runner().submit(match_id)
     else:
         judge_match.delay(match_id)
