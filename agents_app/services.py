@@ -20,7 +20,7 @@ from agents_app.models import AgentCall
 from gameplay.engines.registry import create_game
 from gameplay.engines.seat_view import RefusalChecker, SeatView
 from gameplay.models import Event
-from gameplay.services import ServiceError
+from gameplay.writes.services import ServiceError
 
 logger = logging.getLogger(__name__)
 

@@ -24,10 +24,10 @@ from agents_app import selectors as agent_selectors
 from agents_app import services as agent_services
 from agents_app import turns
 from agents_app.models import Tournament, TournamentMatch
-from gameplay import services as match_services
 from gameplay.engines.api import EngineError
 from gameplay.engines.registry import GAMES, create_game
 from gameplay.models import Match
+from gameplay.writes import services as match_services
 
 logger = logging.getLogger(__name__)
 

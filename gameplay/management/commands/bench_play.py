@@ -16,10 +16,11 @@ from django.core.management.base import BaseCommand, CommandError
 from django.test import override_settings
 
 from agents_app.tasks import play_agent_turns
-from gameplay import selectors, services
 from gameplay.engines.api import EngineError
 from gameplay.engines.registry import GAMES, create_game
-from gameplay.rendering import seat_fragments
+from gameplay.reads import selectors
+from gameplay.web.rendering import seat_fragments
+from gameplay.writes import services
 
 # Texts tried in turn for a text action (a dialogue game's message, a clue): engines validate their text.
 TEXTS = ("hello", "ok 1", "word,1", "1")
