@@ -10,7 +10,7 @@ class AgentsAppConfig(AppConfig):
             receivers,  # noqa: F401  (connects the signal receivers)
             selectors,
         )
-        from gameplay.agent_directory import AgentProvider, register
+        from gameplay.reads.agent_directory import AgentProvider, register
 
         register(
             AgentProvider(

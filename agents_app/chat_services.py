@@ -12,9 +12,9 @@ import logging
 
 from agents_app import context_selectors, selectors
 from agents_app.services import decision_seed, record_calls, turn_view
-from gameplay import services as match_services
-from gameplay.agent_seats import AgentTable
 from gameplay.models import Match, Seat
+from gameplay.reads.agent_seats import AgentTable
+from gameplay.writes import services as match_services
 
 logger = logging.getLogger(__name__)
 

@@ -2,7 +2,8 @@
 seat's own wording, and the chat lines it owes an answer.
 
 An agent reads the chat as its seat's page shows it: every line, except a team chat's lines it is not in the audience
-of (``payload["audience"]``, gameplay.selectors.readable_by); moves are read through the per-seat labels the engine
+of (``payload["audience"]``, gameplay.reads.selectors.readable_by); moves are read through the per-seat labels the
+engine
 gave them. What an agent must never read is another seat's observation, label or team line, and nothing here shows
 it one.
 """
@@ -14,7 +15,7 @@ from dataclasses import dataclass
 from agents_app.agents.base import ChatLine
 from gameplay.engines.api import Game
 from gameplay.models import Event, Match
-from gameplay.selectors import readable_by
+from gameplay.reads.selectors import readable_by
 
 # How many recent lines a view carries for a game that keeps chat outside its state.
 CHAT_LOG_LINES = 12
@@ -34,7 +35,7 @@ def recent_chat(match: Match, game: Game, seat: int, limit: int = CHAT_LOG_LINES
                 if len(lines) == limit:
                     break
     finally:
-        rows.close()  # as gameplay.selectors.chat_page: never leave SQLite's cursor open mid-table
+        rows.close()  # as gameplay.reads.selectors.chat_page: never leave SQLite's cursor open mid-table
     return tuple(reversed(lines))
 
 

@@ -16,9 +16,9 @@ from django.conf import settings
 
 from agents_app.selectors import agent_config, llm_settings
 from agents_app.services import record_calls
-from gameplay import services as match_services
-from gameplay.agent_seats import pending_verdict
 from gameplay.models import Event, Match
+from gameplay.reads.agent_seats import pending_verdict
+from gameplay.writes import services as match_services
 
 logger = logging.getLogger(__name__)
 

@@ -19,8 +19,9 @@ from agents_app.context_selectors import MatchContext
 from agents_app.models import AgentCall
 from gameplay.engines.registry import create_game
 from gameplay.engines.seat_view import RefusalChecker, SeatView
+from gameplay.engines.seeding import derive_seed
 from gameplay.models import Event
-from gameplay.services import ServiceError
+from gameplay.writes.services import ServiceError
 
 logger = logging.getLogger(__name__)
 
@@ -43,7 +44,7 @@ class AgentTurn:
 
 def decision_seed(match_seed: int, version: int, seat: int) -> int:
     """A per-decision seed: the same match seed gives the same moves, run after run."""
-    return (match_seed * 1_000_003 + version * 7_919 + seat * 104_729) % (2**63)
+    return derive_seed("decision", match_seed, version, seat)
 
 
 def turn_view(

@@ -5,7 +5,7 @@ a websocket consumer's. Every synchronous consumer and ``sync_to_async`` call of
 thread, so a 25 s model call froze every other match served by that process (issue 14). Here the turn goes to a
 small pool of threads of the same process instead, with what the task promises on a worker: it runs later, it is
 idempotent (decisions are submitted with the version they were made for), its failures are logged, and the
-stalled-turn watchdog (gameplay/watchdog.py) announces a lost turn again.
+stalled-turn watchdog (gameplay/writes/watchdog.py) announces a lost turn again.
 
 A match has at most one job at a time. An announcement while its job waits to start is already covered (the job
 reads the match when it starts); one while it runs makes it play once more afterwards, because the running job

@@ -10,9 +10,9 @@ from functools import partial
 from agents_app import selectors
 from agents_app.context_selectors import match_context
 from agents_app.services import decide, decision_seed, record_calls
-from gameplay import services as match_services
-from gameplay.agent_seats import AgentTable, late_decision_lands
 from gameplay.models import Event, Match, Seat
+from gameplay.reads.agent_seats import AgentTable, late_decision_lands
+from gameplay.writes import services as match_services
 
 logger = logging.getLogger(__name__)
 
@@ -27,7 +27,7 @@ def play_pending_turns(match_id: int) -> int:
     matches do not recurse in eager mode. Returns the number of actions applied.
 
     Idempotent, so it may run twice for one turn (a redelivered message, the stalled-turn watchdog of
-    gameplay.watchdog, two moves announcing the same agent): every decision is made for the version it read and
+    gameplay.writes.watchdog, two moves announcing the same agent): every decision is made for the version it read and
     submitted with ``expected_version``, so of two tasks deciding the same turn only the first move is applied;
     the other is refused with the match untouched (its model calls are kept, marked not applied), re-reads the
     match and plays only what is still pending. A task that finds no agent to move does nothing.

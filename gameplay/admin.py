@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from gameplay.models import Event, Match, Seat, StateSnapshot
+from gameplay.models import Event, Match, Seat
 
 
 class SeatInline(admin.TabularInline):
@@ -27,4 +27,3 @@ class EventAdmin(admin.ModelAdmin):
         return False  # the log is append-only
 
 
-admin.site.register(StateSnapshot)

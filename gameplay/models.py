@@ -1,6 +1,6 @@
-"""Matches, their seats, the append-only event log and state snapshots.
+"""Matches, their seats and the append-only event log.
 
-Writes go through gameplay.services; reads through gameplay.selectors.
+Writes go through gameplay.writes.services; reads through gameplay.reads.selectors.
 """
 
 import secrets
@@ -50,12 +50,12 @@ class Match(models.Model):
     # (through their seat links or their study session) and staff see them.
     private = models.BooleanField(default=False, db_index=True)
     # A match started with invite links waits for everyone: nobody moves (people or agents) until every person's
-    # seat has been taken (gameplay.seat_claims.claim clears it), unless its host chose to start at once.
+    # seat has been taken (gameplay.writes.seat_claims.claim clears it), unless its host chose to start at once.
     wait_for_players = models.BooleanField(default=False)
     # The seat whose person resigned (or gave up) and so ended the match; its scores come from the engine
     # (State.resignation_scores).
     resigned_seat = models.SmallIntegerField(null=True, blank=True)
-    # Draws by agreement (GameSpec.draw_by_agreement, gameplay.match_endings): the seats whose people offer or
+    # Draws by agreement (GameSpec.draw_by_agreement, gameplay.writes.match_endings): the seats whose people offer or
     # accept a draw of the position as it stands. A move by any other seat declines it, so it empties then.
     draw_agreed = models.JSONField(default=list, blank=True)
     # The match ended in a draw its players agreed (its scores: State.agreed_draw_scores).
@@ -132,7 +132,7 @@ class Event(models.Model):
         MESSAGE = "message", "Message"
         END = "end", "End"
         SEAT = "seat", "Seat taken over"  # an agent took over a person's seat (services.hand_seat_to_agent)
-        DRAW = "draw", "Draw offer"  # a draw offered, accepted, declined or withdrawn (gameplay.match_endings)
+        DRAW = "draw", "Draw offer"  # a draw offered, accepted, declined or withdrawn (gameplay.writes.match_endings)
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="events")
     seq = models.PositiveIntegerField(help_text="Position in this match's log, from 1.")
@@ -156,23 +156,10 @@ class Event(models.Model):
         super().save(*args, **kwargs)
 
 
-class StateSnapshot(models.Model):
-    """Engine state after a given version; the replay page and audits read these."""
-
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="snapshots")
-    version = models.PositiveIntegerField()
-    state = models.JSONField()
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["match", "version"]
-        constraints = [models.UniqueConstraint(fields=["match", "version"], name="unique_snapshot_version")]
-
-
 class SeatConnection(models.Model):
     """One open websocket of a seat, so the number of sockets per seat can be bounded across server processes.
 
-    Bookkeeping only, never part of a match's record: gameplay.socket_limits adds a row when a socket connects
+    Bookkeeping only, never part of a match's record: gameplay.web.socket_limits adds a row when a socket connects
     and deletes it when the socket closes. Rows left by a process that died are evicted like any other (oldest
     first); telling a channel nobody listens on to close is harmless.
     """

@@ -19,6 +19,6 @@ chat_posted = Signal()
 
 # Sent when an applied action leaves a judged dialogue game waiting for its verdict (``State.awaiting_verdict``), once
 # that transaction has committed (and again by the watchdog for a match left waiting): agents_app asks its judge
-# model, or applies the game's rule, through ``gameplay.services.apply_verdict``. sender: gameplay.models.Match;
+# model, or applies the game's rule, through ``gameplay.writes.services.apply_verdict``. sender: gameplay.models.Match;
 # keyword arguments: match_id.
 verdict_awaited = Signal()

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from gameplay.watchdog import apply_overdue_timeouts, requeue_awaited_verdicts, requeue_stalled_agent_turns
+from gameplay.writes.watchdog import apply_overdue_timeouts, requeue_awaited_verdicts, requeue_stalled_agent_turns
 
 
 @shared_task(name="gameplay.requeue_stalled_agent_turns")
 def requeue_stalled_agent_turns_task() -> int:
-    """One watchdog sweep (see gameplay.watchdog); returns how many stalled agent turns and awaited verdicts were
+    """One watchdog sweep (see gameplay.writes.watchdog); returns how many stalled agent turns and awaited verdicts were
     queued again plus how many timeout actions of people who ran out of time (turn timers) were applied."""
     return requeue_stalled_agent_turns() + requeue_awaited_verdicts() + apply_overdue_timeouts()
 

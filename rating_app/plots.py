@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw, ImageFont
 
-from gameplay.pillow_text import draw_heading, font, png_bytes, text_width, vertical_text_layer, wrap
+from gameplay.web.pillow_text import draw_heading, font, png_bytes, text_width, vertical_text_layer, wrap
 from rating_app.ratings import ScopeRating
 
 WIDTH = 800

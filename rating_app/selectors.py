@@ -18,7 +18,7 @@ from django.utils import timezone
 from agents_app.agents.registry import AGENTS
 from gameplay.engines.registry import GAMES
 from gameplay.models import Match, Seat
-from gameplay.selectors import measures_at_end
+from gameplay.reads.selectors import measures_at_end
 from rating_app import ratings
 from rating_app.models import RatingRun, RefreshRequest
 from rating_app.ratings import (

@@ -1,10 +1,11 @@
 """Agents see a seat, never a state: no module of agents_app receives or obtains the State of a live match.
 
-The match layer hands agents_app a seat's ``SeatView`` and a refusal checker (gameplay.agent_seats); the State stays
+The match layer hands agents_app a seat's ``SeatView`` and a refusal checker (gameplay.reads.agent_seats); the State
+stays
 in gameplay. Two checks hold that line:
 
 1. Static, over every module of agents_app (parsed with ``ast``, as tests/test_boundaries.py walks imports): nothing
-   imports the readers of a match's state (``gameplay.selectors.state_of`` and friends), reads a ``.state``
+   imports the readers of a match's state (``gameplay.reads.selectors.state_of`` and friends), reads a ``.state``
    attribute (``Match.state``, the stored state) or rebuilds a state from JSON. Offline harnesses that referee games
    of their own (a solver's game tree, a simulated evaluation round) create fresh states and are listed below with
    the reason; they never touch a match.
@@ -28,7 +29,7 @@ AGENTS_APP = ROOT / "agents_app"
 
 # Names whose import hands over a live match's state (or a way to rebuild it).
 STATE_READERS = {
-    "gameplay.selectors": {"state_of", "replay_frames", "final_measures", "final_teams"},
+    "gameplay.reads.selectors": {"state_of", "replay_frames", "final_measures", "final_teams"},
     "gameplay.engines.api": {"State"},
 }
 # Offline harnesses: each referees games it creates itself, never a match (so a State of its own is fine there).
@@ -53,7 +54,7 @@ def state_reads(path: Path) -> list[str]:
         elif isinstance(node, ast.Attribute) and node.attr in ("state", "state_from_json"):
             found.append(f"{node.lineno}: reads .{node.attr}")
         elif isinstance(node, ast.Import):
-            found += [f"{node.lineno}: imports {a.name}" for a in node.names if a.name == "gameplay.selectors"]
+            found += [f"{node.lineno}: imports {a.name}" for a in node.names if a.name == "gameplay.reads.selectors"]
     return found
 
 
@@ -73,9 +74,9 @@ def test_the_static_check_sees_each_way_to_a_state(tmp_path):
     """Positive control: each way of reaching a state is reported."""
     sample = tmp_path / "leaky.py"
     sample.write_text(
-        "from gameplay.selectors import state_of\n"
+        "from gameplay.reads.selectors import state_of\n"
         "from gameplay.engines.api import State\n"
-        "import gameplay.selectors\n"
+        "import gameplay.reads.selectors\n"
         "def f(match, game):\n"
         "    return match.state, game.state_from_json({})\n",
         encoding="utf-8",
@@ -87,7 +88,7 @@ def test_the_static_check_sees_each_way_to_a_state(tmp_path):
 def test_the_offline_harnesses_play_no_match():
     for relative in OFFLINE_HARNESSES:
         source = (ROOT / relative).read_text(encoding="utf-8")
-        assert "gameplay.models" not in source and "gameplay.selectors" not in source, relative
+        assert "gameplay.models" not in source and "gameplay.reads.selectors" not in source, relative
 
 
 class StateWatch:
@@ -122,9 +123,9 @@ class StateWatch:
 def test_agent_turns_chat_answers_and_verdicts_run_without_a_state_in_agents_app(eager_celery):  # noqa: F811
     from agents_app import chat_services, judging
     from agents_app.tasks import play_agent_turns
-    from gameplay import services
     from gameplay.models import Match
-    from gameplay.services import SeatController
+    from gameplay.writes import services
+    from gameplay.writes.services import SeatController
     from tests.agents_app.llm.test_rap import ScriptedWorld
     from tests.agents_app.llm_match_support import llm_config
     from tests.support.openai_server import scripted_openai_server

@@ -1,7 +1,7 @@
 """The match layer stands on its own: nothing it imports, however indirectly, comes from agents_app or rating_app.
 
 Agents and ratings build on gameplay (its models, services and signals), never the other way round: agent turns
-arrive through ``gameplay.signals.agent_turn_due``, agent names through ``gameplay.agent_directory``, and the
+arrive through ``gameplay.signals.agent_turn_due``, agent names through ``gameplay.reads.agent_directory``, and the
 transcript pages are agents_app's own views that gameplay's templates reach by URL name only.
 
 The check is static: every project module reachable from the roots below is parsed with ``ast`` and every
@@ -22,14 +22,14 @@ ROOT = Path(__file__).resolve().parents[1]
 
 ROOTS = (
     "gameplay.models",
-    "gameplay.services",
-    "gameplay.selectors",
-    "gameplay.consumers",
-    "gameplay.views",
-    "gameplay.forms",
+    "gameplay.writes.services",
+    "gameplay.reads.selectors",
+    "gameplay.web.consumers",
+    "gameplay.web.views",
+    "gameplay.web.forms",
     "gameplay.signals",
-    "gameplay.agent_directory",
-    "gameplay.access",
+    "gameplay.reads.agent_directory",
+    "gameplay.web.access",
     "gameplay.studies.models",
     "gameplay.studies.services",
     "gameplay.studies.selectors",
@@ -146,7 +146,7 @@ def test_the_walk_follows_late_imports_in_the_real_code():
 
 def test_the_core_does_not_reach_the_studies_app():
     """Studies build on the match layer, never the other way round: the core asks the studies app who may view a
-    private match through a check the studies app registers (gameplay.access.register_viewer_check)."""
+    private match through a check the studies app registers (gameplay.web.access.register_viewer_check)."""
     core = tuple(name for name in ROOTS if not name.startswith("gameplay.studies"))
     parent = reachable(ROOT, core)
     reached = sorted(name for name in parent if name.startswith("gameplay.studies"))
@@ -166,7 +166,7 @@ def write(root: Path, relative: str, source: str) -> None:
 def project(tmp_path):
     """A small project shaped like ours, clean to begin with."""
     write(tmp_path, "gameplay/__init__.py", "")
-    write(tmp_path, "gameplay/services.py", "from django.db import transaction\nfrom gameplay import helpers\n")
+    write(tmp_path, "gameplay/writes/services.py", "from django.db import transaction\nfrom gameplay import helpers\n")
     write(tmp_path, "gameplay/helpers.py", "from .signals import agent_turn_due\n")
     write(tmp_path, "gameplay/signals.py", "from django.dispatch import Signal\nagent_turn_due = Signal()\n")
     write(tmp_path, "agents_app/__init__.py", "")
@@ -177,7 +177,7 @@ def project(tmp_path):
 
 
 def test_the_clean_temporary_project_passes(project):
-    assert forbidden_chains(project, ("gameplay.services",)) == []
+    assert forbidden_chains(project, ("gameplay.writes.services",)) == []
 
 
 @pytest.mark.parametrize(
@@ -192,17 +192,17 @@ def test_the_clean_temporary_project_passes(project):
                 from agents_app.tasks import play  # a late import, only run when called
                 return play
             """,
-            "gameplay.services -> gameplay.helpers -> agents_app.tasks",
+            "gameplay.writes.services -> gameplay.helpers -> agents_app.tasks",
         ),
         (
             "gameplay/helpers.py",
             "import rating_app.services\n",
-            "gameplay.services -> gameplay.helpers -> rating_app",
+            "gameplay.writes.services -> gameplay.helpers -> rating_app",
         ),
         (
             "gameplay/helpers.py",
             "from agents_app import tasks\n",
-            "gameplay.services -> gameplay.helpers -> agents_app.tasks",
+            "gameplay.writes.services -> gameplay.helpers -> agents_app.tasks",
         ),
         (
             "gameplay/signals.py",
@@ -212,13 +212,13 @@ def test_the_clean_temporary_project_passes(project):
             def provider():
                 return importlib.import_module("agents_app.tasks")
             """,
-            "gameplay.services -> gameplay.helpers -> gameplay.signals -> agents_app.tasks",
+            "gameplay.writes.services -> gameplay.helpers -> gameplay.signals -> agents_app.tasks",
         ),
     ],
 )
 def test_an_added_import_of_another_app_fails_the_check(project, module, source, reached):
     write(project, module, source)
-    chains = forbidden_chains(project, ("gameplay.services",))
+    chains = forbidden_chains(project, ("gameplay.writes.services",))
     assert reached in chains, chains
 
 
@@ -227,7 +227,7 @@ def test_relative_imports_resolve_against_their_package(project):
     write(project, "gameplay/engines/api.py", "from ..helpers import x\nfrom . import registry\n")
     write(project, "gameplay/engines/registry.py", "")
     write(project, "gameplay/helpers.py", "from .engines import api\n")
-    parent = reachable(project, ("gameplay.services",))
+    parent = reachable(project, ("gameplay.writes.services",))
     assert {"gameplay.engines.api", "gameplay.engines.registry", "gameplay.helpers"} <= set(parent)
 
 

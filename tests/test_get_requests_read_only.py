@@ -18,11 +18,11 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, resolve
 
 from agents_app.models import Tournament
-from gameplay import seat_claims, services
 from gameplay.models import Match
-from gameplay.selectors import state_of
-from gameplay.services import SeatController
+from gameplay.reads.selectors import state_of
 from gameplay.studies.models import Participant, Study
+from gameplay.writes import seat_claims, services
+from gameplay.writes.services import SeatController
 from rating_app.services import leaderboard
 from tests.support.db_writes import WriteRecorder
 from tests.support.presets import load_gnomes_preset

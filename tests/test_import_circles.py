@@ -128,7 +128,7 @@ def test_the_project_has_no_import_circle():
 
 def test_the_walk_sees_the_real_imports():
     """The graph is the real one: a known module-level import and a known late import are edges."""
-    assert "gameplay.selectors" in imports_of(ROOT, "gameplay.services")
+    assert "gameplay.reads.selectors" in imports_of(ROOT, "gameplay.writes.services")
     assert "agents_app.tournaments.services" in imports_of(ROOT, "agents_app.tournaments.tasks")
     assert "gameplay.studies.selectors" in imports_of(ROOT, "gameplay.studies.apps")  # inside a function
 

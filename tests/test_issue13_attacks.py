@@ -97,7 +97,7 @@ def test_point_10_check_deploy_is_clean_with_a_real_key():
     """ "check --deploy warns W004/W008/W012/W016 with no setting to fix them." (acceptance: `DEBUG=0
     SECRET_KEY=<50 random chars> manage.py check --deploy` prints no warnings) """
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
-    env.update(DEBUG="0", SECRET_KEY=secrets.token_urlsafe(50)[:50], DJANGO_SETTINGS_MODULE="gameplay.settings")
+    env.update(DEBUG="0", SECRET_KEY=secrets.token_urlsafe(50)[:50], DJANGO_SETTINGS_MODULE="gameplay.project.settings")
     result = subprocess.run([sys.executable, "manage.py", "check", "--deploy"], cwd=ROOT, env=env,
                             capture_output=True, text=True, timeout=120)
     output = result.stdout + result.stderr

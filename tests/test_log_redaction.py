@@ -11,8 +11,8 @@ import types
 import pytest
 from daphne.access import AccessLogGenerator
 
-from gameplay import log_redaction
-from gameplay.log_redaction import REDACTED, redact
+from gameplay.project import log_redaction
+from gameplay.project.log_redaction import REDACTED, redact
 
 SEAT, PARTICIPANT, PID = "SeAtToKeN_123-abc", "PaRtIcIpAnT_tok-456", "5f0c1a2b3c4d5e6f7a8b9c0d"
 SECRETS = (SEAT, PARTICIPANT, PID, "STUDYxyz", "SESSIONxyz")

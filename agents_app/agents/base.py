@@ -114,7 +114,7 @@ class Agent(ABC):
     description: str = ""
     # The games this agent knows how to play; None: any game (it plays from the observation and the legal
     # actions alone, as the random agent and language-model agents do). The new-match form offers an agent only
-    # for its games, and a match cannot be created with an agent on another game (gameplay.agent_directory).
+    # for its games, and a match cannot be created with an agent on another game (gameplay.reads.agent_directory).
     games: frozenset[str] | None = None
     # Vision-capable agents set this to receive TurnView.image (drawing it costs time, so it is opt-in).
     accepts_images: bool = False

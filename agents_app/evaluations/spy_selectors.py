@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from gameplay.agent_seats import measures_if_ended_by_rules, seat_views_before
 from gameplay.engines.seat_view import SeatView
 from gameplay.models import Match, Seat
+from gameplay.reads.agent_seats import measures_if_ended_by_rules, seat_views_before
 
 GAME_ID = "who_is_spy"
 PERSON = "(person)"

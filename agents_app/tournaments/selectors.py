@@ -9,7 +9,7 @@ from django.db.models import Count
 from agents_app.models import Tournament, TournamentMatch
 from gameplay.engines.registry import GAMES
 from gameplay.models import Match
-from gameplay.selectors import measures_at_end
+from gameplay.reads.selectors import measures_at_end
 
 
 @dataclass(frozen=True)

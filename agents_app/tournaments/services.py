@@ -24,10 +24,11 @@ from agents_app import selectors as agent_selectors
 from agents_app import services as agent_services
 from agents_app import turns
 from agents_app.models import Tournament, TournamentMatch
-from gameplay import services as match_services
 from gameplay.engines.api import EngineError
 from gameplay.engines.registry import GAMES, create_game
+from gameplay.engines.seeding import derive_seed
 from gameplay.models import Match
+from gameplay.writes import services as match_services
 
 logger = logging.getLogger(__name__)
 
@@ -44,13 +45,9 @@ class TournamentError(ValueError):
 
 
 def match_seed(seed: int, index: int) -> int:
-    """The seed of entry ``index``: the first 8 bytes of sha256("tournament:<seed>:<index>"), top bit cleared.
-
-    Hashing (rather than seed + index) keeps neighbouring tournaments from sharing matches,
-    and the result fits the signed 64-bit column. Anyone can recompute it to replay a match.
-    """
-    digest = hashlib.sha256(f"tournament:{seed}:{index}".encode()).digest()
-    return int.from_bytes(digest[:8], "big") >> 1
+    """The seed of entry ``index`` (gameplay.engines.seeding): sha256("tournament:<seed>:<index>"), so neighbouring
+    tournaments never share matches; anyone can recompute it to replay a match."""
+    return derive_seed("tournament", seed, index)
 
 
 def pairings(agents: Sequence[str], matches_per_pair: int, seats: int = DEFAULT_SEATS) -> list[tuple[str, ...]]:

@@ -1,4 +1,4 @@
-"""Transcript routes, mounted under /matches/ next to the match pages they belong to (see gameplay/urls.py)."""
+"""Transcript routes, mounted under /matches/ next to the match pages they belong to (see gameplay/project/urls.py)."""
 
 from django.urls import path
 

@@ -2,7 +2,7 @@
 
 They live with the agents, not in the match layer: gameplay's replay page only links to them by URL name
 (and loads the panel with htmx), so gameplay imports nothing from this app. Who may read them follows the
-match (``gameplay.access.can_view_match``: public matches, staff, a private match's own participants), and
+match (``gameplay.web.access.can_view_match``: public matches, staff, a private match's own participants), and
 only once the match has finished, since prompts carry a seat's private observation.
 """
 
@@ -13,8 +13,8 @@ from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
 from agents_app import selectors
-from gameplay.access import can_view_match
 from gameplay.models import Event, Match
+from gameplay.web.access import can_view_match
 
 
 def _readable_match(request, match_id: int) -> Match | HttpResponse:

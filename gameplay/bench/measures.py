@@ -10,16 +10,22 @@ from pathlib import Path
 _CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
+def percentile(samples: Sequence[float], p: float) -> float:
+    """The p-th percentile (0 < p <= 100) by the nearest-rank method: always a value that was measured. The one
+    percentile of every benchmark and report here, so their p95s mean the same thing."""
+    if not samples:
+        raise ValueError("no samples")
+    ordered = sorted(samples)
+    return ordered[max(0, math.ceil(p / 100 * len(ordered)) - 1)]
+
+
 def percentiles(samples_ms: Sequence[float]) -> dict[str, float | None]:
-    """p50/p95/p99/max by the nearest-rank method (every value is one that was measured); None when empty."""
-    ordered = sorted(samples_ms)
+    """p50/p95/p99/max (nearest rank, rounded to 0.1 ms); None when empty."""
 
     def rank(p: float) -> float | None:
-        if not ordered:
-            return None
-        return round(ordered[max(0, math.ceil(p / 100 * len(ordered)) - 1)], 1)
+        return round(percentile(samples_ms, p), 1) if samples_ms else None
 
-    return {"count": len(ordered), "p50": rank(50), "p95": rank(95), "p99": rank(99), "max": rank(100)}
+    return {"count": len(samples_ms), "p50": rank(50), "p95": rank(95), "p99": rank(99), "max": rank(100)}
 
 
 def _stat_fields(pid: int) -> list[str] | None:

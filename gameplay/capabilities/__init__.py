@@ -11,13 +11,13 @@ module              spec flag(s)                  hooks (and where the rest of t
 ==================  ============================  ===========================================================
 chat.py             has_chat (``chat_enabled``),  page: the chat box, its lines (``chat_page``, ``readable_by``:
                     chat_in_state, team_chat      a team line only for its audience), team chat, a muted seat.
-                                                  Posting: gameplay.chat_posting.
+                                                  Posting: gameplay.writes.chat_posting.
 turn_timer.py       turn_timer                    action: a timeout counts only at its version and once the time
                                                   ran out; it keeps the clock of seats already deciding and is
                                                   marked "timed_out". page: the countdown. Clock:
-                                                  gameplay.turn_timer; sweep: gameplay.timeouts.
+                                                  gameplay.writes.turn_timer; sweep: gameplay.writes.timeouts.
 draws.py            draw_by_agreement             action: a move declines a draw offer. page: offer, own offer,
-                                                  offered by. Offering/answering: gameplay.match_endings.
+                                                  offered by. Offering/answering: gameplay.writes.match_endings.
 rounds.py           round_sequence                page: the chain of rounds and the next round's link.
                                                   Next round: services.start_next_round.
 live.py             realtime                      page: the live stage (frames, held inputs). The clock:
@@ -49,7 +49,7 @@ The hook contract (``base.Capability``; every hook does nothing by default):
 A new capability: a module here with a ``Capability`` subclass, added to ``CAPABILITIES``, its row above, its
 flag on ``GameSpec`` with its hooks' defaults, and its conformance check (tests/engines/conformance.py).
 This package imports nothing from selectors or services (they import it), so pages and writes share it without
-an import circle; the one hook that needs a module above them (verdicts: gameplay.announce) imports it late.
+an import circle; the one hook that needs a module above them (verdicts: gameplay.writes.announce) imports it late.
 """
 
 from __future__ import annotations

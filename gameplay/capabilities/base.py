@@ -23,7 +23,7 @@ class ActionContext:
     seat: int
     action_id: str
     expected_version: int  # the version of the view the action was chosen on
-    timeout: bool = False  # the seat's timeout action, applied because its time ran out (gameplay.timeouts)
+    timeout: bool = False  # the seat's timeout action, applied because its time ran out (gameplay.writes.timeouts)
     turn_started_before: datetime | None = None  # ``match.turn_started_at`` before this action
     deciding: set[int] = field(default_factory=set)  # the other seats that had to act before this action
     payload: dict[str, Any] = field(default_factory=dict)

@@ -1,7 +1,7 @@
 """Chat and team chat (``GameSpec.has_chat`` with ``Game.chat_enabled()``, ``chat_in_state``, ``team_chat``): who
 reads which line, and the chat box of a seat's page.
 
-A line is posted by ``gameplay.chat_posting.post_message`` (reached as ``services.post_message``), which asks the
+A line is posted by ``gameplay.writes.chat_posting.post_message`` (reached as ``services.post_message``), which asks the
 engine whether a seat may write in its team chat and keeps the line's readers; replays keep an engine's chat in its
 state (``selectors.replay_frames``). Applying an action needs nothing from chat.
 """

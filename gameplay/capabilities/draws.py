@@ -1,7 +1,7 @@
 """Draws by agreement (``GameSpec.draw_by_agreement``): who may offer one, the offer on a seat's page, and a move
 that declines it.
 
-Offering, accepting and declining are ``gameplay.match_endings.agree_to_draw`` / ``refuse_draw``; the draw's
+Offering, accepting and declining are ``gameplay.writes.match_endings.agree_to_draw`` / ``refuse_draw``; the draw's
 scores are the engine's (``State.agreed_draw_scores``).
 """
 
@@ -26,7 +26,7 @@ class Draws(Capability):
         return game.spec.draw_by_agreement
 
     def after_action(self, act: ActionContext) -> None:
-        """Moving instead of accepting declines a draw offer (gameplay.match_endings)."""
+        """Moving instead of accepting declines a draw offer (gameplay.writes.match_endings)."""
         if act.match.draw_agreed and act.seat not in act.match.draw_agreed:
             act.match.draw_agreed = []
 

@@ -1,8 +1,9 @@
 """Turn timers (``GameSpec.turn_timer``, ``State.time_limit`` / ``State.timeout_action``): a timeout applied only
 once the seat's time has run out, marked in the log, and the countdown on a person's page.
 
-The clock is read in ``gameplay.turn_timer`` (the server's, from ``Match.turn_started_at``); the sweep that applies
-timeout actions is ``gameplay.timeouts.apply_timeouts``, which passes
+The clock is read in ``gameplay.writes.turn_timer`` (the server's, from ``Match.turn_started_at``); the sweep that
+applies
+timeout actions is ``gameplay.writes.timeouts.apply_timeouts``, which passes
 ``timeout=True`` to ``services.apply_action``.
 """
 
@@ -12,7 +13,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from gameplay.turn_timer import seat_deadline, turn_clock
+from gameplay.writes.turn_timer import seat_deadline, turn_clock
 
 from .base import ActionContext, Capability, PageContext, out_of_date
 

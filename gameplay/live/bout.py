@@ -19,10 +19,11 @@ from asgiref.sync import SyncToAsync
 from channels.layers import get_channel_layer
 from django.db import close_old_connections
 
-from gameplay import selectors, services
 from gameplay.engines.api import ActionRecord, State
 from gameplay.models import Match
-from gameplay.socket_threads import socket_threads
+from gameplay.reads import selectors
+from gameplay.web.socket_threads import socket_threads
+from gameplay.writes import services
 
 from . import inputs
 
@@ -35,7 +36,7 @@ SUBMIT_ATTEMPTS = 6
 
 def in_thread(func):
     """Database, cache and emulator work off the event loop, on the threads the match sockets use (which keep and
-    tidy their database connections: gameplay.socket_threads)."""
+    tidy their database connections: gameplay.web.socket_threads)."""
     return SyncToAsync(func, thread_sensitive=False, executor=socket_threads)
 
 

@@ -1,6 +1,6 @@
 """Starting a live match's clock (``LiveBout``) once, wherever its sockets are.
 
-A person's socket (gameplay.consumers) calls ``claim`` when it opens and with each input; the first call for a
+A person's socket (gameplay.web.consumers) calls ``claim`` when it opens and with each input; the first call for a
 match that should run live and has no runner takes the lease, and the socket ``launch``es the clock: as a task on
 its own event loop when Celery runs eagerly (the embedded default), else as a Celery task on a worker. Later calls
 find the lease and do nothing.
@@ -25,7 +25,7 @@ logger = logging.getLogger(__name__)
 def claim(match: Match) -> tuple[str, str] | None:
     """The match's cache key and the lease on its clock when it should run live and nobody runs it (the caller
     must then ``launch`` it), else None."""
-    from gameplay.selectors import game_of  # late: selectors import this module
+    from gameplay.reads.selectors import game_of  # late: selectors import this module
 
     key = inputs.match_key(match)
     if inputs.lease_held(key):

@@ -16,12 +16,12 @@ from django import forms
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
-from gameplay.agent_directory import agent_exists, agent_plays
 from gameplay.engines.api import GameSpec, OptionSpec
 from gameplay.engines.registry import all_specs
-from gameplay.forms import option_form_field
+from gameplay.reads.agent_directory import agent_exists, agent_plays
 from gameplay.studies import validation
 from gameplay.studies.models import AGENT, PARTICIPANT, Condition, Study
+from gameplay.web.forms import option_form_field
 
 MAX_ROWS = 20
 EXTRA_ROWS = 3

@@ -7,7 +7,7 @@ class StudiesConfig(AppConfig):
     verbose_name = "Studies"
 
     def ready(self):
-        from gameplay.access import register_viewer_check
         from gameplay.studies.selectors import plays_in_match
+        from gameplay.web.access import register_viewer_check
 
         register_viewer_check(plays_in_match)  # a private study round is open to its own participants

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from django import forms
 
-from gameplay.text_input import TextRejected, clean_text
+from gameplay.writes.text_input import TextRejected, clean_text
 
 # Prolific ids are 24 hex characters; accept any short token of word characters so other panels work too,
 # and reject anything else (e.g. an unsubstituted "{{%PROLIFIC_PID%}}" placeholder or pasted text).

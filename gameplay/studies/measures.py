@@ -26,7 +26,7 @@ from django.utils import timezone
 from gameplay.engines.api import EngineError, MeasureSpec, State
 from gameplay.engines.registry import create_game, game_class
 from gameplay.models import Event, Seat
-from gameplay.selectors import state_of
+from gameplay.reads.selectors import state_of
 from gameplay.studies.models import AGENT, Condition, Participant, ParticipantRound, Study, SurveyAnswer
 from gameplay.studies.selectors import is_dropped
 

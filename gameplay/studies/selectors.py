@@ -7,10 +7,10 @@ from datetime import datetime, timedelta
 from django.db.models import Count
 from django.utils import timezone
 
-from gameplay import presence
 from gameplay.models import Match, Seat
 from gameplay.studies.models import Condition, PairingTicket, Participant, ParticipantRound, Study
-from gameplay.text_input import clean_token
+from gameplay.web import presence
+from gameplay.writes.text_input import clean_token
 
 # Steps after which a silent participant is finished, not dropped out.
 FINAL_STEPS = (Participant.Step.COMPLETE, Participant.Step.ENDED)
@@ -93,7 +93,7 @@ def round_is_over(participant_round: ParticipantRound) -> bool:
 
 def partners_left(participant_round: ParticipantRound) -> list[int]:
     """The seats of the other participants of this running round who have left it: their pages closed or offline
-    for longer than PRESENCE_LEFT_AFTER_SECONDS (gameplay.presence; a reload is not leaving)."""
+    for longer than PRESENCE_LEFT_AFTER_SECONDS (gameplay.web.presence; a reload is not leaving)."""
     if participant_round.partner_participant_id is None or round_is_over(participant_round):
         return []
     match = participant_round.match

@@ -19,11 +19,11 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from gameplay import services as match_services
-from gameplay.services import SeatController, ServiceError
 from gameplay.studies import selectors
 from gameplay.studies.forms import EntryParams
 from gameplay.studies.models import Condition, PairingTicket, Participant, ParticipantRound, Study, SurveyAnswer
+from gameplay.writes import services as match_services
+from gameplay.writes.services import SeatController, ServiceError
 
 logger = logging.getLogger(__name__)
 

@@ -15,9 +15,9 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from gameplay.agent_directory import agent_exists, agent_plays, why_not_ready
 from gameplay.engines.api import EngineError, GameSpec
 from gameplay.engines.registry import UnknownGameError, create_game, game_class
+from gameplay.reads.agent_directory import agent_exists, agent_plays, why_not_ready
 from gameplay.studies.models import AGENT, PARTICIPANT, Study
 
 Errors = dict[str, list[str]]

@@ -25,13 +25,13 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from gameplay import selectors as match_selectors
-from gameplay.agent_wait import agent_wait
-from gameplay.rendering import view_context
-from gameplay.services import ServiceError
+from gameplay.reads import selectors as match_selectors
 from gameplay.studies import selectors, services
 from gameplay.studies.forms import SurveyForm, entry_params
 from gameplay.studies.models import Participant, Study
+from gameplay.web.rendering import view_context
+from gameplay.writes.agent_wait import agent_wait
+from gameplay.writes.services import ServiceError
 
 logger = logging.getLogger(__name__)
 

@@ -6,8 +6,8 @@ ended without a result says so (and why) instead of waiting forever.
 
 from django import template
 
-from gameplay.agent_wait import agent_wait
 from gameplay.models import Event, Match
+from gameplay.writes.agent_wait import agent_wait
 
 register = template.Library()
 

@@ -2,7 +2,7 @@ from django import template
 from django.utils.html import conditional_escape, escape, escapejs, format_html
 from django.utils.safestring import mark_safe
 
-from gameplay import selectors
+from gameplay.reads import selectors
 
 register = template.Library()
 
@@ -29,7 +29,7 @@ def click_grid(rows, clicks, selection=(), version="", mark=None, mark_class="")
     """{% click_grid obs.rows clicks selection version mark=... mark_class="..." as grid %}: an ARIA grid's rows
     of cells (mappings with a ``name``, the location clicks use), each turned into the tuple
     ``(cell, open, classes, label, aria, close)`` for ``{% for cell, open, classes, label, aria, close in row %}``,
-    with what clicking the cell does (gameplay.board_clicks) worked out here once instead of by a dozen template
+    with what clicking the cell does (gameplay.web.board_clicks) worked out here once instead of by a dozen template
     nodes per cell: a move renders the board for every seat, and that per-node cost was most of it (issue 14).
 
     - ``open``: the start of the cell's tag, without ``class`` and ``aria-label`` (the board adds them):

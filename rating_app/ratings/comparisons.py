@@ -61,22 +61,13 @@ def comparison_matrix(matches: Sequence[MatchResult], agents: Sequence[str], tie
 
 
 def connected_components(agents: Sequence[str], totals: np.ndarray) -> list[list[str]]:
-    """Groups of agents linked by at least one counted comparison (largest first)."""
-    k = len(agents)
-    parent = list(range(k))
+    """Groups of agents linked by at least one counted comparison (largest first), by scipy's graph search."""
+    from scipy.sparse import csr_matrix  # here: scipy loads only when ratings are computed
+    from scipy.sparse.csgraph import connected_components as components
 
-    def find(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    linked = (totals + totals.T) > 0
-    for i in range(k):
-        for j in range(i + 1, k):
-            if linked[i, j]:
-                parent[find(i)] = find(j)
+    linked = csr_matrix((totals + totals.T) > 0)
+    _, labels = components(linked, directed=False)
     groups: dict[int, list[str]] = {}
-    for i, agent in enumerate(agents):
-        groups.setdefault(find(i), []).append(agent)
+    for agent, label in zip(agents, labels, strict=True):
+        groups.setdefault(int(label), []).append(agent)
     return sorted(groups.values(), key=lambda g: (-len(g), g))

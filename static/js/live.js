@@ -73,7 +73,7 @@
     markSocket(event, "closed");
     const closed = event.detail && event.detail.event;
     // 4001: the server closed this socket because the same seat opened the game in another tab or window
-    // (gameplay/socket_limits.py); the websocket extension does not reconnect after it.
+    // (gameplay/web/socket_limits.py); the websocket extension does not reconnect after it.
     showConnection(closed && closed.code === 4001
       ? "Closed: this game is open in another tab or window."
       : "Connection lost; reconnecting…");

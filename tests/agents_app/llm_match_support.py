@@ -7,10 +7,10 @@ import re
 import pytest
 
 from agents_app.models import AgentCall, AgentConfig
-from gameplay import services
-from gameplay.celery import app as celery_app
 from gameplay.models import Match
-from gameplay.services import SeatController
+from gameplay.project.celery import app as celery_app
+from gameplay.writes import services
+from gameplay.writes.services import SeatController
 from tests.support.openai_server import ScriptedReply
 
 # The LLM agent lists the moves as "Available actions (id: label):" followed by one "id: label" line each.

@@ -17,9 +17,9 @@ import threading
 from collections.abc import Callable
 
 from agents_app.models import AgentCall
-from gameplay import services
 from gameplay.models import Match
-from gameplay.services import SeatController
+from gameplay.writes import services
+from gameplay.writes.services import SeatController
 from tests.support.openai_server import ScriptedReply
 
 _STATE = re.compile(r"<state>\n(.*?)\n</state>", re.DOTALL)

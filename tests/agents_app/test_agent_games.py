@@ -9,13 +9,13 @@ import pytest
 from agents_app.agents.registry import AGENTS
 from agents_app.models import AgentConfig
 from agents_app.tournaments import services as tournament_services
-from gameplay import services
-from gameplay.agent_directory import agent_choices, agent_plays
 from gameplay.engines.registry import GAMES
-from gameplay.forms import controller_choices
 from gameplay.models import Match
-from gameplay.services import SeatController
+from gameplay.reads.agent_directory import agent_choices, agent_plays
 from gameplay.studies.validation import condition_errors, study_errors
+from gameplay.web.forms import controller_choices
+from gameplay.writes import services
+from gameplay.writes.services import SeatController
 
 pytestmark = pytest.mark.django_db
 

@@ -11,9 +11,9 @@ import pytest
 
 from agents_app import turns
 from agents_app.tasks import play_agent_turns
-from gameplay import services
 from gameplay.models import Event, Match
-from gameplay.services import SeatController
+from gameplay.writes import services
+from gameplay.writes.services import SeatController
 
 pytestmark = pytest.mark.django_db
 

@@ -12,11 +12,11 @@ from django.db import transaction
 
 from agents_app.receivers import queue_agent_turns
 from agents_app.tasks import play_agent_turns
-from gameplay import services
 from gameplay.models import Match
-from gameplay.selectors import state_of
-from gameplay.services import SeatController
+from gameplay.reads.selectors import state_of
 from gameplay.signals import agent_turn_due
+from gameplay.writes import services
+from gameplay.writes.services import SeatController
 from tests.agents_app.llm_match_support import eager_celery  # noqa: F401  (a fixture)
 
 RANDOM = SeatController("agent", agent_name="random")
@@ -103,7 +103,7 @@ def test_a_failing_receiver_is_logged_and_the_move_stays(monkeypatch, caplog):
         raise ConnectionError("broker down")
 
     monkeypatch.setattr(play_agent_turns, "delay", broker_down)
-    with caplog.at_level(logging.ERROR, logger="gameplay.services"):
+    with caplog.at_level(logging.ERROR, logger="gameplay.writes.services"):
         match = services.create_match("santorini", [RANDOM, HUMAN], seed=5, host_seat=1)
     assert Match.objects.get(pk=match.pk).status == Match.Status.ACTIVE
     assert "agent_turn_due receiver" in caplog.text and "broker down" in caplog.text

@@ -15,11 +15,11 @@ from agents_app.agents.base import ChatLine
 from agents_app.agents.llm import prompts
 from agents_app.models import AgentCall
 from agents_app.services import turn_view
-from gameplay import services
 from gameplay.engines.registry import create_game
 from gameplay.models import Event, Match
-from gameplay.selectors import state_of
-from gameplay.services import SeatController, ServiceError
+from gameplay.reads.selectors import state_of
+from gameplay.writes import services
+from gameplay.writes.services import SeatController, ServiceError
 from tests.agents_app.llm_match_support import eager_celery, first_listed_action, llm_config  # noqa: F401 (fixture)
 from tests.support.openai_server import ScriptedReply, scripted_openai_server
 

@@ -11,7 +11,7 @@ from django.test import Client
 
 from agents_app.models import Tournament
 from agents_app.tournaments import selectors as tournament_selectors
-from gameplay.selectors import state_of
+from gameplay.reads.selectors import state_of
 from tests.agents_app.llm_match_support import eager_celery  # noqa: F401  (a fixture)
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_celery")]

@@ -20,10 +20,10 @@ import pytest
 
 from agents_app.models import AgentCall
 from agents_app.tasks import play_agent_turns
-from gameplay import services
 from gameplay.engines.registry import create_game
 from gameplay.models import Match
-from gameplay.services import SeatController
+from gameplay.writes import services
+from gameplay.writes.services import SeatController
 from tests.agents_app.llm.test_rap import ScriptedWorld
 from tests.agents_app.llm_match_support import eager_celery, llm_config  # noqa: F401 (eager_celery: a fixture)
 from tests.support.openai_server import scripted_openai_server

@@ -18,11 +18,11 @@ from agents_app.agents.dialogue import prompts as turn_prompts
 from agents_app.agents.dialogue.agent import MESSAGE_INDEX_KEY, DialogueAgent
 from agents_app.agents.llm import LLMAgent
 from agents_app.services import turn_view
-from gameplay import services
-from gameplay.agent_directory import agent_choices, agent_plays
 from gameplay.engines.registry import GAMES, create_game
 from gameplay.models import Event
-from gameplay.services import SeatController
+from gameplay.reads.agent_directory import agent_choices, agent_plays
+from gameplay.writes import services
+from gameplay.writes.services import SeatController
 from tests.agents_app.llm_match_support import eager_celery, llm_config  # noqa: F401 (fixture)
 from tests.agents_app.test_prompt_leaks import foreign_secrets
 from tests.support.openai_server import ScriptedReply, scripted_openai_server

@@ -6,10 +6,10 @@ import pytest
 
 from agents_app.judging import judge_match
 from agents_app.models import AgentCall
-from gameplay import services
 from gameplay.models import Event, Match
-from gameplay.selectors import state_of
-from gameplay.services import SeatController
+from gameplay.reads.selectors import state_of
+from gameplay.writes import services
+from gameplay.writes.services import SeatController
 from tests.agents_app.llm_match_support import eager_celery, llm_config  # noqa: F401  (eager_celery is a fixture)
 from tests.support.openai_server import ScriptedReply, scripted_openai_server
 

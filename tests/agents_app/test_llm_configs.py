@@ -10,9 +10,9 @@ from django.db.models.deletion import ProtectedError
 from agents_app import selectors
 from agents_app.agents.registry import UnknownAgentError
 from agents_app.models import AgentCall, AgentConfig
-from gameplay import services
-from gameplay.forms import controller_choices
-from gameplay.services import SeatController
+from gameplay.web.forms import controller_choices
+from gameplay.writes import services
+from gameplay.writes.services import SeatController
 
 pytestmark = pytest.mark.django_db
 

@@ -41,7 +41,7 @@ import json, sys
 import django
 django.setup()
 from agents_app.models import AgentConfig
-from gameplay import services
+from gameplay.writes import services
 base_url = sys.argv[1]
 AgentConfig.objects.create(name="slow-llm", base_url=base_url, model="scripted-model", api_key_env="", retries=1,
                            http_retries=0, timeout_s=60)

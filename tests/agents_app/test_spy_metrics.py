@@ -11,7 +11,7 @@ import pytest
 from django.core.management import call_command
 
 from gameplay.models import Match
-from gameplay.selectors import state_of
+from gameplay.reads.selectors import state_of
 from tests.agents_app.llm_match_support import eager_celery, llm_config  # noqa: F401  (eager_celery is a fixture)
 from tests.agents_app.table_model import TableModel, play_spy_match
 from tests.support.openai_server import scripted_openai_server

@@ -15,7 +15,7 @@ from django.core.management import CommandError, call_command
 
 from agents_app.evaluations.spy_selectors import views_before_first_vote
 from agents_app.models import EvalCall
-from gameplay.selectors import state_of
+from gameplay.reads.selectors import state_of
 from tests.agents_app.llm_match_support import eager_celery, llm_config  # noqa: F401  (eager_celery is a fixture)
 from tests.agents_app.table_model import TableModel, play_spy_match, texts_of
 from tests.support.openai_server import ScriptedReply, scripted_openai_server

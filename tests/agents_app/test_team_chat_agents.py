@@ -8,11 +8,11 @@ import pytest
 
 from agents_app import chat_services, context_selectors
 from agents_app.services import turn_view
-from gameplay import services
 from gameplay.engines import registry
 from gameplay.models import Event, Match
-from gameplay.selectors import game_of
-from gameplay.services import SeatController
+from gameplay.reads.selectors import game_of
+from gameplay.writes import services
+from gameplay.writes.services import SeatController
 from tests.agents_app.llm_match_support import eager_celery, llm_config  # noqa: F401 (fixture)
 from tests.support.openai_server import ScriptedReply, scripted_openai_server
 from tests.support.team_game import TeamRaceGame

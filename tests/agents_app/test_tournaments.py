@@ -17,12 +17,12 @@ from agents_app.agents import registry
 from agents_app.agents.random_agent import RandomAgent
 from agents_app.models import Tournament, TournamentMatch
 from agents_app.tournaments import selectors, services, tasks
-from gameplay import services as match_services
-from gameplay.celery import app as celery_app
 from gameplay.engines import registry as game_registry
 from gameplay.engines.api import Game, GameSpec
 from gameplay.models import Match
-from gameplay.selectors import state_of
+from gameplay.project.celery import app as celery_app
+from gameplay.reads.selectors import state_of
+from gameplay.writes import services as match_services
 
 pytestmark = pytest.mark.django_db
 

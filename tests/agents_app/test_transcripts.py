@@ -15,11 +15,11 @@ from agents_app import selectors as agent_selectors
 from agents_app import services as agent_services
 from agents_app.agents.base import ModelCall
 from agents_app.models import AgentCall
-from gameplay import services
 from gameplay.engines.registry import create_game
 from gameplay.engines.seat_view import refusal_checker
 from gameplay.models import Event, Match
-from gameplay.services import SeatController
+from gameplay.writes import services
+from gameplay.writes.services import SeatController
 from tests.agents_app.llm_match_support import (  # noqa: F401  (eager_celery is a fixture)
     calls_of,
     eager_celery,

@@ -19,11 +19,11 @@ from agents_app import tasks, turn_runner
 from agents_app.receivers import queue_agent_turns
 from agents_app.tasks import play_agent_turns
 from agents_app.turn_runner import TurnRunner
-from gameplay import services
-from gameplay.celery import app as celery_app
 from gameplay.models import Match
-from gameplay.selectors import state_of
-from gameplay.services import SeatController
+from gameplay.project.celery import app as celery_app
+from gameplay.reads.selectors import state_of
+from gameplay.writes import services
+from gameplay.writes.services import SeatController
 
 WAIT = 10.0  # generous bound on anything that should take milliseconds
 

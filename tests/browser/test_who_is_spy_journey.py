@@ -68,7 +68,7 @@ def wait_past(page, version: int) -> None:
 
 def engine_facts(env, match_id: int) -> dict:
     """The finished match's words, spies and seat 0's ballots, read from the state as the server stored it."""
-    code = ("import json; from gameplay.models import Match; from gameplay.selectors import state_of; "
+    code = ("import json; from gameplay.models import Match; from gameplay.reads.selectors import state_of; "
             f"s = state_of(Match.objects.get(pk={match_id})); "
             "print(json.dumps({'words': s.words, 'spies': s.spies, 'villager': s.villager_word, 'spy': s.spy_word, "
             "'ballots': [r['ballots'][0] for r in s.rounds], 'winners': s.winners}))")

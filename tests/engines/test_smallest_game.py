@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import pytest
 
-from gameplay import services
 from gameplay.boards import BoardPresenter
 from gameplay.boards import registry as boards
 from gameplay.engines import registry as engines
-from gameplay.selectors import seat_view
-from gameplay.services import SeatController
+from gameplay.reads.selectors import seat_view
+from gameplay.writes import services
+from gameplay.writes.services import SeatController
 from tests.support.seen_checks import agent_prompts, agent_view, page_of
 from tests.support.smallest_game import NimGame
 

@@ -6,8 +6,8 @@ import uuid
 import pytest
 from channels.layers import channel_layers
 
-from gameplay.celery import app as celery_app
-from gameplay.socket_threads import socket_threads
+from gameplay.project.celery import app as celery_app
+from gameplay.web.socket_threads import socket_threads
 from tests.support.services import services_required
 
 

@@ -16,12 +16,12 @@ from dataclasses import replace
 import pytest
 from channels.db import database_sync_to_async
 
-from gameplay import services
 from gameplay.boards import GENERIC_TEMPLATE, presenter_for
 from gameplay.engines import registry
 from gameplay.models import Event, Match
-from gameplay.selectors import seat_view, state_of
-from gameplay.services import SeatController, ServiceError
+from gameplay.reads.selectors import seat_view, state_of
+from gameplay.writes import services
+from gameplay.writes.services import SeatController, ServiceError
 from tests.gameplay.ws_support import FLASH_ERROR, TIMEOUT, close_all, connect, fingerprint, receive_until
 from tests.support.face_down import PerSeatLabelsGame
 

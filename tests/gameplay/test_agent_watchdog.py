@@ -1,4 +1,5 @@
-"""The stalled agent turn watchdog (gameplay.watchdog): which matches it re-announces, how often, and its runners.
+"""The stalled agent turn watchdog (gameplay.writes.watchdog): which matches it re-announces, how often, and its
+runners.
 
 A dead agent task is simulated by disconnecting agents_app's receiver of ``agent_turn_due`` (nothing plays the
 turn), while a recording receiver sees what the watchdog announces. The real worker kill is
@@ -14,13 +15,13 @@ from django.core.cache import cache
 from django.core.management import CommandError, call_command
 from django.utils import timezone
 
-from gameplay import services
-from gameplay.celery import app as celery_app
 from gameplay.models import Match
-from gameplay.services import SeatController
+from gameplay.project.celery import app as celery_app
 from gameplay.signals import agent_turn_due
 from gameplay.tasks import requeue_stalled_agent_turns_task
-from gameplay.watchdog import requeue_stalled_agent_turns, stalled_agent_matches
+from gameplay.writes import services
+from gameplay.writes.services import SeatController
+from gameplay.writes.watchdog import requeue_stalled_agent_turns, stalled_agent_matches
 
 pytestmark = pytest.mark.django_db
 
@@ -100,7 +101,7 @@ def test_fresh_turns_human_turns_and_finished_matches_are_left_alone(dead_agents
 
 
 def test_the_most_recently_stalled_matches_come_first(dead_agents, deadline, monkeypatch):
-    monkeypatch.setattr("gameplay.watchdog.SWEEP_LIMIT", 1)
+    monkeypatch.setattr("gameplay.writes.watchdog.SWEEP_LIMIT", 1)
     abandoned = aged(agent_to_move(), deadline * 1000)
     recent = aged(agent_to_move(), deadline + 1)
     assert [m.pk for m in stalled_agent_matches()] == [recent.pk]

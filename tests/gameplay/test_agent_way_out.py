@@ -15,12 +15,13 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from gameplay import selectors, services
 from gameplay.models import Event, Match
-from gameplay.rendering import seat_fragments
-from gameplay.services import AGENT_SILENT_REASON, SeatController, ServiceError
+from gameplay.reads import selectors
 from gameplay.signals import agent_turn_due
 from gameplay.studies.models import Participant
+from gameplay.web.rendering import seat_fragments
+from gameplay.writes import services
+from gameplay.writes.services import AGENT_SILENT_REASON, SeatController, ServiceError
 from tests.studies.test_journey import agent_condition, consent, make_study, participant_url
 
 pytestmark = pytest.mark.django_db

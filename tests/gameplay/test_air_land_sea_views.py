@@ -9,9 +9,9 @@ import re
 import pytest
 from django.test import Client
 
-from gameplay import services
 from gameplay.models import Match
-from gameplay.selectors import state_of
+from gameplay.reads.selectors import state_of
+from gameplay.writes import services
 
 
 def foreign_secrets(state, seat: int | None) -> set[str]:

@@ -11,11 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from gameplay import selectors, services
 from gameplay.bench.audit import LoggedAction, Send, audit
 from gameplay.bench.fragments import parse_seat_frame
 from gameplay.bench.measures import ServerCpu, percentiles
-from gameplay.rendering import error_fragment, seat_fragments
+from gameplay.reads import selectors
+from gameplay.web.rendering import error_fragment, seat_fragments
+from gameplay.writes import services
 from tests.support.live_server import ROOT, daphne_server, free_port, migrate, server_env
 
 HUMAN = services.SeatController("human")

@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from gameplay import capabilities, services
+from gameplay import capabilities
 from gameplay.capabilities import CAPABILITIES
 from gameplay.engines.api import GameSpec
 from gameplay.engines.registry import GAMES
-from gameplay.services import ActionRejected
+from gameplay.writes import services
+from gameplay.writes.services import ActionRejected
 
 SPEC_FIELDS = {f.name for f in dataclasses.fields(GameSpec)}
 HUMAN = services.SeatController("human")

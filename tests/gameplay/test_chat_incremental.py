@@ -18,9 +18,9 @@ import pytest
 from channels.db import database_sync_to_async
 from django.test import Client
 
-from gameplay import services
 from gameplay.models import Match
-from gameplay.selectors import state_of
+from gameplay.reads.selectors import state_of
+from gameplay.writes import services
 from tests.gameplay.ws_support import (
     HUMAN,
     TIMEOUT,

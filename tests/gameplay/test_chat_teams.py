@@ -11,11 +11,11 @@ import json
 import pytest
 from channels.db import database_sync_to_async
 
-from gameplay import services
 from gameplay.engines import registry
 from gameplay.models import Event, Match
-from gameplay.selectors import chat_page, replay_frames, seat_view
-from gameplay.services import SeatController, ServiceError
+from gameplay.reads.selectors import chat_page, replay_frames, seat_view
+from gameplay.writes import services
+from gameplay.writes.services import SeatController, ServiceError
 from tests.gameplay.ws_support import TIMEOUT, close_all, connect, receive_until
 from tests.support.team_game import TeamRaceGame
 

@@ -13,10 +13,10 @@ from types import SimpleNamespace
 import pytest
 from django.template.loader import render_to_string
 
-from gameplay.board_clicks import clicks_for
 from gameplay.engines.api import IllegalActionError
 from gameplay.engines.codenames import CodenamesGame
 from gameplay.engines.codenames.words import IDENTITY_NAMES
+from gameplay.web.board_clicks import clicks_for
 
 TEMPLATE = "games/codenames/board.html"
 SENT_IDS = re.compile(r'"action_id": "([^"]+)"|name="action_id" value="([^"]+)"')

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from gameplay import services
 from gameplay.models import Event
-from gameplay.selectors import chat_page, seat_view
-from gameplay.services import SeatController, ServiceError
+from gameplay.reads.selectors import chat_page, seat_view
+from gameplay.writes import services
+from gameplay.writes.services import SeatController, ServiceError
 
 NAMES = {i: f"Player {i + 1}" for i in range(4)}
 

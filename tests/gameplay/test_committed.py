@@ -1,4 +1,4 @@
-"""gameplay.committed: the applied action a group message carries, and when a socket may draw from it."""
+"""gameplay.writes.committed: the applied action a group message carries, and when a socket may draw from it."""
 
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ import pytest
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-from gameplay import services
-from gameplay.committed import CommittedAction
 from gameplay.models import Match
-from gameplay.seat_socket import SeatSocket
-from gameplay.selectors import match_group_name, state_of
+from gameplay.reads.selectors import match_group_name, state_of
+from gameplay.web.seat_socket import SeatSocket
+from gameplay.writes import services
+from gameplay.writes.committed import CommittedAction
 
 pytestmark = pytest.mark.django_db
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from gameplay import services
 from gameplay.models import Event
-from gameplay.selectors import state_of
-from gameplay.services import ActionRejected, SeatController
+from gameplay.reads.selectors import state_of
+from gameplay.writes import services
+from gameplay.writes.services import ActionRejected, SeatController
 
 pytestmark = pytest.mark.django_db
 

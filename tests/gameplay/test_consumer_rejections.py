@@ -7,8 +7,8 @@ import json
 import pytest
 from django.conf import settings as django_settings
 
-from gameplay import services
 from gameplay.models import Match
+from gameplay.writes import services
 from tests.gameplay.ws_support import (
     FLASH_ERROR,
     TIMEOUT,

@@ -1,4 +1,4 @@
-"""gameplay.consumers.MatchConsumer over the real ASGI stack (origin check, URL router, channel layer).
+"""gameplay.web.consumers.MatchConsumer over the real ASGI stack (origin check, URL router, channel layer).
 
 Every test runs twice: on the in-memory channel layer and on channels_redis. The Redis run is
 skipped only when REDIS_URL is unset outside CI; with CI=true (or REQUIRE_SERVICES=1) it uses
@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from gameplay.asgi import application
+from gameplay.project.asgi import application
 from tests.gameplay.ws_support import (
     FLASH_ERROR,
     HUMAN,

@@ -9,13 +9,13 @@ import random
 
 import pytest
 
-from gameplay import services
 from gameplay.engines.registry import GAMES
 from gameplay.management.commands.bench_play import TEXTS
 from gameplay.models import Match
-from gameplay.rendering import seat_fragments
-from gameplay.selectors import seat_view, state_of
-from gameplay.services import SeatController
+from gameplay.reads.selectors import seat_view, state_of
+from gameplay.web.rendering import seat_fragments
+from gameplay.writes import services
+from gameplay.writes.services import SeatController
 
 DIALOGUE_GAMES = sorted(game_id for game_id, cls in GAMES.items() if cls.spec.dialogue is not None)
 HUMAN = SeatController("human")

@@ -3,8 +3,9 @@ the outcome (who agreed to what and what each got), not "You lost" because the o
 
 import pytest
 
-from gameplay import selectors, services
 from gameplay.models import Match
+from gameplay.reads import selectors
+from gameplay.writes import services
 from tests.gameplay.ws_support import HUMAN
 
 

@@ -1,4 +1,4 @@
-"""Draw offers and aborting (issue 16, point 4; gameplay.match_endings): two people may agree a draw where the
+"""Draw offers and aborting (issue 16, point 4; gameplay.writes.match_endings): two people may agree a draw where the
 rules allow one (Hive), an offer lapses when the other side moves instead, and a game that has hardly begun can be
 aborted without a result. Every refusal leaves the match and its log as they were."""
 
@@ -10,10 +10,11 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.test import Client
 
-from gameplay import match_endings, selectors, services
 from gameplay.engines.registry import create_game
 from gameplay.models import Event, Match
-from gameplay.selectors import state_of
+from gameplay.reads import selectors
+from gameplay.reads.selectors import state_of
+from gameplay.writes import match_endings, services
 from tests.gameplay.ws_support import HUMAN, RANDOM, TIMEOUT, connect
 
 

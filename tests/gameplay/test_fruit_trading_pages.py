@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from gameplay import services
 from gameplay.engines.fruit_trading.offers import legal_offers
-from gameplay.rendering import seat_fragments
-from gameplay.selectors import seat_view, state_of
-from gameplay.services import SeatController
+from gameplay.reads.selectors import seat_view, state_of
+from gameplay.web.rendering import seat_fragments
+from gameplay.writes import services
+from gameplay.writes.services import SeatController
 
 HUMAN = SeatController("human")
 BOB_SECRETS = ("points per fruit: apple=10", "basket: apple×1, banana×2")

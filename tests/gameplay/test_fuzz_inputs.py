@@ -31,12 +31,12 @@ from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gameplay import services
-from gameplay.asgi import application
 from gameplay.models import Event, Match, Seat
-from gameplay.selectors import state_of
+from gameplay.project.asgi import application
+from gameplay.reads.selectors import state_of
 from gameplay.studies.models import Participant, ParticipantRound, Study
-from gameplay.text_input import clean_text
+from gameplay.writes import services
+from gameplay.writes.text_input import clean_text
 from tests.gameplay.ws_support import FLASH_ERROR, HUMAN, ORIGIN, TIMEOUT, SeatCommunicator, is_presence_only
 from tests.studies.factories import make_participant, make_study, play_round
 
@@ -45,7 +45,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 FRAMES = 2_000
 URLS = 500
 HEALTH = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example]
-KINDS = ("action", "chat", "select", "clear", "uhp")  # what the consumer knows (gameplay.consumers.KINDS)
+KINDS = ("action", "chat", "select", "clear", "uhp")  # what the consumer knows (gameplay.web.consumers.KINDS)
 
 # --- generated values ----------------------------------------------------------------------------------------
 

@@ -11,11 +11,11 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from gameplay import services
 from gameplay.engines.gnomes.layouts import default_layouts
 from gameplay.models import Event, Match
-from gameplay.selectors import seat_view, state_of
-from gameplay.services import SeatController
+from gameplay.reads.selectors import seat_view, state_of
+from gameplay.writes import services
+from gameplay.writes.services import SeatController
 from tests.gameplay.ws_support import ORIGIN, TIMEOUT, close_all, connect, receive_until
 
 HUMAN = SeatController("human")

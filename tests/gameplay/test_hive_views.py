@@ -19,15 +19,15 @@ from PIL import Image
 from agents_app import services as agent_services
 from agents_app.agents import registry as agent_registry
 from agents_app.agents.base import Agent, Decision
-from gameplay import services
 from gameplay.boards import presenter_for
 from gameplay.boards.base import BoardPresenter
 from gameplay.engines import registry
 from gameplay.engines.api import Game
 from gameplay.engines.seat_view import refusal_checker
 from gameplay.models import Match, Seat
-from gameplay.selectors import state_of
-from gameplay.services import SeatController
+from gameplay.reads.selectors import state_of
+from gameplay.writes import services
+from gameplay.writes.services import SeatController
 
 pytestmark = pytest.mark.django_db
 
@@ -248,8 +248,8 @@ def test_public_page_shows_the_public_picture(client, hive):
 def test_selecting_a_reserve_piece_highlights_target_cells(hive):
     from django.template.loader import render_to_string
 
-    from gameplay.rendering import view_context
-    from gameplay.selectors import seat_view
+    from gameplay.reads.selectors import seat_view
+    from gameplay.web.rendering import view_context
 
     match = play_random(hive_match(), 2)  # one piece each: White places its second piece
     seat = match.seats.get(index=0)

@@ -21,7 +21,7 @@ import pytest
 from channels.layers import InMemoryChannelLayer, channel_layers
 from channels_redis.core import RedisChannelLayer
 
-from gameplay import services
+from gameplay.writes import services
 from tests.gameplay.ws_support import (
     FLASH_ERROR,
     TIMEOUT,

@@ -5,7 +5,7 @@
    participant URLs and the websocket handshake. `kind` as a list, JSON nested 5,000 deep or a version of
    ±Infinity kills the socket; a version of 0.9 is accepted as 0."
 
-Text is checked at one boundary, ``gameplay.text_input`` (valid Unicode, no NUL or other control characters,
+Text is checked at one boundary, ``gameplay.writes.text_input`` (valid Unicode, no NUL or other control characters,
 bounded length), called wherever text enters: chat, free-text actions and typed moves (the services), URL
 tokens (the selectors), study link parameters (studies.forms). Frames are schema-checked by the consumer before
 any handler runs. Every rejection answers with the error fragment, keeps the socket open and stores nothing.
@@ -21,11 +21,12 @@ from asgiref.sync import sync_to_async
 from django.conf import settings as django_settings
 from django.test import Client
 
-from gameplay import selectors, services
-from gameplay.asgi import application
 from gameplay.models import Event, Match
+from gameplay.project.asgi import application
+from gameplay.reads import selectors
 from gameplay.studies import selectors as study_selectors
 from gameplay.studies.forms import entry_params
+from gameplay.writes import services
 from tests.gameplay.ws_support import (
     FLASH_ERROR,
     HUMAN,
@@ -47,7 +48,7 @@ from tests.studies.factories import make_participant, make_study
 
 
 def test_text_module_refuses_lone_surrogates_with_a_clear_message():
-    from gameplay.text_input import TextRejected, clean_text
+    from gameplay.writes.text_input import TextRejected, clean_text
 
     for bad in ("\ud800", "ok \udfff", "\udc80x"):
         with pytest.raises(TextRejected, match="not valid Unicode"):
@@ -56,7 +57,7 @@ def test_text_module_refuses_lone_surrogates_with_a_clear_message():
 
 
 def test_text_module_refuses_nul_and_control_characters_but_keeps_newline_and_tab_in_multiline_text():
-    from gameplay.text_input import TextRejected, clean_text
+    from gameplay.writes.text_input import TextRejected, clean_text
 
     with pytest.raises(TextRejected, match="NUL character"):
         clean_text("a\x00b", max_length=100, multiline=True)
@@ -72,7 +73,7 @@ def test_text_module_refuses_nul_and_control_characters_but_keeps_newline_and_ta
 
 
 def test_text_module_checks_type_and_length_and_strips():
-    from gameplay.text_input import TextRejected, clean_text
+    from gameplay.writes.text_input import TextRejected, clean_text
 
     with pytest.raises(TextRejected, match="message must be text"):
         clean_text(["x"], max_length=10, what="message")
@@ -83,7 +84,7 @@ def test_text_module_checks_type_and_length_and_strips():
 
 
 def test_text_module_token_check_is_not_found_never_an_error():
-    from gameplay.text_input import clean_token
+    from gameplay.writes.text_input import clean_token
 
     assert clean_token("AbC_-09") == "AbC_-09"
     for bad in (None, 7, "", "\x00", "a\x00", "\ud800", "a b", "a/b", "%00", "é", "x" * 65, ["a"]):

@@ -10,14 +10,14 @@ import struct
 import pytest
 from channels.db import database_sync_to_async
 
-from gameplay import services
-from gameplay.asgi import application
-from gameplay.frames import FrameRejected, parse_frame
 from gameplay.live import inputs
 from gameplay.live.bout import LiveBout
 from gameplay.models import Event, Match
-from gameplay.selectors import state_of
-from gameplay.services import SeatController
+from gameplay.project.asgi import application
+from gameplay.reads.selectors import state_of
+from gameplay.web.frames import FrameRejected, parse_frame
+from gameplay.writes import services
+from gameplay.writes.services import SeatController
 from tests.gameplay.ws_support import ORIGIN, TIMEOUT, SeatCommunicator
 
 PERSON = SeatController("human")

@@ -14,10 +14,10 @@ import pytest
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, channel_layers, get_channel_layer
 
-from gameplay import services
 from gameplay.models import Event, Match
-from gameplay.selectors import match_group_name, state_of
-from gameplay.services import SeatController
+from gameplay.reads.selectors import match_group_name, state_of
+from gameplay.writes import services
+from gameplay.writes.services import SeatController
 
 pytestmark = pytest.mark.django_db
 
@@ -82,7 +82,7 @@ def test_a_notification_that_never_gets_through_leaves_the_move_applied_and_logg
     flaky_layer.failures = 100
 
     seat, action = first_move(match)
-    with caplog.at_level(logging.WARNING, logger="gameplay.announce"):
+    with caplog.at_level(logging.WARNING, logger="gameplay.writes.announce"):
         after = services.submit_action(match.pk, seat, action, expected_version=0)
 
     assert after.version == 1

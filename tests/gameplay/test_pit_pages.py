@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from gameplay import services
-from gameplay.rendering import seat_fragments
-from gameplay.selectors import seat_view, state_of
-from gameplay.services import SeatController
+from gameplay.reads.selectors import seat_view, state_of
+from gameplay.web.rendering import seat_fragments
+from gameplay.writes import services
+from gameplay.writes.services import SeatController
 
 HUMAN = SeatController("human")
 SEED = 369

@@ -14,9 +14,9 @@ import re
 import pytest
 from channels.db import database_sync_to_async
 
-from gameplay import services
-from gameplay.consumers import heartbeat
 from gameplay.models import Event, Match
+from gameplay.web.consumers import heartbeat
+from gameplay.writes import services
 from tests.gameplay.ws_support import (
     FLASH_ERROR,
     HUMAN,

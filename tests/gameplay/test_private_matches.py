@@ -7,10 +7,10 @@ import random
 import pytest
 from django.contrib.auth import get_user_model
 
-from gameplay import services
 from gameplay.models import Match
-from gameplay.selectors import state_of
-from gameplay.services import SeatController
+from gameplay.reads.selectors import state_of
+from gameplay.writes import services
+from gameplay.writes.services import SeatController
 
 pytestmark = pytest.mark.django_db
 

@@ -16,8 +16,8 @@ import sys
 import pytest
 from channels.testing import WebsocketCommunicator
 
-from gameplay.asgi import application
-from gameplay.security import origin_allowed
+from gameplay.project.asgi import application
+from gameplay.project.security import origin_allowed
 from tests.support.live_server import ROOT
 
 PRODUCTION = {"DEBUG": "0", "ALLOWED_HOSTS": "play.example.org"}
@@ -30,7 +30,7 @@ SHOW_SETTINGS = (
 
 def run(args: list[str], **env: str) -> subprocess.CompletedProcess:
     clean = {k: v for k, v in os.environ.items() if k not in ("DEBUG", "SECRET_KEY", "ALLOWED_HOSTS")}
-    clean.update(DJANGO_SETTINGS_MODULE="gameplay.settings", **env)
+    clean.update(DJANGO_SETTINGS_MODULE="gameplay.project.settings", **env)
     return subprocess.run([sys.executable, *args], cwd=ROOT, env=clean, capture_output=True, text=True, timeout=120)
 
 

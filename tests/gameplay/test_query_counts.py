@@ -1,5 +1,5 @@
 """Database work per move, pinned (issue 14): applying a move through the service, and delivering it to both
-seats' sockets (gameplay.seat_socket.SeatSocket, the work the async consumer runs off the event loop).
+seats' sockets (gameplay.web.seat_socket.SeatSocket, the work the async consumer runs off the event loop).
 
 Counted without transaction control statements (BEGIN/COMMIT/SAVEPOINT), which SQLite's and PostgreSQL's
 backends record differently. A change that adds a query per move makes these fail: raise a number only on purpose.
@@ -16,10 +16,10 @@ from channels.layers import get_channel_layer
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from gameplay import services
 from gameplay.models import Event, Match
-from gameplay.seat_socket import SeatSocket
-from gameplay.selectors import match_group_name, state_of
+from gameplay.reads.selectors import match_group_name, state_of
+from gameplay.web.seat_socket import SeatSocket
+from gameplay.writes import services
 
 pytestmark = pytest.mark.django_db
 
@@ -28,7 +28,7 @@ HUMAN = services.SeatController("human")
 # agent's seat must act now.
 SUBMIT_QUERIES = 5
 # The mover's socket: the service's queries but the last (no seat of this match is an agent's: the socket knows
-# from the seats it read when it opened); it draws the committed match the service returned (gameplay.committed).
+# from the seats it read when it opened); it draws the committed match the service returned (gameplay.writes.committed).
 MOVER_QUERIES = SUBMIT_QUERIES - 1
 # The partner's socket on the group message, one commit behind: none, it draws from the message.
 PARTNER_QUERIES = 0

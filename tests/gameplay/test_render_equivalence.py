@@ -9,9 +9,11 @@ from html.parser import HTMLParser
 import pytest
 from django.template import Context, Template
 
-from gameplay import rendering, selectors, services
-from gameplay.board_clicks import clicks_for
 from gameplay.engines.api import Action
+from gameplay.reads import selectors
+from gameplay.web import rendering
+from gameplay.web.board_clicks import clicks_for
+from gameplay.writes import services
 
 pytestmark = pytest.mark.django_db
 

@@ -9,9 +9,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from gameplay import services
 from gameplay.models import Event, Match
-from gameplay.selectors import public_result, state_of
+from gameplay.reads.selectors import public_result, state_of
+from gameplay.writes import services
 
 pytestmark = pytest.mark.django_db
 

@@ -9,10 +9,11 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.test import Client
 
-from gameplay import match_endings, selectors, services
 from gameplay.engines.registry import create_game
 from gameplay.models import Event, Match
-from gameplay.selectors import state_of
+from gameplay.reads import selectors
+from gameplay.reads.selectors import state_of
+from gameplay.writes import match_endings, services
 from tests.gameplay.ws_support import HUMAN, RANDOM, TIMEOUT, clickable, connect, new_match
 
 NEW_SANTORINI = "/games/santorini/new/"

@@ -2,7 +2,8 @@
 conformance suite), seeded random playouts are looked at through the platform's own doors.
 
 At two random steps before the end and at the end of each playout, a real match holding that state renders the page
-fragments of every seat and of the public (gameplay.rendering.seat_fragments of gameplay.selectors.seat_view), and each
+fragments of every seat and of the public (gameplay.web.rendering.seat_fragments of
+gameplay.reads.selectors.seat_view), and each
 seat's agent prompts are built from the view the platform hands agents (base, CoT, system, rule explanations, and RAP
 with its next-actor hint). Nothing may fail to render, and no page or prompt may carry another seat's secret
 (``State.secrets()``; the public page none), in any escaped form. Where a game declares its secrets as sentences of
@@ -23,12 +24,12 @@ import random
 
 import pytest
 
-from gameplay import services
 from gameplay.engines import registry
 from gameplay.engines.registry import GAMES
 from gameplay.management.commands.bench_play import random_move
 from gameplay.models import Match
-from gameplay.services import SeatController
+from gameplay.writes import services
+from gameplay.writes.services import SeatController
 from tests.agents_app.test_derived_leaks import codenames_twins, spy_twins
 from tests.engines.conformance import check_playouts
 from tests.engines.test_conformance import CASES, FAST_PLAYOUTS

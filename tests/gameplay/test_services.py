@@ -1,4 +1,4 @@
-"""gameplay.services: creating matches, applying actions, chat, and the append-only log."""
+"""gameplay.writes.services: creating matches, applying actions, chat, and the append-only log."""
 
 from __future__ import annotations
 
@@ -9,11 +9,12 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 
-from gameplay import selectors, services
 from gameplay.engines.registry import create_game
-from gameplay.models import Event, Match, Seat, StateSnapshot
-from gameplay.selectors import match_group_name, state_of
-from gameplay.services import ActionRejected, SeatController, ServiceError
+from gameplay.models import Event, Match, Seat
+from gameplay.reads import selectors
+from gameplay.reads.selectors import match_group_name, state_of
+from gameplay.writes import services
+from gameplay.writes.services import ActionRejected, SeatController, ServiceError
 
 pytestmark = pytest.mark.django_db
 
@@ -33,7 +34,6 @@ def fingerprint(match_id: int) -> tuple:
         match.version,
         match.status,
         Event.objects.filter(match_id=match_id).count(),
-        StateSnapshot.objects.filter(match_id=match_id).count(),
     )
 
 
@@ -97,10 +97,6 @@ def test_create_match_writes_start_event_and_snapshot_v0():
     assert (start.seq, start.kind, start.version, start.seat) == (1, Event.Kind.START, 0, None)
     assert start.payload["seed"] == 42
     assert start.payload["options"] == match.options
-
-    snapshots = list(match.snapshots.all())
-    assert [s.version for s in snapshots] == [0]
-    assert snapshots[0].state == match.state
 
 
 def test_create_match_stores_validated_options():
@@ -253,33 +249,6 @@ def test_submit_action_unknown_match():
         services.submit_action(999_999, 0, "place:a1", expected_version=0)
 
 
-def test_snapshots_every_20_actions():
-    match = human_match(seed=8)
-    rng = random.Random(1)
-    for _ in range(40):
-        match.refresh_from_db()
-        if match.status != Match.Status.ACTIVE:
-            break
-        state = state_of(match)
-        seat = state.current_seats()[0]
-        services.submit_action(match.pk, seat, rng.choice(state.legal_actions(seat)).id, expected_version=match.version)
-    match.refresh_from_db()
-    versions = set(match.snapshots.values_list("version", flat=True))
-    assert {0, 20} <= versions
-    if match.status == Match.Status.ACTIVE:
-        assert versions == {0, 20, 40}
-    snap20 = match.snapshots.get(version=20)
-    # The snapshot at version 20 replays to the same state from the seed and the first 20 actions.
-    actions = match.events.filter(kind=Event.Kind.ACTION).order_by("seq")[:20]
-    state = create_game("santorini").new_initial_state(match.seed)
-    for e in actions:
-        state.apply_action(e.seat, e.payload["action_id"])
-    assert snap20.state == state.to_json()
-
-
-# --- post_message ------------------------------------------------------------
-
-
 def test_post_message_appends_a_message_event():
     match = human_match()
     play_one(match)
@@ -397,10 +366,6 @@ def test_human_vs_random_agent_plays_to_the_end():
     for e in actions:
         replayed.apply_action(e.seat, e.payload["action_id"])
     assert replayed.to_json() == match.state
-
-    final_snapshot = match.snapshots.order_by("-version").first()
-    assert final_snapshot.version == match.version
-    assert final_snapshot.state == match.state
 
 
 def test_events_are_append_only():

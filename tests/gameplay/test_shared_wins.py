@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from gameplay import selectors
 from gameplay.engines.registry import create_game
 from gameplay.models import Match
+from gameplay.reads import selectors
 
 NAMES = {0: "Player 1", 1: "Player 2", 2: "Player 3", 3: "Player 4"}
 

@@ -1,4 +1,4 @@
-"""A socket that missed a group message catches up by itself (gameplay.consumers.MatchConsumer.keep_up).
+"""A socket that missed a group message catches up by itself (gameplay.web.consumers.MatchConsumer.keep_up).
 
 channels_redis drops a group message when a process's queue is over capacity (issue 14: at 100 matches, 20
 sockets waited 30 s before the benchmark client gave up and reconnected); a browser would have waited until the
@@ -12,7 +12,7 @@ import json
 import pytest
 from channels.layers import channel_layers
 
-from gameplay.seat_socket import SeatSocket
+from gameplay.web.seat_socket import SeatSocket
 from tests.gameplay.ws_support import TIMEOUT, clickable, close_all, connect, new_match, version_of
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -20,8 +20,8 @@ import uuid
 import pytest
 from channels.db import database_sync_to_async
 
-from gameplay import services
 from gameplay.models import Event, Seat
+from gameplay.writes import services
 from tests.gameplay.ws_support import (
     FLASH_ERROR,
     TIMEOUT,
@@ -66,7 +66,7 @@ class FrozenClock:
 def frozen_clock(monkeypatch):
     clock = FrozenClock(1_000_000.0)
     try:
-        from gameplay import socket_limits
+        from gameplay.web import socket_limits
     except ImportError:  # code from before the limits: nothing to freeze, the test fails on what it checks
         return clock
     monkeypatch.setattr(socket_limits, "_clock", clock)

@@ -1,4 +1,4 @@
-"""gameplay.socket_threads: the consumers' worker threads run work off the caller's thread, hand back results and
+"""gameplay.web.socket_threads: the consumers' worker threads run work off the caller's thread, hand back results and
 errors, and keep their database connection from one piece of work to the next (issue 14: a new connection per
 frame cost more than the frame's queries)."""
 
@@ -10,7 +10,7 @@ import pytest
 from django.db import connection
 
 from gameplay.models import Match
-from gameplay.socket_threads import SocketThreads
+from gameplay.web.socket_threads import SocketThreads
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

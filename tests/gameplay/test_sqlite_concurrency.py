@@ -12,7 +12,7 @@ import json, threading
 import django
 django.setup()
 from django.db import connection
-from gameplay import services
+from gameplay.writes import services
 outcomes = []
 for r in range(8):
     match = services.create_match("santorini", [services.SeatController("human")] * 2, seed=r)

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from gameplay import services
-from gameplay.rendering import seat_fragments
-from gameplay.selectors import seat_view, state_of
-from gameplay.services import SeatController
+from gameplay.reads.selectors import seat_view, state_of
+from gameplay.web.rendering import seat_fragments
+from gameplay.writes import services
+from gameplay.writes.services import SeatController
 
 HUMAN = SeatController("human")
 OPTIONS = {"max_rounds": 2, "ticks_before_handoff": 1}

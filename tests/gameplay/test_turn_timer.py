@@ -17,15 +17,15 @@ from django.core.cache import cache
 from django.urls import reverse
 from django.utils import timezone
 
-from gameplay import services, timeouts
 from gameplay.engines import registry
 from gameplay.engines.api import Action, Game, GameSpec, Observation, OptionSpec, Rules, State
 from gameplay.models import Event, Match
-from gameplay.selectors import seat_view
-from gameplay.services import ActionRejected, SeatController
+from gameplay.reads.selectors import seat_view
 from gameplay.tasks import requeue_stalled_agent_turns_task
-from gameplay.turn_timer import overdue_seats, seat_deadline
-from gameplay.watchdog import apply_overdue_timeouts, matches_with_overdue_turns
+from gameplay.writes import services, timeouts
+from gameplay.writes.services import ActionRejected, SeatController
+from gameplay.writes.turn_timer import overdue_seats, seat_deadline
+from gameplay.writes.watchdog import apply_overdue_timeouts, matches_with_overdue_turns
 
 pytestmark = pytest.mark.django_db
 

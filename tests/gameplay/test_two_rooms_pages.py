@@ -15,7 +15,7 @@ from django.template.loader import render_to_string
 
 from gameplay.engines.two_rooms_and_a_boom import TwoRoomsGame
 from gameplay.engines.two_rooms_and_a_boom.cards import CARD_NAMES
-from gameplay.rendering import board_context
+from gameplay.web.rendering import board_context
 
 TEMPLATE = "games/two_rooms_and_a_boom/board.html"
 SENT_IDS = re.compile(r'"action_id": "([^"]+)"|<option value="([^"]+)"|name="action_id" value="([^"]+)"')

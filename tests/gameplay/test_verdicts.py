@@ -7,12 +7,12 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from gameplay import services
 from gameplay.models import Event, Match
-from gameplay.selectors import replay_frames, state_of
-from gameplay.services import SeatController
+from gameplay.reads.selectors import replay_frames, state_of
 from gameplay.signals import verdict_awaited
-from gameplay.watchdog import matches_awaiting_verdict, requeue_awaited_verdicts
+from gameplay.writes import services
+from gameplay.writes.services import SeatController
+from gameplay.writes.watchdog import matches_awaiting_verdict, requeue_awaited_verdicts
 
 
 def human_debate(**options) -> Match:

@@ -8,9 +8,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from gameplay import services
 from gameplay.models import Event, Match, Seat
-from gameplay.services import SeatController
+from gameplay.writes import services
+from gameplay.writes.services import SeatController
 
 pytestmark = pytest.mark.django_db
 

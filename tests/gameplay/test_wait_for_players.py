@@ -11,10 +11,10 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.test import Client
 
-from gameplay import seat_claims, services
 from gameplay.models import Event, Match
-from gameplay.selectors import state_of
-from gameplay.services import SeatController
+from gameplay.reads.selectors import state_of
+from gameplay.writes import seat_claims, services
+from gameplay.writes.services import SeatController
 from tests.gameplay.ws_support import FLASH_ERROR, ORIGIN, TIMEOUT, clickable, open_socket
 
 NEW_SANTORINI = "/games/santorini/new/"

@@ -9,9 +9,9 @@ import re
 
 import pytest
 
-from gameplay import services
-from gameplay.selectors import state_of
-from gameplay.services import SeatController
+from gameplay.reads.selectors import state_of
+from gameplay.writes import services
+from gameplay.writes.services import SeatController
 
 HUMAN = SeatController("human")
 OPTIONS = {"pair_index": 29}  # cucumber / zucchini: words found in no other text of the page

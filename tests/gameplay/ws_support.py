@@ -10,11 +10,11 @@ from html.parser import HTMLParser
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
-from gameplay import services
-from gameplay.asgi import application
 from gameplay.models import Event, Match
-from gameplay.selectors import state_of
-from gameplay.services import SeatController
+from gameplay.project.asgi import application
+from gameplay.reads.selectors import state_of
+from gameplay.writes import services
+from gameplay.writes.services import SeatController
 
 ORIGIN = [(b"origin", b"http://localhost")]
 TIMEOUT = 15  # seconds to wait for an expected frame: at 5 an agent turn on a loaded 2-core CI run once missed it

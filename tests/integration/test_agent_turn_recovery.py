@@ -28,8 +28,8 @@ import pytest
 
 from agents_app.agents import registry
 from agents_app.agents.random_agent import RandomAgent
-from gameplay import services
 from gameplay.models import Match
+from gameplay.writes import services
 from tests.support.celery_worker import (
     own_redis_database,
     publishing_to,
@@ -70,7 +70,7 @@ class SlowFirstTurn(RandomAgent):
         return super().decide(view)
 
 registry.AGENTS[SlowFirstTurn.name] = SlowFirstTurn
-from gameplay.celery import app
+from gameplay.project.celery import app
 app.conf.task_default_queue = os.environ["TEST_QUEUE"]
 app.worker_main(sys.argv[1:])
 """

@@ -28,7 +28,7 @@ pytestmark = [pytest.mark.integration, pytest.mark.slow, pytest.mark.django_db(t
 REDIS_DB = 9  # this module's own Redis database (see the other tests/integration modules); flushed after
 WORKER_MAIN = """
 import sys
-from gameplay.celery import app
+from gameplay.project.celery import app
 app.worker_main(sys.argv[1:])
 """
 MEASURE_SECONDS = 6

@@ -12,11 +12,11 @@ import threading
 import pytest
 from django.db import connection
 
-from gameplay import services
-from gameplay.celery import app as celery_app
-from gameplay.models import Event, Match, Seat, StateSnapshot
-from gameplay.selectors import state_of
-from gameplay.services import ActionRejected, SeatController
+from gameplay.models import Event, Match, Seat
+from gameplay.project.celery import app as celery_app
+from gameplay.reads.selectors import state_of
+from gameplay.writes import services
+from gameplay.writes.services import ActionRejected, SeatController
 from tests.support.services import missing
 
 HUMAN = SeatController("human")
@@ -79,7 +79,6 @@ def test_full_match_human_vs_random():
     assert [e.version for e in actions] == list(range(1, match.version + 1))
     assert sum(e.seat == 0 for e in actions) == human_actions
     assert all(e.payload.get("agent") == "random" for e in actions if e.seat == 1)
-    assert StateSnapshot.objects.filter(match=match, version=match.version).exists()
     assert Seat.objects.filter(match=match).count() == 2
 
 

@@ -44,7 +44,7 @@ class OtherRandom(RandomAgent):
     name = {SECOND_AGENT!r}
 
 registry.AGENTS[OtherRandom.name] = OtherRandom
-from gameplay.celery import app
+from gameplay.project.celery import app
 app.worker_main(sys.argv[1:])
 """
 

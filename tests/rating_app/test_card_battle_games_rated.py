@@ -16,8 +16,8 @@ from agents_app.agents import registry
 from agents_app.agents.random_agent import RandomAgent
 from agents_app.tournaments import services as tournament_services
 from agents_app.tournaments import tasks as tournament_tasks
-from gameplay.celery import app as celery_app
 from gameplay.engines.registry import GAMES
+from gameplay.project.celery import app as celery_app
 
 FIXTURE = str(Path(__file__).resolve().parents[2] / "fixtures" / "gamebench_matches.json")
 CARD_AND_BATTLE_GAMES = ("air_land_sea", "arctic_scavengers", "pit", "sea_battle")

@@ -2,8 +2,8 @@
 
 import pytest
 
-from gameplay import services
 from gameplay.models import Match
+from gameplay.writes import services
 from rating_app.selectors import cooperative_games, platform_results
 
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from gameplay import match_endings, services
-from gameplay import selectors as match_selectors
 from gameplay.models import Match
+from gameplay.reads import selectors as match_selectors
+from gameplay.writes import match_endings, services
 from rating_app.selectors import teamwork_standings
 
 pytestmark = pytest.mark.django_db

@@ -8,11 +8,11 @@ import pytest
 from django.utils import timezone
 
 from agents_app.tasks import play_agent_turns
-from gameplay import services as match_services
-from gameplay.celery import app as celery_app
 from gameplay.models import Match
-from gameplay.selectors import state_of
+from gameplay.project.celery import app as celery_app
+from gameplay.reads.selectors import state_of
 from gameplay.signals import match_finished
+from gameplay.writes import services as match_services
 from rating_app import ratings, selectors, services, tasks
 from rating_app.models import RatingRun
 from rating_app.ratings import LIBRARY_VERSION, MatchResult, RatingConfig

@@ -7,9 +7,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from gameplay import match_endings, services
 from gameplay.engines import registry
 from gameplay.models import Match, Seat
+from gameplay.writes import match_endings, services
 from rating_app.ratings import MatchResult, RatingInputError
 from rating_app.ratings.comparisons import comparison_matrix
 from rating_app.selectors import platform_results

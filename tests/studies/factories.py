@@ -17,11 +17,11 @@ from functools import cache
 
 from django.utils import timezone
 
-from gameplay import services
 from gameplay.engines.registry import create_game
 from gameplay.models import Event, Match
-from gameplay.services import SeatController
 from gameplay.studies.models import Condition, Participant, ParticipantRound, Study, SurveyAnswer
+from gameplay.writes import services
+from gameplay.writes.services import SeatController
 
 Step = Participant.Step
 CONDITIONS = (

@@ -9,12 +9,12 @@ from datetime import timedelta
 
 import pytest
 
-from gameplay import services
 from gameplay.engines.registry import create_game
 from gameplay.models import Event
-from gameplay.selectors import state_of
-from gameplay.services import SeatController
+from gameplay.reads.selectors import state_of
 from gameplay.studies.models import Condition, Participant, ParticipantRound, Study
+from gameplay.writes import services
+from gameplay.writes.services import SeatController
 from tests.studies.analysis_checks import check_anova_and_tukey, check_rates, export, read_csv
 from tests.studies.factories import answer, condition_fields, make_participant
 

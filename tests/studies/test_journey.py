@@ -9,13 +9,13 @@ from django.core.management import call_command
 from django.test import Client, TestCase
 from django.urls import reverse
 
-from gameplay import services as match_services
-from gameplay.celery import app as celery_app
 from gameplay.models import Match
-from gameplay.services import ServiceError
+from gameplay.project.celery import app as celery_app
 from gameplay.studies import services
 from gameplay.studies.forms import EntryParams
 from gameplay.studies.models import Condition, PairingTicket, Participant, ParticipantRound, Study, SurveyAnswer
+from gameplay.writes import services as match_services
+from gameplay.writes.services import ServiceError
 from tests.support.db_writes import writes_during
 from tests.support.presets import load_gnomes_preset
 

@@ -133,9 +133,9 @@ def test_after_the_timeout_the_fallback_agent_takes_every_missing_participant_se
 def test_each_participant_who_leaves_a_table_of_three_is_handed_to_the_agent_in_turn(monkeypatch):
     """partner_left_action "agent" with three people: the first to leave, then the second, each gets the fallback
     agent when they have left; the one who stays plays on with two agents (issue 16.1)."""
-    from gameplay import presence
     from gameplay.studies import services as study_services
     from gameplay.studies.models import Study
+    from gameplay.web import presence
 
     study = ring_study(partner_left_action=Study.PartnerLeft.AGENT)
     (_, stays, _), (_, first_out, _), (_, second_out, _) = (arrive(study, p) for p in ("stays", "first", "second"))

@@ -11,11 +11,11 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from gameplay import services as match_services
 from gameplay.models import Match
-from gameplay.selectors import state_of
+from gameplay.reads.selectors import state_of
 from gameplay.studies import selectors
 from gameplay.studies.models import Participant
+from gameplay.writes import services as match_services
 from tests.studies.test_journey import (  # noqa: F401 (eager_celery is an autouse fixture)
     PROLIFIC,
     consent,

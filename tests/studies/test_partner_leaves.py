@@ -1,6 +1,6 @@
 """A participant leaves a shared round (issue 16.1): presence says so, and the study's rule applies.
 
-Presence comes from the match sockets' beats (gameplay.presence); here the beats are written directly and the
+Presence comes from the match sockets' beats (gameplay.web.presence); here the beats are written directly and the
 presence clock is moved forward instead of sleeping through PRESENCE_LEFT_AFTER_SECONDS. The browser journey
 with two real pages is tests/browser/test_presence_journeys.py.
 """
@@ -10,9 +10,9 @@ from __future__ import annotations
 import pytest
 from django.conf import settings
 
-from gameplay import presence
 from gameplay.models import Event, Match
 from gameplay.studies.models import ParticipantRound, Study
+from gameplay.web import presence
 from tests.studies.test_journey import (  # noqa: F401 (eager_celery is an autouse fixture)
     eager_celery,
     make_study,

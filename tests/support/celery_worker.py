@@ -90,7 +90,7 @@ def stop_worker(proc: subprocess.Popen, log_path: Path) -> None:
 @contextmanager
 def publishing_to(redis_url: str, queue: str, monkeypatch) -> Iterator[None]:
     """This process's Celery app publishes to the workers' broker and queue instead of running tasks."""
-    from gameplay.celery import app as celery_app
+    from gameplay.project.celery import app as celery_app
 
     conf = celery_app.conf
     monkeypatch.setattr(conf, "task_always_eager", False)

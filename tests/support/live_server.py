@@ -25,7 +25,8 @@ def free_port() -> int:
 
 def server_env(database_url: str, redis_url: str | None = None, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "DATABASE_URL")}
-    env.update(DJANGO_SETTINGS_MODULE="gameplay.settings", DATABASE_URL=database_url, DEBUG="1", LOG_LEVEL="WARNING")
+    env.update(DJANGO_SETTINGS_MODULE="gameplay.project.settings", DATABASE_URL=database_url, DEBUG="1",
+               LOG_LEVEL="WARNING")
     if redis_url:
         env["REDIS_URL"] = redis_url
     env.update(extra)
@@ -42,7 +43,7 @@ def daphne_server(env: dict[str, str], port: int | None = None, log_path: Path |
     port = port or free_port()
     log = open(log_path, "wb") if log_path else subprocess.DEVNULL  # noqa: SIM115  (closed in finally)
     proc = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "gameplay.asgi:application"],
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "gameplay.project.asgi:application"],
         cwd=ROOT,
         env=env,
         stdout=log,

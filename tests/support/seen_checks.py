@@ -27,8 +27,9 @@ from agents_app.agents.base import TurnView
 from agents_app.agents.dialogue import prompts as dialogue_prompts
 from agents_app.agents.llm import prompts, rap_prompts
 from agents_app.services import turn_view
-from gameplay import rendering, selectors
 from gameplay.models import Match
+from gameplay.reads import selectors
+from gameplay.web import rendering
 
 # RAP asks about at most this many of the root's actions per decision in these checks (a Hive position offers
 # hundreds; every label is already in the turn prompt, which lists them all).

@@ -23,6 +23,7 @@ from agents_app.agents.llm.judge import parse_verdict
 from agents_app.agents.llm.judge import system_prompt as judge_prompt
 from gameplay.engines.api import EngineError, Game, IllegalActionError, State
 from gameplay.engines.dialogue import clean_message
+from gameplay.engines.seeding import derive_seed
 
 from .generation import CachedModel, Unreachable
 from .policy import infostate_key
@@ -75,7 +76,7 @@ class TreeStats:
 
 def scenario_seed(seed: int, index: int) -> int:
     """The engine seed of scenario ``index`` of a solve with ``seed``."""
-    return seed * 1000 + index
+    return derive_seed("scenario", seed, index)
 
 
 class TreeBuilder:

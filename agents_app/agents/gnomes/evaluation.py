@@ -21,8 +21,10 @@ from pathlib import Path
 from scipy.stats import binomtest
 
 from agents_app.agents.base import Agent, TurnView
+from gameplay.bench.measures import percentile
 from gameplay.engines.gnomes import GnomesGame
 from gameplay.engines.gnomes.game import FOUND
+from gameplay.engines.seeding import derive_seed
 
 GAME_ID = "gnomes"
 PARTNER_SEAT, EGO_SEAT = 0, 1
@@ -46,7 +48,7 @@ class RoundResult:
 
 def decision_seed(seed: int, round_number: int, turn: int, seat: int) -> int:
     """Per-decision seed: the same (seed, round, turn, seat) always gives the same decision."""
-    return (seed * 1_000_003 + round_number * 9_176_867 + turn * 7_919 + seat * 104_729) % (2**63)
+    return derive_seed("gnomes-decision", seed, round_number, turn, seat)
 
 
 def view_for(state, seat: int, seed: int) -> TurnView:
@@ -177,7 +179,7 @@ def summarise(results: list[RoundResult]) -> dict:
         ),
         "repeated_agent_lines": sum(r.repeats for r in results),
         "mean_think_ms": round(sum(think) / len(think), 2) if think else 0.0,
-        "p95_think_ms": round(think[min(len(think) - 1, int(0.95 * len(think)))], 2) if think else 0.0,
+        "p95_think_ms": round(percentile(think, 95), 2) if think else 0.0,
     }
 
 

@@ -19,6 +19,7 @@ from django.core.management.base import BaseCommand, CommandError
 from agents_app.agents.base import TurnView
 from agents_app.agents.gnomes.evaluation import EGO_SEAT, decision_seed, make_ego, view_for
 from agents_app.agents.gnomes.partner import SimulatedPartner
+from gameplay.bench.measures import percentile
 from gameplay.engines.gnomes import GnomesGame
 
 # Positions are collected with a cheap agent: only where the token goes matters, not how well it plays.
@@ -70,7 +71,7 @@ def collect_positions(kind: str, wanted: int) -> list[TurnView]:
 
 def render(options: dict, times: list[float]) -> str:
     ms = sorted(t * 1000 for t in times)
-    p95 = ms[min(len(ms) - 1, int(0.95 * len(ms)))]
+    p95 = percentile(ms, 95)
     rate = options["budget"] * len(times) / sum(times)
     return "\n".join(
         [

@@ -34,7 +34,7 @@ from agents_app.evaluations.spy_selectors import finished_matches, seat_agents, 
 from agents_app.management.commands.spy_metrics import text_table, write_csv
 from agents_app.models import EvalCall
 from agents_app.selectors import agent_config, llm_settings
-from gameplay.selectors import game_of
+from gameplay.reads.selectors import game_of
 
 TASK = "spy_probes"
 METRICS = ("self-identity", "1-word", "1-identity", "2-word", "2-identity")

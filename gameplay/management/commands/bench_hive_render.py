@@ -14,6 +14,7 @@ import time
 
 from django.core.management.base import BaseCommand, CommandError
 
+from gameplay.bench.measures import percentile
 from gameplay.engines.hive.render import layout, render_png, sample_observation
 
 
@@ -74,7 +75,7 @@ class Command(BaseCommand):
             with open(opts["out"], "wb") as fh:
                 fh.write(png)
         times.sort()
-        p95 = times[min(n - 1, round(0.95 * (n - 1)))]
+        p95 = percentile(times, 95)
         self.stdout.write(
             f"hive render  {len(data['pieces'])} pieces from {source}: {geo['width']}x{geo['height']} px, "
             f"{len(png):,} bytes"

@@ -18,12 +18,12 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connections
 
-from gameplay import services
-from gameplay.agent_directory import agent_choices, agent_exists
 from gameplay.bench.audit import audit, logged_actions
 from gameplay.bench.realtime import BenchConfig, NewMatch, run_bench
 from gameplay.bench.report import format_text, summarize
 from gameplay.engines.registry import GAMES, game_class
+from gameplay.reads.agent_directory import agent_choices, agent_exists
+from gameplay.writes import services
 
 
 def new_match(game_id: str, seats: int, agent: str | None, seed: int) -> NewMatch:

@@ -10,10 +10,10 @@ from django.test import override_settings
 from agents_app.selectors import agent_choices, agent_exists
 from agents_app.services import preflight
 from agents_app.tasks import play_agent_turns
-from gameplay import services
 from gameplay.engines.registry import GAMES
 from gameplay.models import Match
-from gameplay.selectors import shared_winners
+from gameplay.reads.selectors import shared_winners
+from gameplay.writes import services
 
 
 class Command(BaseCommand):

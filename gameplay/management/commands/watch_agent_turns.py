@@ -8,7 +8,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import close_old_connections
 
-from gameplay.watchdog import apply_overdue_timeouts, requeue_awaited_verdicts, requeue_stalled_agent_turns
+from gameplay.writes.watchdog import apply_overdue_timeouts, requeue_awaited_verdicts, requeue_stalled_agent_turns
 
 
 class Command(BaseCommand):

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw, ImageFont
 
-from gameplay import pillow_text
-from gameplay.pillow_text import font, png_bytes, vertical_text_layer, wrap
+from gameplay.web import pillow_text
+from gameplay.web.pillow_text import font, png_bytes, vertical_text_layer, wrap
 
 INK = (29, 35, 42)
 MUTED = (91, 101, 112)

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
-from gameplay.pillow_text import font, png_bytes, wrap
+from gameplay.web.pillow_text import font, png_bytes, wrap
 
 from .boxplots import GRID, INK, MUTED, _short, _tick_label, _vertical_text, draw_heading, nice_ticks
 from .survival import Curve

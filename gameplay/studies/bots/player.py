@@ -17,7 +17,6 @@ import json
 import random
 import re
 import time
-import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -25,6 +24,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from gameplay.engines.api import Action, Observation
+from gameplay.engines.seeding import derive_seed
 
 from .client import BotClient, BotError, Page
 
@@ -150,7 +150,7 @@ POLICIES: dict[str, Callable[[], Policy]] = {"random": random_policy, "gnomes-pa
 
 def decision_seed(bot_seed: int, round_number: int, version: int) -> int:
     """A stable per-decision seed, so a bot run with the same --seed makes the same choices in the same spots."""
-    return zlib.crc32(f"{bot_seed}:{round_number}:{version}".encode())
+    return derive_seed("bot", bot_seed, round_number, version)
 
 
 class RoundPlayer:

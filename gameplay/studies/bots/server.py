@@ -35,7 +35,7 @@ def database_env() -> dict[str, str]:
     """The environment that points a child process at this process's database."""
     db = settings.DATABASES["default"]
     if db["ENGINE"] != "django.db.backends.sqlite3":
-        # Other engines come from DATABASE_URL (gameplay.settings); the child inherits it unchanged.
+        # Other engines come from DATABASE_URL (gameplay.project.settings); the child inherits it unchanged.
         return {}
     name = str(db["NAME"])
     if not name or name == ":memory:" or name.startswith("file:") or "mode=memory" in name:
@@ -65,7 +65,7 @@ def daphne_server(port: int | None = None):
     root = Path(settings.BASE_DIR)
     with tempfile.TemporaryFile() as log:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "gameplay.asgi:application"],
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "gameplay.project.asgi:application"],
             cwd=root,
             env=server_env(),
             stdout=log,

@@ -11,10 +11,10 @@ import pytest
 from agents_app.agents.gnomes import comm_agent as comm_module
 from agents_app.agents.gnomes.llm import SYSTEM_PROMPT
 from agents_app.models import AgentCall
-from gameplay import services
 from gameplay.models import Event, Match
-from gameplay.selectors import state_of
-from gameplay.services import SeatController
+from gameplay.reads.selectors import state_of
+from gameplay.writes import services
+from gameplay.writes.services import SeatController
 from tests.agents_app.llm_match_support import eager_celery  # noqa: F401  (a fixture)
 from tests.support.openai_server import scripted_openai_server
 

@@ -7,10 +7,10 @@ import re
 
 import pytest
 
-from gameplay import services
 from gameplay.engines.seat_view import refusal_checker
-from gameplay.selectors import state_of
-from gameplay.services import SeatController
+from gameplay.reads.selectors import state_of
+from gameplay.writes import services
+from gameplay.writes.services import SeatController
 from tests.agents_app.llm_match_support import eager_celery, first_listed_action, llm_config  # noqa: F401
 from tests.support.openai_server import scripted_openai_server
 

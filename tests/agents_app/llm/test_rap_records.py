@@ -84,8 +84,8 @@ def test_the_values_are_stored_with_the_call_and_shown_in_its_transcript(client)
     from agents_app.models import AgentCall
     from agents_app.selectors import transcript_lines
     from agents_app.services import record_calls
-    from gameplay import services
-    from gameplay.services import SeatController
+    from gameplay.writes import services
+    from gameplay.writes.services import SeatController
 
     match = services.create_match("santorini", [SeatController("human"), SeatController("human")], seed=1)
     call = ModelCall("rap-evaluate", [], raw_reply="Yes", parsed_action="move-a", details={"p_yes": 0.82})

@@ -13,11 +13,11 @@ from django.test import Client
 from agents_app import services as agent_services
 from agents_app.agents.llm import prompts
 from agents_app.agents.llm.replies import InvalidReply, parse_reply
-from gameplay import services
 from gameplay.engines.registry import GAMES, create_game
 from gameplay.models import Event
-from gameplay.selectors import state_of
-from gameplay.services import SeatController
+from gameplay.reads.selectors import state_of
+from gameplay.writes import services
+from gameplay.writes.services import SeatController
 from tests.agents_app.llm_match_support import eager_celery, first_listed_action, llm_config  # noqa: F401
 from tests.support.openai_server import ScriptedReply, scripted_openai_server
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from gameplay import match_endings, services
 from gameplay.boards.registry import PRESENTERS
 from gameplay.engines.registry import GAMES
-from gameplay.rendering import seat_fragments
-from gameplay.selectors import seat_view
-from gameplay.services import SeatController
+from gameplay.reads.selectors import seat_view
+from gameplay.web.rendering import seat_fragments
+from gameplay.writes import match_endings, services
+from gameplay.writes.services import SeatController
 
 pytestmark = pytest.mark.django_db
 HUMAN = SeatController("human")

@@ -24,13 +24,13 @@ from django.core.cache import cache
 from django.db.models import F, Q
 from django.utils import timezone
 
-from gameplay.agent_wait import agent_seats_to_move, turn_started
 from gameplay.engines.registry import all_specs
 from gameplay.models import Match, Seat
-from gameplay.selectors import state_of
+from gameplay.reads.selectors import state_of
 from gameplay.signals import agent_turn_due, verdict_awaited
-from gameplay.timeouts import apply_timeouts
-from gameplay.turn_timer import overdue_seats
+from gameplay.writes.agent_wait import agent_seats_to_move, turn_started
+from gameplay.writes.timeouts import apply_timeouts
+from gameplay.writes.turn_timer import overdue_seats
 
 logger = logging.getLogger(__name__)
 

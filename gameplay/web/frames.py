@@ -1,4 +1,4 @@
-"""The websocket frame schema of gameplay.consumers.MatchConsumer, checked before any handler runs.
+"""The websocket frame schema of gameplay.web.consumers.MatchConsumer, checked before any handler runs.
 
 Every frame is checked by ``parse_frame``: at most MAX_FRAME_BYTES
 characters, JSON nested at most MAX_FRAME_DEPTH levels (checked on the raw text before parsing), no NaN or
@@ -6,7 +6,7 @@ characters, JSON nested at most MAX_FRAME_DEPTH levels (checked on the raw text 
 ASCII digits, as forms send it; never a float, a bool or anything else), "action_id" / "text" / "location"
 strings of bounded length. Other keys (htmx adds "HEADERS") are ignored. A refused frame gets the error fragment,
 the socket stays open and nothing changes; the text in "text" is then checked by the service it goes to
-(gameplay.text_input), "location" (kept by this socket and shown on its board) by the same module here.
+(gameplay.writes.text_input), "location" (kept by this socket and shown on its board) by the same module here.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import Any
 
 from django.conf import settings
 
-from gameplay.text_input import TextRejected, clean_text
+from gameplay.writes.text_input import TextRejected, clean_text
 
 KINDS = ("action", "chat", "select", "clear", "uhp", "live")
 # A frame is an object (1) whose HEADERS are an object (2); a little room above that, nothing like 5,000 levels.
@@ -126,7 +126,7 @@ def _version(value: Any) -> int:
 
 def _optional_string(value: Any, name: str, max_length: int) -> str | None:
     """A text field: absent (None) or a string of at most ``max_length`` characters. What the text holds is
-    checked by the service it goes to (gameplay.text_input)."""
+    checked by the service it goes to (gameplay.writes.text_input)."""
     if value is None:
         return None
     if not isinstance(value, str):

@@ -1,7 +1,8 @@
 """Reads: a seat's time limit for its current decision and when it runs out (``GameSpec.turn_timer``). No writes here
 (``timeouts.apply_timeouts`` applies the timeout actions; the watchdog's beat task sweeps for them).
 
-The clock is the server's, as for agent waits (gameplay.agent_wait): a decision starts at ``Match.turn_started_at``,
+The clock is the server's, as for agent waits (gameplay.writes.agent_wait): a decision starts at
+``Match.turn_started_at``,
 which every applied action sets, so the page, the sweep and the service that applies a timeout measure the same time
 whatever a browser's clock says. That moment is the match's, not the seat's: in a simultaneous phase (Who is Spy's
 vote) it is the newest move of any seat, so each move gives the seats still choosing their full limit again. A seat
@@ -27,7 +28,7 @@ from gameplay.models import Match, Seat
 
 
 def turn_started(match: Match) -> datetime:
-    """When the current decision started (as gameplay.agent_wait reads it; kept here so that selectors may import
+    """When the current decision started (as gameplay.writes.agent_wait reads it; kept here so that selectors may import
     this module: agent_wait imports selectors)."""
     return match.turn_started_at or match.updated_at
 

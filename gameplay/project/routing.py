@@ -1,6 +1,6 @@
 from django.urls import re_path
 
-from gameplay.consumers import MatchConsumer
+from gameplay.web.consumers import MatchConsumer
 
 # The token segment may be empty so a missing token reaches the consumer and is refused cleanly.
 websocket_urlpatterns = [

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from gameplay.capabilities.live import plays_live
 from gameplay.engines.seat_view import RefusalChecker, SeatView, refusal_checker
 from gameplay.models import Match
-from gameplay.selectors import state_of
+from gameplay.reads.selectors import state_of
 
 
 @dataclass(frozen=True)
@@ -86,7 +86,7 @@ def measures_if_ended_by_rules(match: Match) -> list[dict] | None:
 def seat_views_before(match: Match, action_prefix: str) -> list[SeatView] | None:
     """Each seat's own view just before the match's first action whose id starts with ``action_prefix`` (the log
     replayed from the seed), or None when no such action was taken. Seat i's view is what seat i saw then."""
-    from gameplay.selectors import game_of
+    from gameplay.reads.selectors import game_of
 
     state = game_of(match).new_initial_state(match.seed)
     for event in match.events.filter(kind="action").order_by("seq"):

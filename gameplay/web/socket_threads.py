@@ -1,4 +1,4 @@
-"""The worker threads that run the match websockets' database and rendering work (gameplay.consumers), each
+"""The worker threads that run the match websockets' database and rendering work (gameplay.web.consumers), each
 keeping its database connection from one piece of work to the next.
 
 Why not Django's per-request rule (close the connection after each request when CONN_MAX_AGE is 0): a socket's

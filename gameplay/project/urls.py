@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from gameplay import views
+from gameplay.web import views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),

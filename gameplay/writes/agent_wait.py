@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from gameplay.engines.api import State
 from gameplay.models import Match, Seat
-from gameplay.selectors import state_of
+from gameplay.reads.selectors import state_of
 
 
 def agent_seats_to_move(match: Match, state: State | None = None, seats: list[Seat] | None = None) -> set[int]:

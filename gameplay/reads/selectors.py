@@ -17,8 +17,8 @@ from gameplay.engines.api import Action, Game, Observation, State, TextAction
 from gameplay.engines.registry import create_game, game_class
 from gameplay.engines.seat_view import SeatView as EngineSeatView
 from gameplay.models import Event, Match, Seat, SeatClaim
-from gameplay.text_input import clean_token
-from gameplay.turn_timer import TurnClock
+from gameplay.writes.text_input import clean_token
+from gameplay.writes.turn_timer import TurnClock
 
 
 def match_group_name(match_id: int) -> str:
@@ -140,7 +140,7 @@ def seat_view(
     that keeps its chat log up to date line by line (``chat_page``). ``seats``: the match's seats when the caller
     has them already (a socket reads them once: they do not change after the match is created). ``last_action``:
     the match's last action event as {"seat", "payload"} (None: there is none) when the caller has it in hand
-    (gameplay.committed).
+    (gameplay.writes.committed).
 
     The page's core is drawn here; each capability the game declares (chat, a turn timer, draws, rounds, live
     play, a judge) fills its own fields (gameplay.capabilities)."""
@@ -328,7 +328,7 @@ def _replay_view(state: State, viewer: int | None) -> EngineSeatView:
 
 def replay_frames(match: Match, viewer: int | None = None) -> list[ReplayFrame]:
     """Step through the event log, rebuilding observations by replaying the engine from the seed: the public
-    ones, or seat ``viewer``'s own (hidden information included: for staff, gameplay.views.replay)."""
+    ones, or seat ``viewer``'s own (hidden information included: for staff, gameplay.web.views.replay)."""
     game = game_of(match)
     state = game.new_initial_state(match.seed)
     frames = [ReplayFrame(0, None, _replay_view(state, viewer))]

@@ -1,4 +1,4 @@
-"""One websocket consumer per match connection: an async shell around gameplay.seat_socket.SeatSocket.
+"""One websocket consumer per match connection: an async shell around gameplay.web.seat_socket.SeatSocket.
 
 Frames are JSON objects (the htmx websocket extension sends form values plus a
 HEADERS entry):
@@ -12,10 +12,10 @@ HEADERS entry):
                                                                          (games whose spec declares typed_moves)
 A select frame may carry "restart": true to start a new selection at that location instead of extending it.
 
-Every frame is checked against a schema (gameplay.frames.parse_frame) before any handler runs; a refused frame
+Every frame is checked against a schema (gameplay.web.frames.parse_frame) before any handler runs; a refused frame
 gets the error fragment, the socket stays open and nothing changes.
 
-Limits per seat (gameplay.socket_limits, issue 13.6): at most MAX_SOCKETS_PER_SEAT open sockets (a new one closes
+Limits per seat (gameplay.web.socket_limits, issue 13.6): at most MAX_SOCKETS_PER_SEAT open sockets (a new one closes
 the oldest, which is told why), MAX_FRAMES_PER_SECOND frames over all of them (the first refused frame of a second
 gets a short message, later ones nothing, and none renders a board), MAX_CHAT_PER_MINUTE chat lines (the service),
 a selection of at most MAX_SELECTION clicks.
@@ -23,12 +23,12 @@ a selection of at most MAX_SELECTION clicks.
 Why async (issue 14): a synchronous consumer runs every connection's work on one thread shared by the whole
 process, so one socket's database round trips hold up all the others. Here the event loop only moves messages;
 each piece of database and rendering work runs in one of a few worker threads (``off_loop``,
-gameplay.socket_threads), which keep their database connections between frames.
+gameplay.web.socket_threads), which keep their database connections between frames.
 
 A group message can be lost (channels_redis drops messages over its capacity; a send can fail after its retries),
 so a socket quiet for SOCKET_CATCH_UP_SECONDS asks the event log whether it missed anything (``keep_up``).
 
-Presence (gameplay.presence, issue 16.1): a socket that opens or closes tells the match's other sockets
+Presence (gameplay.web.presence, issue 16.1): a socket that opens or closes tells the match's other sockets
 (``presence.changed``), and one heartbeat per process (``ProcessHeartbeat``) keeps every open socket's seat marked
 as here and redraws the presence lists that changed without a word (a socket elsewhere that died).
 """
@@ -45,12 +45,12 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.http.cookie import parse_cookie
 
-from gameplay import socket_limits
-from gameplay.frames import KINDS, FrameRejected, parse_frame
 from gameplay.live import start as live
-from gameplay.rendering import error_fragment
-from gameplay.seat_socket import SeatSocket, beat_all
-from gameplay.socket_threads import socket_threads
+from gameplay.web import socket_limits
+from gameplay.web.frames import KINDS, FrameRejected, parse_frame
+from gameplay.web.rendering import error_fragment
+from gameplay.web.seat_socket import SeatSocket, beat_all
+from gameplay.web.socket_threads import socket_threads
 
 logger = logging.getLogger(__name__)
 
@@ -73,7 +73,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         """Channels' dispatch without its ``aclose_old_connections`` before every message. That runs on the one
         thread a server process shares for synchronous work, so every message of every socket queued there for a
         thread hop (a tenth of a daphne process's CPU at 200 matches, issue 14) only to tidy that thread's
-        connections, which this consumer never uses: its database work runs in gameplay.socket_threads, and those
+        connections, which this consumer never uses: its database work runs in gameplay.web.socket_threads, and those
         threads tidy their own connections around each piece of work."""
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
@@ -203,7 +203,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
 
 class ProcessHeartbeat:
-    """The presence heartbeat of a server process (gameplay.presence): every PRESENCE_BEAT_SECONDS, one piece of
+    """The presence heartbeat of a server process (gameplay.web.presence): every PRESENCE_BEAT_SECONDS, one piece of
     work off the event loop says that the seats of all its open sockets are here and reads everyone's beats
     (``seat_socket.beat_all``), then sends each socket whose presence list changed the new one. A socket whose
     process died stops beating with it, and the other processes' sockets show its seat gone after the timeout."""

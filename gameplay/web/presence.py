@@ -1,7 +1,7 @@
 """Who is at the table: whether each seat of a match has its page open (issue 16.1).
 
 Every PRESENCE_BEAT_SECONDS each server process writes "this seat was here at <time>" for the seats of all its open
-match sockets (``beat_many``, from gameplay.consumers.ProcessHeartbeat) to Django's cache (Redis when REDIS_URL is
+match sockets (``beat_many``, from gameplay.web.consumers.ProcessHeartbeat) to Django's cache (Redis when REDIS_URL is
 set, so every server process reads the same); a socket also beats once as it opens. A seat is *here* while its
 newest beat is younger than PRESENCE_TIMEOUT_SECONDS. When a seat's last socket closes cleanly (a tab closed, a page
 left) the seat is marked *gone* at once; a socket that dies without closing (a network lost, a process killed) stops

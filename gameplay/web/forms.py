@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from django import forms
 
-from gameplay.agent_directory import agent_choices, why_not_ready
 from gameplay.engines.api import GameSpec, OptionSpec
+from gameplay.reads.agent_directory import agent_choices, why_not_ready
 
 YOU = "you"
 INVITE = "invite"

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import logging
 
-from gameplay import services
 from gameplay.models import Match
-from gameplay.selectors import state_of
-from gameplay.turn_timer import overdue_seats
+from gameplay.reads.selectors import state_of
+from gameplay.writes import services
+from gameplay.writes.turn_timer import overdue_seats
 
-logger = logging.getLogger("gameplay.services")  # the service's log, where a sweep's outcome was always written
+logger = logging.getLogger("gameplay.writes.services")  # the service's log, where a sweep's outcome was always written
 
 
 def apply_timeouts(match_id: int) -> list[int]:
@@ -24,7 +24,7 @@ def apply_timeouts(match_id: int) -> list[int]:
     replays. Idempotent and safe against races: a move that lands first, or another sweep that timed the seat out
     first, moves the version on, so the stale timeout is refused and changes nothing. Seats are taken one at a time,
     each against the match as it then stands (one seat's timeout may end a phase, and with it the others' decisions).
-    Only people's seats are timed (gameplay.turn_timer): agents' seats have their own deadline and fallback."""
+    Only people's seats are timed (gameplay.writes.turn_timer): agents' seats have their own deadline and fallback."""
     applied: list[int] = []
     tried: set[tuple[int, int]] = set()
     while True:

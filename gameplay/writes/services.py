@@ -20,9 +20,13 @@ from django.db import transaction
 from django.utils import timezone
 
 from gameplay import capabilities
-from gameplay.agent_directory import agent_choices, agent_exists, agent_plays
-from gameplay.agent_wait import agent_wait
-from gameplay.announce import (  # noqa: F401 (NOTIFY_RETRY_DELAYS: part of this module's interface)
+from gameplay.engines.api import EngineError, IllegalActionError
+from gameplay.engines.registry import create_game
+from gameplay.models import Event, Match, Seat
+from gameplay.reads.agent_directory import agent_choices, agent_exists, agent_plays
+from gameplay.reads.selectors import final_measures, final_teams, game_of, state_of
+from gameplay.writes.agent_wait import agent_wait
+from gameplay.writes.announce import (  # noqa: F401 (NOTIFY_RETRY_DELAYS: part of this module's interface)
     NOTIFY_RETRY_DELAYS,
     announce_finished,
     notify_match_changed,
@@ -30,19 +34,13 @@ from gameplay.announce import (  # noqa: F401 (NOTIFY_RETRY_DELAYS: part of this
 )
 
 # Chat lines have a module of their own; callers keep reaching them here (re-exported).
-from gameplay.chat_posting import post_message  # noqa: F401
-from gameplay.committed import CommittedAction
-from gameplay.engines.api import EngineError, IllegalActionError
-from gameplay.engines.registry import create_game
-from gameplay.match_log import ServiceError, append_event, locked_match
-from gameplay.models import Event, Match, Seat, StateSnapshot
-from gameplay.selectors import final_measures, final_teams, game_of, state_of
-from gameplay.text_input import TextRejected, clean_text
+from gameplay.writes.chat_posting import post_message  # noqa: F401
+from gameplay.writes.committed import CommittedAction
+from gameplay.writes.match_log import ServiceError, append_event, locked_match
+from gameplay.writes.text_input import TextRejected, clean_text
 
 logger = logging.getLogger(__name__)
 
-# Keep a full snapshot every this many actions (and at start and end); replays rebuild the rest from the log.
-SNAPSHOT_EVERY = 20
 
 
 class ActionRejected(ServiceError):
@@ -69,8 +67,8 @@ def create_match(
     private: bool = False,
     wait_for_players: bool = False,
 ) -> Match:
-    """Create a match with its seats, the start event and the initial snapshot. ``wait_for_players``: nobody
-    moves until every person's seat is taken (gameplay.seat_claims), so agents are not scheduled yet either."""
+    """Create a match with its seats, and the start event. ``wait_for_players``: nobody
+    moves until every person's seat is taken (gameplay.writes.seat_claims), so agents are not scheduled yet either."""
     try:
         game = create_game(game_id, options, num_seats=len(controllers))
     except EngineError as err:
@@ -105,7 +103,6 @@ def create_match(
         Event.objects.create(
             match=match, seq=1, kind=Event.Kind.START, payload={"options": game.options, "seed": seed}, version=0
         )
-        StateSnapshot.objects.create(match=match, version=0, state=match.state)
     if schedule_agents and not wait_for_players:
         schedule_agent_turns(match)
     return match
@@ -136,7 +133,7 @@ def submit_action(
 @dataclass(frozen=True)
 class Applied:
     match: Match  # as committed
-    change: CommittedAction  # what the match's sockets were sent to draw it with (gameplay.committed)
+    change: CommittedAction  # what the match's sockets were sent to draw it with (gameplay.writes.committed)
 
 
 def apply_action(
@@ -185,7 +182,7 @@ def apply_action(
         hooks.after_action(act)
         payload = {**act.payload, **(extra or {})}
         action_event = append_event(match, Event.Kind.ACTION, seat_index, payload, think_ms)
-        last_event = _finish(match, state, now) if state.is_terminal() else _keep_snapshot(match, action_event)
+        last_event = _finish(match, state, now) if state.is_terminal() else action_event
         match.save()
         hooks.after_save(act)
     change = CommittedAction.of(match, action_event.seq, last_event.seq, seat_index, payload)
@@ -409,7 +406,6 @@ def _finish(match: Match, state, now) -> Event:
     match.final_measures = final_measures(state)
     match.final_teams = final_teams(state)
     end = append_event(match, Event.Kind.END, None, {"scores": scores, "winner": match.winner}, None)
-    StateSnapshot.objects.create(match=match, version=match.version, state=match.state)
     transaction.on_commit(partial(announce_finished, match.pk, match.game_id))
     return end
 
@@ -444,14 +440,6 @@ def _action_payload(record, labels) -> dict[str, Any]:
     if record.text is not None:
         payload["text"] = record.text
     return payload
-
-
-def _keep_snapshot(match: Match, event: Event) -> Event:
-    """Every SNAPSHOT_EVERY versions a full snapshot (replays rebuild the rest from the log); ``event`` stays the
-    match's last."""
-    if match.version % SNAPSHOT_EVERY == 0:
-        StateSnapshot.objects.create(match=match, version=match.version, state=match.state)
-    return event
 
 
 def _labels_before(state, seat: int, action_id: str, text: str | None):

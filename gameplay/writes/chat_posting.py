@@ -1,6 +1,6 @@
 """Writes: a chat line from a seat (an event beside the actions, never an action), with its readers in a team chat.
 
-Reached as ``gameplay.services.post_message`` too, like every other write.
+Reached as ``gameplay.writes.services.post_message`` too, like every other write.
 """
 
 from __future__ import annotations
@@ -12,12 +12,12 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from gameplay.announce import notify_match_changed, schedule_chat_posted
 from gameplay.engines.api import EngineError
-from gameplay.match_log import ServiceError, append_event, locked_match
 from gameplay.models import Event, Match
-from gameplay.selectors import game_of
-from gameplay.text_input import TextRejected, clean_text
+from gameplay.reads.selectors import game_of
+from gameplay.writes.announce import notify_match_changed, schedule_chat_posted
+from gameplay.writes.match_log import ServiceError, append_event, locked_match
+from gameplay.writes.text_input import TextRejected, clean_text
 
 
 def post_message(

@@ -23,9 +23,9 @@ from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 
-from gameplay.announce import notify_match_changed, schedule_agent_turns
 from gameplay.models import Match, Seat, SeatClaim
-from gameplay.text_input import clean_token
+from gameplay.writes.announce import notify_match_changed, schedule_agent_turns
+from gameplay.writes.text_input import clean_token
 
 COOKIE_SALT = "gameplay.seat-claim"
 COOKIE_MAX_AGE = 30 * 24 * 3600  # a match left open for weeks stays playable in its browser

@@ -13,11 +13,11 @@ from functools import partial
 from django.db import transaction
 from django.utils import timezone
 
-from gameplay.announce import announce_finished, notify_match_changed
 from gameplay.engines.api import winner_of
-from gameplay.match_log import ServiceError, append_event, locked_match
 from gameplay.models import Event, Match, Seat
-from gameplay.selectors import draws_open, final_measures, final_teams, game_of, may_abort, state_of
+from gameplay.reads.selectors import draws_open, final_measures, final_teams, game_of, may_abort, state_of
+from gameplay.writes.announce import announce_finished, notify_match_changed
+from gameplay.writes.match_log import ServiceError, append_event, locked_match
 
 # The abort reason recorded when a person aborts a match before it got going.
 ABORTED_BY_PLAYER = "aborted before the game got going"

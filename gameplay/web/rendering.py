@@ -7,13 +7,13 @@ from collections.abc import Sequence
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from gameplay.board_clicks import clicks_for, valid_selection
 from gameplay.boards import presenter_for
 from gameplay.engines.api import Game
 from gameplay.engines.seat_view import SeatView as EngineSeatView
 from gameplay.models import Match, Seat
-from gameplay.presence import AGENT, SeatPresence
-from gameplay.selectors import ChatLine, ChatPage, SeatView
+from gameplay.reads.selectors import ChatLine, ChatPage, SeatView
+from gameplay.web.board_clicks import clicks_for, valid_selection
+from gameplay.web.presence import AGENT, SeatPresence
 
 
 def view_context(view: SeatView, selection: Sequence[str] = ()) -> dict:

@@ -18,13 +18,14 @@ from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from gameplay import match_endings, seat_claims, selectors, services, timeouts
-from gameplay.access import can_view_match, is_staff
 from gameplay.boards import presenter_for
 from gameplay.engines.registry import UnknownGameError, all_specs, game_class
-from gameplay.forms import INVITE, YOU, NewMatchForm
 from gameplay.models import Match, Seat
-from gameplay.rendering import board_context, board_extras, board_image_url, view_context
+from gameplay.reads import selectors
+from gameplay.web.access import can_view_match, is_staff
+from gameplay.web.forms import INVITE, YOU, NewMatchForm
+from gameplay.web.rendering import board_context, board_extras, board_image_url, view_context
+from gameplay.writes import match_endings, seat_claims, services, timeouts
 
 # Seconds a board picture of one match version stays in Django's cache (and in browsers, for that version).
 BOARD_IMAGE_SECONDS = 3600
@@ -163,7 +164,7 @@ def agent_way_out(request, token: str):
 @csrf_exempt  # as next_round: the seat token in the URL (and the seat's cookie, if claimed) is the credential
 @require_POST
 def match_control(request, token: str, control: str):
-    """The match page's own controls (gameplay.match_endings): resign (give up, in a cooperative game; with
+    """The match page's own controls (gameplay.writes.match_endings): resign (give up, in a cooperative game; with
     ``leave`` go to the lobby afterwards), abort a game that has hardly begun, and a draw offer (``answer``:
     "agree" offers or accepts one, "refuse" declines or withdraws it). A refusal changes nothing and says why."""
     seat = _held_seat(request, token)

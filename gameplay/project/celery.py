@@ -4,7 +4,7 @@ import os
 
 from celery import Celery
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "gameplay.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "gameplay.project.settings")
 
 app = Celery("strategic_play")
 app.config_from_object("django.conf:settings", namespace="CELERY")

@@ -1,5 +1,5 @@
 """The two steps every write to a match starts with: lock its row, then append to its event log (used by
-gameplay.services and gameplay.match_endings, inside their transactions)."""
+gameplay.writes.services and gameplay.writes.match_endings, inside their transactions)."""
 
 from __future__ import annotations
 

@@ -13,11 +13,11 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
-from gameplay.committed import CommittedAction
 from gameplay.engines.api import State
 from gameplay.models import Match, Seat
-from gameplay.selectors import match_group_name, state_of
+from gameplay.reads.selectors import match_group_name, state_of
 from gameplay.signals import agent_turn_due, chat_posted, match_finished
+from gameplay.writes.committed import CommittedAction
 
 logger = logging.getLogger(__name__)
 
@@ -31,11 +31,11 @@ def notify_match_changed(match: Match, seq: int | None = None, change: Committed
     Runs after the change has committed, so a failure here can neither undo nor hide it: the caller's result
     stands (the mover's own socket renders from the database, not from this message). A failed send (e.g. Redis
     cut for a moment) is logged and retried after each of NOTIFY_RETRY_DELAYS; sockets that still miss it render
-    the current state once they have been quiet for SOCKET_CATCH_UP_SECONDS (gameplay.consumers), or when
+    the current state once they have been quiet for SOCKET_CATCH_UP_SECONDS (gameplay.web.consumers), or when
     they reconnect. ``seq`` is the match's newest event, so a socket that has already
     rendered it can skip the echo; None (no new event, e.g. a next round was linked) asks every socket to render.
     ``change``, for an applied action: the committed result, which lets a socket one commit behind draw it without
-    reading the database (gameplay.committed).
+    reading the database (gameplay.writes.committed).
     """
     layer = get_channel_layer()
     if layer is None:

@@ -1,6 +1,6 @@
 """What one open match websocket knows and does, in plain synchronous code (database, services, rendering).
 
-gameplay.consumers.MatchConsumer is the async shell around it: it runs each method of a SeatSocket in a worker
+gameplay.web.consumers.MatchConsumer is the async shell around it: it runs each method of a SeatSocket in a worker
 thread (never on the event loop, and not all on one shared thread) and sends the HTML the method returns. One
 consumer handles one message at a time, so a SeatSocket is never used by two threads at once.
 
@@ -12,7 +12,7 @@ skipped.
 
 Work per move (issue 14): the socket keeps its seat and the seats' names from when it opened (they never change).
 When it is exactly one commit behind an applied action, it draws that action from what the service committed
-(gameplay.committed: the mover from the service's answer, the other sockets from the group message) without a
+(gameplay.writes.committed: the mover from the service's answer, the other sockets from the group message) without a
 query. Otherwise it learns what changed since it last drew from one grouped query on the event log, and reads the
 chat only when a chat line is new. tests/gameplay/test_query_counts.py pins the number of queries.
 """
@@ -24,19 +24,21 @@ from collections.abc import Mapping, Sequence
 
 from django.conf import settings
 
-from gameplay import presence, seat_claims, selectors, services, socket_limits
 from gameplay.capabilities.live import plays_live
-from gameplay.committed import CommittedAction
-from gameplay.frames import FrameRejected, parse_frame
 from gameplay.live import inputs as live_inputs
 from gameplay.models import Event, Match, Seat
-from gameplay.rendering import (
+from gameplay.reads import selectors
+from gameplay.web import presence, socket_limits
+from gameplay.web.frames import FrameRejected, parse_frame
+from gameplay.web.rendering import (
     chat_append_fragment,
     chat_log_fragment,
     error_fragment,
     presence_fragment,
     seat_fragments,
 )
+from gameplay.writes import seat_claims, services
+from gameplay.writes.committed import CommittedAction
 
 logger = logging.getLogger(__name__)
 
@@ -56,7 +58,7 @@ class SeatSocket:
         self.chat_enabled = False
         self.chat_in_state = False
         self.registered = False  # whether this socket counts among its seat's open sockets (socket_limits)
-        self.presence_shown: tuple | None = None  # what the presence list on the page says (gameplay.presence)
+        self.presence_shown: tuple | None = None  # what the presence list on the page says (gameplay.web.presence)
         self.live = plays_live(selectors.game_of(seat.match), self.seats)  # frames stream (gameplay.live)
 
     def _read_seats(self) -> None:
@@ -96,7 +98,7 @@ class SeatSocket:
             if not socket_limits.unregister_socket(self.seat, self.channel_name):
                 presence.mark_gone(self.seat)  # its last socket: gone now, not when its beats time out
 
-    # --- presence (gameplay.presence) -----------------------------------------------------------
+    # --- presence (gameplay.web.presence) -----------------------------------------------------------
 
     def presence_html(self, *, force: bool = False, known: Mapping[str, dict] | None = None) -> str | None:
         """The presence list when it differs from what the page shows (or ``force``), else None. ``known``: the
@@ -303,7 +305,7 @@ class SeatSocket:
         last_action: dict | None | object = selectors.READ_LAST_ACTION,
     ) -> str:
         """The board regions of the committed match: ``match`` as of event ``seq`` with its ``last_action``
-        (gameplay.committed), or else read from the database. ``seq`` was read before the match, so the socket
+        (gameplay.writes.committed), or else read from the database. ``seq`` was read before the match, so the socket
         never believes it shows an event that came after what it drew (at worst it draws one state twice)."""
         if match is None:
             match = selectors.match_by_id(self.seat.match_id)
@@ -337,7 +339,7 @@ class SeatSocket:
 
 
 def beat_all(sockets: Sequence[SeatSocket]) -> list[str | None]:
-    """The presence heartbeat of all the open sockets of a server process (gameplay.consumers.ProcessHeartbeat):
+    """The presence heartbeat of all the open sockets of a server process (gameplay.web.consumers.ProcessHeartbeat):
     their seats are here, and for each socket the presence list again if someone came or went since it drew it
     (None if not). Two cache round trips in all, however many sockets: a beat per socket cost the process
     noticeably more at 200 matches (issue 16, gameplay/bench/README.md, "Realtime benchmark")."""

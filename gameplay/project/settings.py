@@ -21,7 +21,7 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-BASE_DIR = Path(__file__).resolve().parent.parent
+BASE_DIR = Path(__file__).resolve().parents[2]
 
 
 def env_bool(name: str, default: bool) -> bool:
@@ -34,7 +34,7 @@ def env_bool(name: str, default: bool) -> bool:
 def _development_default() -> bool:
     """DEBUG when the environment does not say: on for manage.py commands run from a checkout (runserver, migrate,
     the tools the READMEs name) and for the test runner, off for everything else, i.e. the servers and workers that
-    import these settings in production (daphne/uvicorn/gunicorn through gameplay.asgi, Celery). ``check
+    import these settings in production (daphne/uvicorn/gunicorn through gameplay.project.asgi, Celery). ``check
     --deploy`` asks about production, so it gets production's default."""
     if "pytest" in sys.modules:
         return True
@@ -80,7 +80,7 @@ if os.environ.get("SECURE_PROXY_SSL_HEADER"):
     if not _header.strip() or not _value.strip():
         raise ImproperlyConfigured("SECURE_PROXY_SSL_HEADER must be HEADER,value, e.g. HTTP_X_FORWARDED_PROTO,https")
     SECURE_PROXY_SSL_HEADER = (_header.strip(), _value.strip())
-# Sent on every response by gameplay.security.ContentSecurityPolicyMiddleware; empty turns it off. Scripts come
+# Sent on every response by gameplay.project.security.ContentSecurityPolicyMiddleware; empty turns it off. Scripts come
 # from static/ only: no inline handlers, no hx-on or trigger filters (htmx's allowEval is off, static/js/live.js
 # does their work; tests/gameplay/test_production_settings.py checks every template); styles allow inline style
 # attributes (sizes computed per board).
@@ -119,7 +119,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "gameplay.security.ContentSecurityPolicyMiddleware",
+    "gameplay.project.security.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -129,8 +129,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
-ROOT_URLCONF = "gameplay.urls"
-ASGI_APPLICATION = "gameplay.asgi.application"
+ROOT_URLCONF = "gameplay.project.urls"
+ASGI_APPLICATION = "gameplay.project.asgi.application"
 
 TEMPLATES = [
     {
@@ -200,7 +200,7 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # delivered twice (harmless, but paid twice for LLM agents); the stalled-turn watchdog covers agent turns sooner.
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "3600"))}
 
-# Stalled agent turns (gameplay/watchdog.py). An agent seat that has not moved this long after its turn started
+# Stalled agent turns (gameplay/writes/watchdog.py). An agent seat that has not moved this long after its turn started
 # has its turn queued again (its task died, or its message was lost); longer than a normal LLM turn, and a
 # long legitimate turn queued twice still moves once (agent turns submit with the version they decided on).
 AGENT_TURN_DEADLINE_SECONDS = float(os.environ.get("AGENT_TURN_DEADLINE_SECONDS", "60"))
@@ -222,7 +222,7 @@ CELERY_BEAT_SCHEDULE = {
 }
 
 # Django's cache is shared by every server process when there is Redis (its own key prefix beside the channel
-# layer's keys), as the per-seat frame counters (gameplay.socket_limits) need; otherwise this process's memory.
+# layer's keys), as the per-seat frame counters (gameplay.web.socket_limits) need; otherwise this process's memory.
 if REDIS_URL:
     CACHES = {
         "default": {
@@ -269,7 +269,7 @@ MAX_SELECTION = int(os.environ.get("MAX_SELECTION", "12"))
 SOCKET_CATCH_UP_SECONDS = float(os.environ.get("SOCKET_CATCH_UP_SECONDS", "5"))
 if not SOCKET_CATCH_UP_SECONDS > 0:
     raise ImproperlyConfigured("SOCKET_CATCH_UP_SECONDS must be a positive number of seconds")
-# Presence (gameplay/presence.py, issue 16.1): every open match socket beats this often; a seat whose newest beat is
+# Presence (gameplay/web/presence.py, issue 16.1): every open match socket beats this often; a seat whose newest beat is
 # older than the timeout is shown as not connected (a closed page is shown at once), and a person away for longer
 # than PRESENCE_LEFT_AFTER_SECONDS has left (a reload or a moment offline is not leaving): a study round then
 # applies its rule for a partner who left. Beat + timeout stay under 15 s, left-after + beat under 30 s.
@@ -280,7 +280,7 @@ if not 0 < PRESENCE_BEAT_SECONDS < PRESENCE_TIMEOUT_SECONDS <= PRESENCE_LEFT_AFT
     raise ImproperlyConfigured(
         "presence needs 0 < PRESENCE_BEAT_SECONDS < PRESENCE_TIMEOUT_SECONDS <= PRESENCE_LEFT_AFTER_SECONDS"
     )
-# Hours an invite link to a match's other seat stays open before someone accepts it (gameplay/seat_claims.py).
+# Hours an invite link to a match's other seat stays open before someone accepts it (gameplay/writes/seat_claims.py).
 INVITE_TTL_HOURS = float(os.environ.get("INVITE_TTL_HOURS", "24"))
 
 # Leaderboard ratings (rating_app): bootstrap resamples, their seed and the tie rule ("skip" or "half").
@@ -291,7 +291,7 @@ RATING_TIES = os.environ.get("RATING_TIES", "skip")
 RATING_REFRESH_DELAY = float(os.environ.get("RATING_REFRESH_DELAY", "10"))
 
 # Seat and participant tokens and Prolific ids are redacted from every logged request path
-# (gameplay/log_redaction.py): on the console handler, and on the loggers that write request lines, so the
+# (gameplay/project/log_redaction.py): on the console handler, and on the loggers that write request lines, so the
 # records are redacted before Django's default handlers see them too.
 # The HTTP client libraries behind the openai client (httpx/httpcore, or the httpx2/httpcore2 builds some
 # openai releases ship with).
@@ -299,7 +299,7 @@ QUIET_HTTP_LOGGERS = ("httpx", "httpcore", "httpx2", "httpcore2")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"redact_secrets": {"()": "gameplay.log_redaction.redacting_filter"}},
+    "filters": {"redact_secrets": {"()": "gameplay.project.log_redaction.redacting_filter"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["redact_secrets"]}},
     "loggers": {
         "django.request": {"filters": ["redact_secrets"]},
