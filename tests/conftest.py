@@ -64,18 +64,22 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, t
 # --- phase 2 of .ci/test: only the tests the services can change -----------------------------------------------
 # Phase 2 runs again against PostgreSQL and Redis (TEST_PHASE=services). A test that touches neither the database nor
 # the channel layer or cache behaves the same on both backends: running it twice proves nothing and costs minutes.
-SERVICE_FIXTURES = frozenset({
-    "db", "transactional_db", "django_db_setup", "live_server", "client", "admin_client",
-    "admin_user", "django_user_model", "async_client", "settings_with_redis",
-})
-SERVICE_WORDS = ("channel_layer", "get_channel_layer", "cache.", "WebsocketCommunicator", "REDIS_URL", "DATABASE_URL")
+SERVICE_FIXTURES = frozenset({"transactional_db", "live_server", "django_db_serialized_rollback"})
+SERVICE_WORDS = ("channel_layer", "WebsocketCommunicator", "cache.", "REDIS_URL", "DATABASE_URL", "select_for_update",
+                 "connection.vendor", "on_commit")
 
 
 def touches_services(item) -> bool:
-    """Whether a test may behave differently on PostgreSQL and Redis: it is an integration test, asks for the
-    database (marker or fixture), or its module talks to the channel layer or cache, or reads the service URLs."""
+    """Whether a test may behave differently on PostgreSQL and Redis: an integration test; one that commits for real
+    (transaction=True: locks, on_commit hooks, other threads and processes reading what it wrote); or one whose module
+    talks to the channel layer or the cache, reads the service URLs, or locks rows. A test inside a rolled-back
+    transaction doing plain ORM reads and writes gets the same answers from both databases (Django's ORM is tested
+    on both by Django itself), so phase 2 leaves it to phase 1."""
     path = str(item.fspath)
-    if "/tests/integration/" in path or item.get_closest_marker("django_db"):
+    if "/tests/integration/" in path:
+        return True
+    marker = item.get_closest_marker("django_db")
+    if marker is not None and (marker.kwargs.get("transaction") or marker.kwargs.get("serialized_rollback")):
         return True
     if SERVICE_FIXTURES & set(getattr(item, "fixturenames", ())):
         return True
