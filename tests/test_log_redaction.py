@@ -28,6 +28,8 @@ SECRETS = (SEAT, PARTICIPANT, PID, "STUDYxyz", "SESSIONxyz")
         (f"/s/pilot/?PROLIFIC_PID={PID}&STUDY_ID=STUDYxyz&SESSION_ID=SESSIONxyz&condition=H", "condition=H"),
         (f"/admin/login/?next=/s/pilot/%3FPROLIFIC_PID%3D{PID}", "/admin/login/"),
         (f'"GET /play/{SEAT}/ HTTP/1.1" 200 512', "HTTP/1.1"),
+        (f"/invite/{SEAT}/", "/invite/"),  # an invite link claims a seat: a credential too
+        (f'"POST /invite/{SEAT}/ HTTP/1.1" 302 0', "HTTP/1.1"),
     ],
 )
 def test_tokens_and_ids_are_replaced_by_a_marker(path, kept):

@@ -1,6 +1,7 @@
 """Keep credentials and panel ids out of access and request logs.
 
-Request paths carry secrets: a seat token (/play/<token>/…, /ws/play/<token>/) lets anyone play that seat, a
+Request paths carry secrets: a seat token (/play/<token>/…, /ws/play/<token>/) lets anyone play that seat, an
+invite token (/invite/<token>/) lets anyone claim the seat it was sent for, a
 participant token (/s/<slug>/p/<token>/…) opens that participant's study pages, and the study link's
 PROLIFIC_PID / STUDY_ID / SESSION_ID identify a person on the panel. Whoever reads a log must not get them, so
 every such value is replaced by ``REDACTED`` before a record is written.
@@ -23,9 +24,9 @@ import sys
 
 REDACTED = "[redacted]"
 
-# A path segment after /play/, /ws/play/ or /s/<slug>/p/ is a token; so is everything up to the next / ? # or
+# A path segment after /play/, /ws/play/, /invite/ or /s/<slug>/p/ is a token; so is everything up to the next / ? # or
 # space (a whole log line may be passed in, e.g. '"GET /play/abc/ HTTP/1.1" 200').
-_TOKEN_PATHS = re.compile(r"(/(?:ws/)?play/|/s/[^/?#\s]+/p/)[^/?#\s\"']+")
+_TOKEN_PATHS = re.compile(r"(/(?:ws/)?play/|/invite/|/s/[^/?#\s]+/p/)[^/?#\s\"']+")
 _ID_PARAMS = re.compile(r"((?:^|[?&;])(?:PROLIFIC_PID|STUDY_ID|SESSION_ID)=)[^&#\s\"']*", re.IGNORECASE)
 # The same, percent-encoded inside another parameter (e.g. ?next=/s/x/%3FPROLIFIC_PID%3D…).
 _ENCODED_ID_PARAMS = re.compile(r"((?:PROLIFIC_PID|STUDY_ID|SESSION_ID)%3D)[^&%#\s\"']*", re.IGNORECASE)
