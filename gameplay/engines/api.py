@@ -400,9 +400,6 @@ class State(ABC):
         replay reproduces it. Raises IllegalActionError for a verdict not offered or when none is awaited."""
         raise EngineError(f"{self.game.spec.name} has no judge")
 
-    def actor_label(self) -> str:
-        seats = self.current_seats()
-        return ", ".join(self.game.seat_name(s) for s in seats)
 
     def to_json(self) -> dict:
         return {
