@@ -319,13 +319,21 @@ class State(ABC):
         seats = self.game.num_seats
         return [1.0 / seats] * seats
 
-    @abstractmethod
-    def _payload(self) -> dict:
-        """Game-specific JSON-safe data."""
+    # The game's own fields, each saved under its attribute's name as it is: a JSON value (numbers, strings, None,
+    # lists, dicts with string keys). Listing them is all most engines need; a field that must be converted (a
+    # tuple, a set, a dict keyed by numbers, a key renamed) is handled by overriding _payload/_load_payload and
+    # calling super() for the plain ones. A field missing here is lost on a JSON round trip, which the conformance
+    # suite's round-trip and replay checks catch.
+    PAYLOAD_FIELDS: ClassVar[tuple[str, ...]] = ()
 
-    @abstractmethod
+    def _payload(self) -> dict:
+        """Game-specific JSON-safe data: the PAYLOAD_FIELDS (values are not copied: the caller serialises them)."""
+        return {name: getattr(self, name) for name in self.PAYLOAD_FIELDS}
+
     def _load_payload(self, payload: Mapping[str, Any]) -> None:
-        """Restore the game-specific data written by ``_payload``."""
+        """Restore the game-specific data written by ``_payload`` (``from_json`` hands over a copy of its own)."""
+        for name in self.PAYLOAD_FIELDS:
+            setattr(self, name, payload[name])
 
     # --- shared machinery ----------------------------------------------------
     def rng(self) -> random.Random:
@@ -392,9 +400,6 @@ class State(ABC):
         replay reproduces it. Raises IllegalActionError for a verdict not offered or when none is awaited."""
         raise EngineError(f"{self.game.spec.name} has no judge")
 
-    def actor_label(self) -> str:
-        seats = self.current_seats()
-        return ", ".join(self.game.seat_name(s) for s in seats)
 
     def to_json(self) -> dict:
         return {

@@ -48,6 +48,3 @@ def can_view_match(request, match: Match) -> bool:
     return bool(tokens) and any(check(tokens, match) for check in _viewer_checks)
 
 
-def visible_matches(request, queryset):
-    """The matches of ``queryset`` this browser may see listed: public ones (staff see private ones too)."""
-    return queryset if is_staff(request) else queryset.filter(private=False)

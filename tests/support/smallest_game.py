@@ -41,11 +41,7 @@ class NimState(State):
         text = f"{self.pile} stones are left; {self.game.seat_name(self.to_move)} is to take."
         return Observation(seat, {"pile": self.pile, "to_move": self.to_move}, text)
 
-    def _payload(self) -> dict:
-        return {"pile": self.pile, "to_move": self.to_move, "taken_last": self.taken_last}
-
-    def _load_payload(self, payload) -> None:
-        self.pile, self.to_move, self.taken_last = payload["pile"], payload["to_move"], payload["taken_last"]
+    PAYLOAD_FIELDS = ("pile", "to_move", "taken_last")  # saved and restored as they are (JSON values)
 
 
 class NimGame(Game):

@@ -191,13 +191,3 @@ class TreeBuilder:
         return tuple(0.0 if value is None else float(value) for value in values)
 
 
-def walk(node: Node):
-    """Every node, depth first (parents before children)."""
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        yield current
-        if isinstance(current, Chance):
-            stack.extend(child for _, _, child in reversed(current.outcomes))
-        elif isinstance(current, Decision):
-            stack.extend(reversed(current.children))

@@ -90,8 +90,6 @@ class PartnerKnowledge:
     # Edge -> how often the partner, to move next to it, did something else than cross it.
     declined: Counter[str] = field(default_factory=Counter)
 
-    def rejected_at(self, cell: Cell) -> frozenset[str]:
-        return frozenset(self.rejected.get(cell, ()))
 
     def assumed_walls(self) -> set[str]:
         """Edges treated as partner walls when sampling: known walls plus every rejection in D."""

@@ -102,5 +102,3 @@ def destroyed_on_play(stacks: Stacks, pos: int, face_up: bool) -> str | None:
     return None
 
 
-def cards_on_board(stacks: Stacks) -> list[str]:
-    return [c["id"] for pos in range(3) for side in (0, 1) for c in stacks[pos][side]]

@@ -362,17 +362,12 @@ class AirLandSeaState(State):
             return None
         return text.result_text(self)
 
+    PAYLOAD_FIELDS = ("theaters", "first", "vp", "battle", "history", "over", "hands", "deck", "stacks", "seen",
+                      "turn_seat", "decision", "queue", "airdrop", "events", "buried", "between")
+
     def _payload(self) -> dict:
-        return {
-            "theaters": self.theaters, "first": self.first, "vp": self.vp, "battle": self.battle,
-            "history": self.history, "over": self.over, "winner": self.winner_seat, "hands": self.hands,
-            "deck": self.deck, "stacks": self.stacks, "seen": self.seen, "turn_seat": self.turn_seat,
-            "decision": self.decision, "queue": self.queue, "airdrop": self.airdrop, "events": self.events,
-            "buried": self.buried, "between": self.between,
-        }
+        return {**super()._payload(), "winner": self.winner_seat}
 
     def _load_payload(self, payload: Mapping[str, Any]) -> None:
-        for key in ("theaters", "first", "vp", "battle", "history", "over", "hands", "deck", "stacks", "seen",
-                    "turn_seat", "decision", "queue", "airdrop", "events", "buried", "between"):
-            setattr(self, key, payload[key])
+        super()._load_payload(payload)
         self.winner_seat = payload["winner"]

@@ -83,23 +83,6 @@ class RoundFlow:
         self.last_public = [""] * n
         self.start_round()
 
-    def zones_payload(self) -> dict:
-        return {
-            "round": self.round, "phase": self.phase, "supply": dict(self.supply), "junkyard": list(self.junkyard),
-            "contested": list(self.contested), "removed": list(self.removed), "decks": self.decks,
-            "discards": self.discards, "hands": self.hands, "kept": self.kept, "revealed": self.revealed,
-            "initiator": self.initiator, "turn_pos": self.turn_pos, "step": self.step, "used": list(self.used),
-            "food": self.food, "peek": self.peek, "specials_used": dict(self.specials_used),
-            "skirmishes_won": list(self.skirmishes_won), "last_skirmish": self.last_skirmish,
-            "last_public": list(self.last_public),
-        }
-
-    def load_zones(self, p) -> None:
-        for key in ("round", "phase", "supply", "junkyard", "contested", "removed", "decks", "discards", "hands",
-                    "kept", "revealed", "initiator", "turn_pos", "step", "used", "food", "peek", "specials_used",
-                    "skirmishes_won", "last_skirmish", "last_public"):
-            setattr(self, key, p[key])
-
     # --- who acts ----------------------------------------------------------------------------------------
     def order(self) -> list[int]:
         n = self.game.num_seats

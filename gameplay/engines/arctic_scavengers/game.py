@@ -11,7 +11,6 @@ every card an id names is played face up.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from ..api import Action, ActionLabels, Game, GameSpec, MeasureSpec, Observation, OptionSpec, State
@@ -115,11 +114,11 @@ class ArcticState(flow.RoundFlow, State):
         return result
 
     # --- persistence -------------------------------------------------------------------------------------
-    def _payload(self) -> dict:
-        return self.zones_payload()
-
-    def _load_payload(self, payload: Mapping[str, Any]) -> None:
-        self.load_zones(payload)
+    PAYLOAD_FIELDS = (
+        "round", "phase", "supply", "junkyard", "contested", "removed", "decks", "discards", "hands",
+        "kept", "revealed", "initiator", "turn_pos", "step", "used", "food", "peek", "specials_used",
+        "skirmishes_won", "last_skirmish", "last_public"
+    )
 
 
 class ArcticGame(Game):

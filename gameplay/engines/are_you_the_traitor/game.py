@@ -15,7 +15,6 @@ public when it ends.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from ..api import Action, Game, GameSpec, IllegalActionError, MeasureSpec, OptionSpec, State, TextAction
@@ -263,33 +262,11 @@ class TraitorState(SeatViews, State):
         return f"Final points: {totals}. Winner(s): {', '.join(name(s) for s in self.winners)}."
 
     # --- JSON ------------------------------------------------------------------------------------------------
-    def _payload(self) -> dict:
-        return {"deck": self.deck, "discard": self.discard, "hands": self.hands, "rounds_won": self.rounds_won,
-                "round_no": self.round_no, "characters": self.characters, "alignments": self.alignments,
-                "set_aside": self.set_aside, "history": self.history, "last": self.last, "start": self.start,
-                "tick": self.tick, "turn": self.turn, "talk": self.talk, "phase": self.phase,
-                "ring_order": self.ring_order, "ring_pos": self.ring_pos, "protected": self.protected,
-                "winners": self.winners, "end_reason": self.end_reason}
-
-    def _load_payload(self, payload: Mapping[str, Any]) -> None:
-        self.deck = list(payload["deck"])
-        self.discard = list(payload["discard"])
-        self.hands = [list(h) for h in payload["hands"]]
-        self.rounds_won = list(payload["rounds_won"])
-        self.round_no = payload["round_no"]
-        self.characters = list(payload["characters"])
-        self.alignments = list(payload["alignments"])
-        self.set_aside = list(payload["set_aside"])
-        self.history = list(payload["history"])
-        self.last = payload["last"]
-        self.start, self.tick, self.turn = payload["start"], payload["tick"], payload["turn"]
-        self.talk = list(payload["talk"])
-        self.phase = payload["phase"]
-        self.ring_order = list(payload["ring_order"])
-        self.ring_pos = payload["ring_pos"]
-        self.protected = payload["protected"]
-        self.winners = list(payload["winners"])
-        self.end_reason = payload["end_reason"]
+    PAYLOAD_FIELDS = (
+        "deck", "discard", "hands", "rounds_won", "round_no", "characters", "alignments", "set_aside",
+        "history", "last", "start", "tick", "turn", "talk", "phase", "ring_order", "ring_pos", "protected",
+        "winners", "end_reason"
+    )
 
 
 class TraitorGame(Game):

@@ -214,27 +214,17 @@ class BoxingState(State):
         return result
 
     # --- persistence -----------------------------------------------------------------------------
+    PAYLOAD_FIELDS = ("frame", "decision", "pending", "last", "status")
+
     def _payload(self) -> dict:
-        return {
-            "console": _emulator().pack_bytes(self.snapshot),
-            "screen": _emulator().pack_screen(self.screen),
-            "ringside": self.ringside.to_json(),
-            "frame": self.frame,
-            "decision": self.decision,
-            "pending": list(self.pending),
-            "last": list(self.last),
-            "status": self.status,
-        }
+        return {**super()._payload(), "console": _emulator().pack_bytes(self.snapshot),
+                "screen": _emulator().pack_screen(self.screen), "ringside": self.ringside.to_json()}
 
     def _load_payload(self, payload: Mapping[str, Any]) -> None:
+        super()._load_payload(payload)
         self.snapshot = _emulator().unpack_bytes(payload["console"])
         self.screen = _emulator().unpack_screen(payload["screen"])
         self.ringside = Ringside.from_json(payload["ringside"])
-        self.frame = int(payload["frame"])
-        self.decision = int(payload["decision"])
-        self.pending = [p if p is None else str(p) for p in payload["pending"]]
-        self.last = [str(a) for a in payload["last"]]
-        self.status = payload["status"]
 
 
 def frame_png(screen: bytes, *, wide: bool = True) -> bytes:

@@ -11,7 +11,6 @@ Observations, labels and secrets are in views.py; the clue check in clues.py; th
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from ..api import Action, Game, GameSpec, IllegalActionError, MeasureSpec, OptionSpec, State, TextAction
@@ -246,15 +245,10 @@ class CodenamesState(SeatViews, State):
         return (GUESSING, TURN_END, WINNING)
 
     # --- serialisation --------------------------------------------------------------------------
-    _FIELDS = ("starting", "words", "key", "revealed", "team", "phase", "clue", "guesses", "team_turns",
-               "turns_played", "clues_given", "history", "winning_team", "end_reason")
-
-    def _payload(self) -> dict:
-        return {name: getattr(self, name) for name in self._FIELDS}
-
-    def _load_payload(self, payload: Mapping[str, Any]) -> None:
-        for name in self._FIELDS:
-            setattr(self, name, payload[name])
+    PAYLOAD_FIELDS = (
+        "starting", "words", "key", "revealed", "team", "phase", "clue", "guesses", "team_turns",
+        "turns_played", "clues_given", "history", "winning_team", "end_reason"
+    )
 
 
 class CodenamesGame(Game):

@@ -8,7 +8,6 @@ judge), so a state replayed from its seed and log reaches the same result.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from gameplay.engines.api import (
@@ -266,15 +265,7 @@ class DebateState(State):
         return Observation(seat=seat, data=data, text="\n".join(lines))
 
     # --- persistence -----------------------------------------------------------------------------------------
-    def _payload(self) -> dict:
-        return {"topic": self.topic, "arguments": [dict(a) for a in self.arguments], "verdict": self.verdict,
-                "verdict_source": self.verdict_source}
-
-    def _load_payload(self, payload: Mapping[str, Any]) -> None:
-        self.topic = int(payload["topic"])
-        self.arguments = [dict(a) for a in payload["arguments"]]
-        self.verdict = payload["verdict"]
-        self.verdict_source = payload["verdict_source"]
+    PAYLOAD_FIELDS = ("topic", "arguments", "verdict", "verdict_source")
 
 
 DebateGame.state_class = DebateState

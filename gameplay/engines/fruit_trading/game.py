@@ -8,7 +8,6 @@ hallucinate trades). Observations and labels are in views.py.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -206,24 +205,10 @@ class FruitTradingState(SeatViews, State):
         }
 
     # --- persistence ---------------------------------------------------------------------------------
-    def _payload(self) -> dict:
-        return {
-            "endowments": self.endowments, "start_endowments": self.start_endowments,
-            "valuations": self.valuations, "offers": self.offers,
-            "thread": self.thread, "turns_taken": self.turns_taken, "to_move": self.to_move,
-            "outcome": self.outcome, "trade": self.trade,
-        }
-
-    def _load_payload(self, payload: Mapping[str, Any]) -> None:
-        self.endowments = [list(e) for e in payload["endowments"]]
-        self.start_endowments = [list(e) for e in payload["start_endowments"]]
-        self.valuations = [list(v) for v in payload["valuations"]]
-        self.offers = list(payload["offers"])
-        self.thread = list(payload["thread"])
-        self.turns_taken = list(payload["turns_taken"])
-        self.to_move = int(payload["to_move"])
-        self.outcome = payload["outcome"]
-        self.trade = payload["trade"]
+    PAYLOAD_FIELDS = (
+        "endowments", "start_endowments", "valuations", "offers", "thread", "turns_taken", "to_move",
+        "outcome", "trade"
+    )
 
 
 @lru_cache(maxsize=64)

@@ -7,7 +7,7 @@ offer has exactly one id, and ids are stable across states: they name fruit coun
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
 from itertools import product
 
@@ -114,5 +114,3 @@ def legal_offers(endowment: Bundle, max_units: int) -> tuple[tuple[Bundle, Bundl
     return tuple(result)
 
 
-def offer_from_json(data: Mapping) -> tuple[Bundle, Bundle]:
-    return tuple(data["give"]), tuple(data["get"])

@@ -211,26 +211,15 @@ class GnomesState(State):
         return result
 
     # --- persistence -----------------------------------------------------------------
+    PAYLOAD_FIELDS = ("to_move", "turn", "wall_hits", "reward_tenths", "status", "chat")
+
     def _payload(self) -> dict:
-        return {
-            "token": list(self.token),
-            "to_move": self.to_move,
-            "turn": self.turn,
-            "wall_hits": self.wall_hits,
-            "reward_tenths": self.reward_tenths,
-            "status": self.status,
-            "chat": [dict(m) for m in self.chat],
-        }
+        return {**super()._payload(), "token": list(self.token)}
 
     def _load_payload(self, payload: Mapping[str, Any]) -> None:
+        super()._load_payload(payload)
         x, y = payload["token"]
         self.token = (int(x), int(y))
-        self.to_move = payload["to_move"]
-        self.turn = int(payload["turn"])
-        self.wall_hits = int(payload["wall_hits"])
-        self.reward_tenths = int(payload["reward_tenths"])
-        self.status = payload["status"]
-        self.chat = [dict(m) for m in payload["chat"]]
         self.history = self._history_from_log()
 
     def _history_from_log(self) -> list[dict[str, Any]]:

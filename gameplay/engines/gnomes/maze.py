@@ -18,9 +18,6 @@ DELTAS: dict[str, Cell] = {"stay": (0, 0), "right": (1, 0), "up": (0, -1), "left
 OPPOSITE: dict[str, str] = {"stay": "stay", "right": "left", "left": "right", "up": "down", "down": "up"}
 
 
-def cell_id(cell: Cell) -> str:
-    return f"{cell[0]},{cell[1]}"
-
 
 def parse_cell(text: str) -> Cell:
     x, y = text.split(",")

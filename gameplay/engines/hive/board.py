@@ -99,18 +99,3 @@ def articulation_points(stacks: dict[int, list[str]]) -> set[int]:
     return aps
 
 
-def is_connected(stacks: dict[int, list[str]]) -> bool:
-    """True when the occupied cells form one group (used by tests and sanity checks)."""
-    if not stacks:
-        return True
-    start = next(iter(stacks))
-    seen = {start}
-    todo = [start]
-    while todo:
-        u = todo.pop()
-        for d in DIRS:
-            v = u + d
-            if v in stacks and v not in seen:
-                seen.add(v)
-                todo.append(v)
-    return len(seen) == len(stacks)

@@ -224,9 +224,6 @@ def _piece_label(piece: Mapping[str, Any]) -> tuple[str, str]:
     return bug, ident[2:]
 
 
-def _scaled(points, s: float):
-    return [(x * s, y * s) for x, y in points]
-
 
 def _dashed_polygon(draw: ImageDraw.ImageDraw, points, fill, width: int, dashes: int = 3) -> None:
     closed = list(points) + [points[0]]

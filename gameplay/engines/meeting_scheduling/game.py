@@ -9,7 +9,6 @@ OpenSpiel; the opening is part of the initial state (rebuilt from the options), 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from ..api import (
@@ -185,25 +184,7 @@ class MeetingState(State):
         return (TURN_LIMIT,)
 
     # --- persistence ---------------------------------------------------------------------------------------
-    def _payload(self) -> dict:
-        return {
-            "profiles": self.profiles,
-            "thread": self.thread,
-            "proposals": self.proposals,
-            "turns_taken": self.turns_taken,
-            "to_move": self.to_move,
-            "outcome": self.outcome,
-            "agreed_day": self.agreed_day,
-        }
-
-    def _load_payload(self, payload: Mapping[str, Any]) -> None:
-        self.profiles = [{"ooo": list(p["ooo"]), "prefs": dict(p["prefs"])} for p in payload["profiles"]]
-        self.thread = [dict(m) for m in payload["thread"]]
-        self.proposals = list(payload["proposals"])
-        self.turns_taken = list(payload["turns_taken"])
-        self.to_move = int(payload["to_move"])
-        self.outcome = str(payload["outcome"])
-        self.agreed_day = payload["agreed_day"]
+    PAYLOAD_FIELDS = ("profiles", "thread", "proposals", "turns_taken", "to_move", "outcome", "agreed_day")
 
 
 class MeetingGame(Game):

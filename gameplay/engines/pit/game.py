@@ -252,28 +252,19 @@ class PitState(SeatViews, State):
         return "Final totals: " + ", ".join(f"{self.game.seat_name(s)} {t}" for s, t in enumerate(self.totals)) + "."
 
     # --- JSON ----------------------------------------------------------------------------------
+    PAYLOAD_FIELDS = (
+        "totals", "hands_played", "trades", "finished", "last_result", "events", "latest", "hands",
+        "offers", "tick", "acted"
+    )
+
     def _payload(self) -> dict:
-        return {"totals": self.totals, "corners": self.corners_made, "hands_played": self.hands_played,
-                "trades": self.trades,
-                "finished": self.finished, "last_result": self.last_result, "events": self.events,
-                "latest": self.latest,
-                "hands": self.hands, "offers": self.offers, "tick": self.tick, "acted": self.acted,
-                "hand_started": self.hand_started, "offer_started": self.offer_started}
+        return {**super()._payload(), "corners": self.corners_made, "hand_started": self.hand_started,
+                "offer_started": self.offer_started}
 
     def _load_payload(self, payload: Mapping[str, Any]) -> None:
+        super()._load_payload(payload)
         self._legal_cache = {}
-        self.totals = list(payload["totals"])
         self.corners_made = list(payload["corners"])
-        self.hands_played = payload["hands_played"]
-        self.trades = payload["trades"]
-        self.finished = payload["finished"]
-        self.last_result = payload["last_result"]
-        self.events = list(payload["events"])
-        self.latest = list(payload["latest"])
-        self.hands = [dict(h) for h in payload["hands"]]
-        self.offers = [dict(o) if o is not None else None for o in payload["offers"]]
-        self.tick = payload["tick"]
-        self.acted = list(payload["acted"])
         self.hand_started = payload.get("hand_started", 0)  # states stored before it was kept: 0 (no check)
         self.offer_started = list(payload.get("offer_started", [0] * self.game.num_seats))
 

@@ -272,31 +272,23 @@ class SantoriniState(State):
                 lines.append(f"Only worker {required} may be used this turn (alternating workers).")
         return "\n".join(lines)
 
+    PAYLOAD_FIELDS = ("levels", "phase", "to_move", "turns_taken", "turn", "last_action")
+
     def _payload(self) -> dict:
         return {
-            "levels": list(self.levels),
+            **super()._payload(),
             "workers": [[NAMES[c] for c in ws] for ws in self.workers],
-            "phase": self.phase,
-            "to_move": self.to_move,
             "moved": NAMES[self.moved] if self.moved is not None else None,
-            "turns_taken": list(self.turns_taken),
-            "turn": self.turn,
             "winner": self.winner_seat,
-            "last_action": self.last_action,
             "last_turn": {NAMES[c]: role for c, role in self.last_turn.items()},
             "last_turn_seat": self.last_turn_seat,
         }
 
     def _load_payload(self, payload: Mapping[str, Any]) -> None:
-        self.levels = [int(x) for x in payload["levels"]]
+        super()._load_payload(payload)
         self.workers = [[INDEX[c] for c in ws] for ws in payload["workers"]]
-        self.phase = payload["phase"]
-        self.to_move = payload["to_move"]
         self.moved = INDEX[payload["moved"]] if payload["moved"] is not None else None
-        self.turns_taken = [int(x) for x in payload["turns_taken"]]
-        self.turn = int(payload["turn"])
         self.winner_seat = payload["winner"]
-        self.last_action = payload["last_action"]
         # States saved before the last-move marks have none (the next action starts them).
         self.last_turn = {INDEX[c]: str(role) for c, role in (payload.get("last_turn") or {}).items()}
         self.last_turn_seat = payload.get("last_turn_seat")

@@ -242,25 +242,16 @@ class SeaBattleState(State):
         return Observation(seat, data, observation_text(data))
 
     # --- persistence ---------------------------------------------------------------------------------
+    PAYLOAD_FIELDS = ("turn", "orders", "report", "status", "ending")
+
     def _payload(self) -> dict:
-        return {
-            "ships": [s.to_json() for s in self.ships],
-            "rocks": [list(r) for r in self.rocks],
-            "turn": self.turn,
-            "orders": dict(self.orders),
-            "report": self.report,
-            "status": self.status,
-            "ending": self.ending,
-        }
+        ships, rocks = [s.to_json() for s in self.ships], [list(r) for r in self.rocks]
+        return {**super()._payload(), "ships": ships, "rocks": rocks}
 
     def _load_payload(self, payload: Mapping[str, Any]) -> None:
+        super()._load_payload(payload)
         self.ships = [Ship.from_json(s) for s in payload["ships"]]
         self.rocks = [(int(x), int(y)) for x, y in payload["rocks"]]
-        self.turn = int(payload["turn"])
-        self.orders = {str(k): str(v) for k, v in payload["orders"].items()}
-        self.report = payload["report"]
-        self.status = payload["status"]
-        self.ending = payload["ending"]
 
 
 class SeaBattleGame(Game):

@@ -332,15 +332,10 @@ class TwoRoomsState(SeatViews, State):
         return line
 
     # --- JSON ----------------------------------------------------------------------------------
-    FIELDS = ("cards", "rooms", "leaders", "led", "sent", "known", "events", "round", "phase", "guess", "budgets",
-              "order", "cursor", "offers", "votes", "abdicated", "chosen", "parley_queue")
-
-    def _payload(self) -> dict:
-        return {name: getattr(self, name) for name in self.FIELDS}
-
-    def _load_payload(self, payload: Mapping[str, Any]) -> None:
-        for name in self.FIELDS:
-            setattr(self, name, payload[name])
+    PAYLOAD_FIELDS = (
+        "cards", "rooms", "leaders", "led", "sent", "known", "events", "round", "phase", "guess", "budgets",
+        "order", "cursor", "offers", "votes", "abdicated", "chosen", "parley_queue"
+    )
 
 
 class TwoRoomsGame(Game):

@@ -294,26 +294,10 @@ class SpyState(SeatViews, State):
         }
 
     # --- JSON ----------------------------------------------------------------------------------
-    def _payload(self) -> dict:
-        return {"pair_index": self.pair_index, "villager_word": self.villager_word, "spy_word": self.spy_word,
-                "words": self.words, "spies": self.spies, "out_round": self.out_round, "out_how": self.out_how,
-                "partial_ties": self.partial_ties, "said": self.said, "rounds": self.rounds, "phase": self.phase,
-                "winners": self.winners, "end_reason": self.end_reason}
-
-    def _load_payload(self, payload: Mapping[str, Any]) -> None:
-        self.pair_index = payload["pair_index"]
-        self.villager_word = payload["villager_word"]
-        self.spy_word = payload["spy_word"]
-        self.words = list(payload["words"])
-        self.spies = list(payload["spies"])
-        self.out_round = list(payload["out_round"])
-        self.out_how = list(payload["out_how"])
-        self.partial_ties = payload["partial_ties"]
-        self.said = list(payload["said"])
-        self.rounds = [dict(r) for r in payload["rounds"]]
-        self.phase = payload["phase"]
-        self.winners = payload["winners"]
-        self.end_reason = payload["end_reason"]
+    PAYLOAD_FIELDS = (
+        "pair_index", "villager_word", "spy_word", "words", "spies", "out_round", "out_how", "partial_ties",
+        "said", "rounds", "phase", "winners", "end_reason"
+    )
 
 
 class SpyGame(Game):
