@@ -7,9 +7,11 @@ servers can share one database and one Redis to act as a cluster.
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -33,8 +35,29 @@ def server_env(database_url: str, redis_url: str | None = None, **extra: str) ->
     return env
 
 
+_SQLITE = "sqlite:///"
+_template: Path | None = None
+
+
 def migrate(env: dict[str, str]) -> None:
+    """Bring the server's database to the current schema. A SQLite file is a copy of one database this process
+    migrated once (migrating takes a manage.py process and seconds; a copy takes milliseconds); any other database
+    is migrated in place."""
+    url = env.get("DATABASE_URL", "")
+    if url.startswith(_SQLITE) and url != f"{_SQLITE}:memory:":
+        shutil.copyfile(_migrated_sqlite(env), url[len(_SQLITE):])
+        return
     subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
+
+
+def _migrated_sqlite(env: dict[str, str]) -> Path:
+    global _template
+    if _template is None or not _template.exists():
+        template = Path(tempfile.mkdtemp(prefix="migrated-template-")) / "db.sqlite3"
+        subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT,
+                       env={**env, "DATABASE_URL": f"{_SQLITE}{template}"}, check=True)
+        _template = template
+    return _template
 
 
 @contextmanager
