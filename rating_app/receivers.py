@@ -8,7 +8,6 @@ from celery import current_app
 from django.conf import settings
 
 from rating_app import services
-from rating_app.tasks import refresh_leaderboard
 
 logger = logging.getLogger(__name__)
 
@@ -27,11 +26,15 @@ def queue_leaderboard_refresh(sender, match_id: int | None = None, **kwargs) -> 
     """
     if celery_is_eager():
         return
+    from rating_app.tasks import refresh_leaderboard  # here: the tasks load the rating library, used only now
+
     refresh_leaderboard.apply_async(countdown=settings.RATING_REFRESH_DELAY)
 
 
 def queue_requested_refresh(sender, request_id: int, **kwargs) -> None:
     """A leaderboard computation was asked for and committed: queue it (eager Celery computes it here)."""
+    from rating_app.tasks import refresh_leaderboard
+
     try:
         refresh_leaderboard.delay(request_id=request_id)
     except Exception as err:  # a broker that is down, or (eager) a computation that failed
