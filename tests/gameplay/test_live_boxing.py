@@ -114,7 +114,7 @@ async def test_a_person_s_socket_starts_the_clock_and_receives_frames_reflecting
 @pytest.mark.django_db(transaction=True)
 def test_an_agent_decision_overtaken_by_the_clock_counts_late_at_the_next_decision_point(monkeypatch):
     from agents_app.agents.base import Decision
-    from agents_app.tasks import _submit_late
+    from agents_app.turns import _submit_late
 
     monkeypatch.setattr(services, "schedule_agent_turns", lambda *args, **kwargs: None)  # the agent is still thinking
     match = _boxing([RANDOM, PERSON])
@@ -132,7 +132,7 @@ def test_an_agent_decision_overtaken_by_the_clock_counts_late_at_the_next_decisi
 @pytest.mark.django_db(transaction=True)
 def test_a_late_decision_in_a_game_without_a_clock_is_not_resubmitted():
     from agents_app.agents.base import Decision
-    from agents_app.tasks import _submit_late
+    from agents_app.turns import _submit_late
 
     match = services.create_match("santorini", [RANDOM, PERSON], seed=1, host_seat=None, schedule_agents=False)
     assert _submit_late(match, 0, Decision("anything"), {}) is None
