@@ -289,6 +289,12 @@ def open_request(source: str, filters: dict | None, config: RatingConfig) -> Ref
     )
 
 
+def open_request_count() -> int:
+    """How many refresh requests of any selection are still being worked on (and not given up as lost)."""
+    recent = timezone.now() - REFRESH_PENDING_FOR
+    return RefreshRequest.objects.filter(finished_at__isnull=True, requested_at__gte=recent).count()
+
+
 def standing(source: str, filters: dict | None, config: RatingConfig, pinned: RatingRun | None = None) -> Standing:
     """The run to show for this selection (``pinned`` if given, else the newest stored) and what is known about it."""
     run = pinned or latest_run(source, filters, config)

@@ -87,11 +87,17 @@ def refresh(source: str, filters: dict | None = None, config: RatingConfig | Non
 # --- asking for a computation (the leaderboard's POST button) ---------------------------------------------------
 
 
+class RefreshBusy(Exception):
+    """As many computations as the site allows (settings.RATING_OPEN_REQUESTS) are already waiting."""
+
+
 def request_refresh(source: str, filters: dict | None = None) -> tuple[RefreshRequest, bool]:
     """Ask for this selection's run with the site's configuration; True when a computation was queued now.
 
     While an earlier request of the same selection is still open, that one is returned and nothing is queued
-    twice. The task is queued once the request row is committed (eager Celery computes it in-process then).
+    twice. While RATING_OPEN_REQUESTS requests of other selections are open, RefreshBusy is raised and nothing is
+    queued: however many selections visitors ask for, the work waiting stays bounded. The task is queued once the
+    request row is committed (eager Celery computes it in-process then).
     """
     config = default_config()
     if source not in RatingRun.Source.values:
@@ -100,6 +106,8 @@ def request_refresh(source: str, filters: dict | None = None) -> tuple[RefreshRe
     pending = selectors.open_request(source, filters, config)
     if pending is not None:
         return pending, False
+    if selectors.open_request_count() >= settings.RATING_OPEN_REQUESTS:
+        raise RefreshBusy(f"{settings.RATING_OPEN_REQUESTS} computations are already waiting")
     request = RefreshRequest.objects.create(
         source=source, filters=filters, cache_key=selectors.cache_key(source, filters, config)
     )

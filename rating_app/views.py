@@ -8,10 +8,14 @@ a computation, which the Celery task carries out (in-process with eager Celery, 
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
+from gameplay.web import rate_limits
+from gameplay.web.access import is_staff
+from gameplay.web.rate_limits import client_address
 from rating_app import plots, presenters, selectors, services
 from rating_app.forms import LeaderboardForm, query_string
 from rating_app.models import RatingRun
@@ -48,9 +52,23 @@ def _stored_run(request, source: str, filters: dict) -> RatingRun:
 
 
 def _ask_for_a_run(request, source: str, filters: dict):
-    """The POST of the compute button: queue the computation, then show the page again (with a GET)."""
-    services.request_refresh(source, filters)
+    """The POST of the compute button: queue the computation, then show the page again (with a GET). Refused with
+    429 when this address asked too often this minute, or when the site already has as many computations waiting
+    as it allows (staff are not limited by address)."""
+    if not is_staff(request) and not rate_limits.allow(f"rating-ask:{client_address(request)}",
+                                                       settings.RATING_REQUESTS_PER_MINUTE, per_seconds=60):
+        return _too_many("You asked for several computations in the last minute; please wait a minute.")
+    try:
+        services.request_refresh(source, filters)
+    except services.RefreshBusy:
+        return _too_many("Other leaderboards are being computed right now; please try again in a minute.")
     return redirect(request.get_full_path())
+
+
+def _too_many(reason: str) -> HttpResponse:
+    response = HttpResponse(reason, status=429, content_type="text/plain; charset=utf-8")
+    response["Retry-After"] = "60"
+    return response
 
 
 def _standing_context(standing: selectors.Standing) -> dict:

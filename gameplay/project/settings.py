@@ -199,6 +199,16 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # longer than the longest task (a tournament entry plays a whole match in one task) or a running task is
 # delivered twice (harmless, but paid twice for LLM agents); the stalled-turn watchdog covers agent turns sooner.
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "3600"))}
+# Batch work (leaderboard computations, tournament entries, dialogue solver runs) has a queue of its own, so no flood
+# of it ever waits in front of agent turns, chat answers and verdicts (the default queue): run a worker for each,
+# `celery -A gameplay worker` and `celery -A gameplay worker -Q background`.
+BACKGROUND_TASK_QUEUE = os.environ.get("BACKGROUND_TASK_QUEUE", "background")
+BACKGROUND_TASKS = (
+    "rating_app.tasks.refresh_leaderboard",
+    "agents_app.play_tournament_match",
+    "agents_app.solve_dialogue",
+)
+CELERY_TASK_ROUTES = {name: {"queue": BACKGROUND_TASK_QUEUE} for name in BACKGROUND_TASKS}
 
 # Stalled agent turns (gameplay/writes/watchdog.py). An agent seat that has not moved this long after its turn started
 # has its turn queued again (its task died, or its message was lost); longer than a normal LLM turn, and a
@@ -289,6 +299,11 @@ RATING_SEED = int(os.environ.get("RATING_SEED", "0"))
 RATING_TIES = os.environ.get("RATING_TIES", "skip")
 # Seconds between a match finishing and the queued leaderboard refresh (only with a real Celery worker).
 RATING_REFRESH_DELAY = float(os.environ.get("RATING_REFRESH_DELAY", "10"))
+# What visitors may ask of the leaderboard's compute button: at most RATING_OPEN_REQUESTS computations waiting at
+# once over all selections (more are refused as busy until one finishes), and RATING_REQUESTS_PER_MINUTE asks a
+# minute from one address; staff are not limited. Each computation is seconds of a worker's time.
+RATING_OPEN_REQUESTS = int(os.environ.get("RATING_OPEN_REQUESTS", "4"))
+RATING_REQUESTS_PER_MINUTE = int(os.environ.get("RATING_REQUESTS_PER_MINUTE", "6"))
 
 # Seat and participant tokens and Prolific ids are redacted from every logged request path
 # (gameplay/project/log_redaction.py): on the console handler, and on the loggers that write request lines, so the

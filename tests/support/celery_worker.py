@@ -96,11 +96,20 @@ def publishing_to(redis_url: str, queue: str, monkeypatch) -> Iterator[None]:
     monkeypatch.setattr(conf, "task_always_eager", False)
     monkeypatch.setattr(conf, "broker_url", redis_url)
     monkeypatch.setattr(conf, "task_default_queue", queue)
+    monkeypatch.setattr(conf, "task_routes", {})  # background tasks too: to the test's queue, its workers' only one
+    _flush_routes(celery_app)
     _drop_connection_pools(celery_app)
     try:
         yield
     finally:
         _drop_connection_pools(celery_app)
+        _flush_routes(celery_app)
+
+
+def _flush_routes(celery_app) -> None:
+    """Celery builds its router from task_routes once; build it again from the current configuration."""
+    celery_app.amqp.__dict__.pop("router", None)
+    celery_app.amqp._rtable = None
 
 
 def _drop_connection_pools(celery_app) -> None:
