@@ -349,6 +349,25 @@ def game_of(match: Match) -> Game:
     return create_game(match.game_id, match.options, num_seats=match.state["num_seats"])
 
 
+def round_chain_over(match: Match) -> bool:
+    """Whether no round of the match's chain is left to play: the match has ended and, for a game played in rounds
+    (``GameSpec.round_sequence``), so has the chain's latest round, after which the game has no other. Later rounds
+    may keep what earlier ones hid (the same maze walls in every Gnomes round), so what an earlier round's seats saw
+    stays closed while one is to come."""
+    if match.status != Match.Status.FINISHED:
+        return False
+    latest = match
+    for _ in range(100):  # chains are a handful of rounds; the bound only guards against a corrupt loop
+        following = Match.objects.filter(previous_round=latest).first()
+        if following is None:
+            break
+        latest = following
+    if latest.status != Match.Status.FINISHED:
+        return False
+    game = game_of(latest)
+    return not game.spec.round_sequence or game.next_round_options() is None
+
+
 def match_by_id(match_id: int) -> Match:
     return Match.objects.get(pk=match_id)
 

@@ -237,3 +237,56 @@ def test_a_vision_seat_sends_the_picture_and_the_transcript_describes_it(player)
     shown = agent_selectors.shown_messages(turn.calls[0].request_messages)
     assert [m.role for m in shown] == ["system", "user"]
     assert "Available actions" in shown[1].content and "image/png" in shown[1].content
+
+
+def test_a_study_participant_never_reads_the_agents_transcripts_of_their_own_round(client, player,
+                                                                                    django_user_model):
+    """The agent's prompts hold its seat's private observation (issue 37, point 2): a study round's transcripts are
+    the research team's, even for the participant who played it, and even after it ended."""
+    from django.conf import settings
+
+    from gameplay.studies.models import Condition, Participant, ParticipantRound, Study
+    from gameplay.web.access import STUDY_SESSION_KEY
+
+    match = play_llm_vs_random("scripted")
+    Match.objects.filter(pk=match.pk).update(private=True)
+    study = Study.objects.create(slug="s", title="S", game_id="santorini", consent_text="c", instructions="i")
+    condition = Condition.objects.create(study=study, key="llm", label="LLM", seats=[], options={})
+    participant = Participant.objects.create(study=study, condition=condition)
+    ParticipantRound.objects.create(participant=participant, round_index=1, match=match, seat_index=1)
+    session = client.session
+    session[STUDY_SESSION_KEY] = {str(study.pk): participant.token}
+    session.save()
+    client.cookies[settings.SESSION_COOKIE_NAME] = session.session_key
+    assert client.get(f"/matches/{match.pk}/replay/").status_code == 200  # the participant does hold the match
+    urls = [f"/matches/{match.pk}/transcripts.jsonl", panel_url(match, calls_of(match)[0].event)]
+    assert [client.get(url).status_code for url in urls] == [404, 404]
+    client.force_login(django_user_model.objects.create_user("researcher", password="x", is_staff=True))
+    assert [client.get(url).status_code for url in urls] == [200, 200]
+
+
+def gnomes_round(number: int, previous: Match | None = None) -> Match:
+    match = services.create_match("gnomes", [SeatController("agent", agent_name="random")] * 2, seed=number,
+                                  host_seat=None, options={"round": number, "turn_cap": 6})
+    if previous is not None:
+        Match.objects.filter(pk=match.pk).update(previous_round=previous)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    return match
+
+
+def test_a_rounds_transcripts_open_only_when_the_last_round_has_ended(client, django_user_model):
+    """The five Gnomes rounds share one maze: an earlier round's prompts (the partner's walls) would help in the
+    rounds to come, so they stay closed to the public until the game has no round left (issue 37, point 2)."""
+    first = gnomes_round(1)
+    url = f"/matches/{first.pk}/transcripts.jsonl"
+    assert client.get(url).status_code == 403  # round 1 of 5 ended; rounds 2-5 are to come
+    second = gnomes_round(2, previous=first)
+    assert client.get(url).status_code == 403
+    Match.objects.filter(pk=second.pk).update(status=Match.Status.ACTIVE)
+    staff = type(client)()
+    staff.force_login(django_user_model.objects.create_user("researcher", password="x", is_staff=True))
+    assert staff.get(url).status_code == 200  # the research team reads them at any time
+    last = gnomes_round(5)  # the last round: nothing is left to play
+    assert client.get(f"/matches/{last.pk}/transcripts.jsonl").status_code == 200
+    assert client.get(f"/matches/{gnomes_round(3).pk}/transcripts.jsonl").status_code == 403
