@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from gameplay.boards import presenter_for
 from gameplay.engines.registry import UnknownGameError, all_specs, game_class
-from gameplay.models import Match, Seat
+from gameplay.models import Match, Seat, SeatClaim
 from gameplay.reads import selectors
 from gameplay.web.access import can_view_match, is_staff
 from gameplay.web.forms import INVITE, YOU, NewMatchForm
@@ -132,7 +132,11 @@ def next_round(request, token: str):
         following = services.start_next_round(seat.match_id)
     except services.ServiceError as err:
         return HttpResponseBadRequest(f"{err}.")
-    return redirect("play", token=following.seats.get(index=seat.index).token)
+    mine = following.seats.get(index=seat.index)
+    held = SeatClaim.objects.filter(seat=mine).first()
+    # The browser that held this seat in the round before holds it in this one: the seat's cookie comes with it.
+    response = redirect("play", token=mine.token)
+    return seat_claims.hand_over(response, held) if held else response
 
 
 @csrf_exempt  # as next_round: the seat token in the URL is the credential

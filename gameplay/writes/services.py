@@ -22,9 +22,11 @@ from django.utils import timezone
 from gameplay import capabilities
 from gameplay.engines.api import EngineError, IllegalActionError
 from gameplay.engines.registry import create_game
+from gameplay.engines.seeding import derive_seed
 from gameplay.models import Event, Match, Seat
 from gameplay.reads.agent_directory import agent_choices, agent_exists, agent_plays
 from gameplay.reads.selectors import final_measures, final_teams, game_of, state_of
+from gameplay.writes import seat_claims
 from gameplay.writes.agent_wait import agent_wait
 from gameplay.writes.announce import (  # noqa: F401 (NOTIFY_RETRY_DELAYS: part of this module's interface)
     NOTIFY_RETRY_DELAYS,
@@ -302,7 +304,7 @@ def start_next_round(match_id: int) -> Match:
         following = create_match(
             match.game_id,
             [SeatController(s.controller, s.agent_name, s.display_name) for s in seats],
-            seed=(match.seed * 1_000_003 + 7919) % (2**31),
+            seed=derive_seed("next-round", match.seed) % (2**31),
             options=next_options,
             host_seat=host,
             schedule_agents=False,
@@ -310,6 +312,7 @@ def start_next_round(match_id: int) -> Match:
         )
         following.previous_round = match
         following.save(update_fields=["previous_round"])
+        seat_claims.carry_claims(match, following)  # the same browsers hold the next round's seats
     # No new event in this match, hence no seq: every page re-renders and shows the link to the next round.
     notify_match_changed(match)
     schedule_agent_turns(following)

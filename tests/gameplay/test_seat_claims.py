@@ -131,3 +131,35 @@ async def test_the_websocket_of_a_held_seat_opens_only_for_its_browser(layer):
     assert accepted
     assert 'id="board"' in await mine.receive_from(timeout=TIMEOUT)
     await mine.disconnect()
+
+
+def test_the_next_rounds_seats_are_held_by_the_same_browsers():
+    """Issue 37, point 4: after next-round, the round-2 seat page opened in any browser. Each seat of the next round
+    is held by the browser that held it before; the next-round POST of a seat it does not hold is refused."""
+    from gameplay.writes import services
+
+    host = Client()
+    response = host.post("/games/gnomes/new/", {"seat_0": "you", "seat_1": "invite", "seed": "3", "opt_turn_cap": "1",
+                                                "opt_round": "1", "opt_first_seat": "0", "opt_chat": "on"})
+    host_token = re.fullmatch(r"/play/([^/]+)/", response["Location"]).group(1)
+    match = Match.objects.get()
+    guest = Client()
+    guest.post(invite_path(match))
+    guest_token = match.seats.get(index=1).token
+    services.submit_action(match.pk, 0, "stay", expected_version=0)  # the cap of one move ends round 1
+    assert Match.objects.get(pk=match.pk).status == Match.Status.FINISHED
+
+    stranger = Client()
+    assert stranger.post(f"/play/{guest_token}/next-round/").status_code == 403  # not the guest's browser
+    assert not Match.objects.filter(previous_round=match).exists()
+    going_on = host.post(f"/play/{host_token}/next-round/")
+    following = Match.objects.get(previous_round=match)
+    mine, theirs = following.seats.get(index=0), following.seats.get(index=1)
+    assert going_on["Location"] == f"/play/{mine.token}/"
+    assert host.get(f"/play/{mine.token}/").status_code == 200
+    assert stranger.get(f"/play/{mine.token}/").status_code == 403  # a copied round-2 link opens nothing
+    assert stranger.get(f"/play/{theirs.token}/").status_code == 403
+    page = guest.get(f"/play/{guest_token}/").content.decode()
+    assert f'action="/play/{guest_token}/next-round/"' in page and theirs.token not in page  # a POST, no link
+    assert guest.post(f"/play/{guest_token}/next-round/")["Location"] == f"/play/{theirs.token}/"
+    assert guest.get(f"/play/{theirs.token}/").status_code == 200
