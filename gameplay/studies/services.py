@@ -22,6 +22,7 @@ from django.utils import timezone
 from gameplay.studies import selectors
 from gameplay.studies.forms import EntryParams
 from gameplay.studies.models import Condition, PairingTicket, Participant, ParticipantRound, Study, SurveyAnswer
+from gameplay.writes import seat_claims
 from gameplay.writes import services as match_services
 from gameplay.writes.services import SeatController, ServiceError
 
@@ -287,6 +288,9 @@ def _create_round(
     if agents:
         # An agent may move first: queue it only once the match is committed, so a worker can see it.
         transaction.on_commit(partial(match_services.schedule_agent_turns, match))
+    # Each participant's seat is held by the participant's browser (its round page hands the seat's cookie over):
+    # the seat link alone opens nothing (issue 37, point 4).
+    seat_claims.bind_seats(match, [seat_of[person.pk] for person in people])
     first_agent = agents[min(agents)] if agents else ""
     rounds = {}
     for person in people:

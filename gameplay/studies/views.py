@@ -30,6 +30,7 @@ from gameplay.studies import selectors, services
 from gameplay.studies.forms import SurveyForm, entry_params
 from gameplay.studies.models import Participant, Study
 from gameplay.web.rendering import view_context
+from gameplay.writes import seat_claims
 from gameplay.writes.agent_wait import agent_wait
 from gameplay.writes.services import ServiceError
 
@@ -192,7 +193,10 @@ def round_page(request, participant: Participant, n: int):
         "human_partner": current.partner_participant_id is not None,
         "partner_summary": selectors.round_partner_summary(current),
     }
-    return render(request, "studies/round.html", context)
+    response = render(request, "studies/round.html", context)
+    held = seat_claims.claim_of(seat)
+    # The participant's browser (bound by its session) gets the seat's cookie: its socket opens, a copied link not.
+    return seat_claims.hand_over(response, held) if held else response
 
 
 @participant_page

@@ -53,6 +53,19 @@ def carry_claims(previous: Match, following: Match) -> None:
         SeatClaim.objects.get_or_create(seat=seat, defaults={"claimed_at": now})
 
 
+def bind_seats(match: Match, indices) -> None:
+    """These human seats are held already, by browsers the caller knows (a study's participants, bound to their
+    browsers by the study session): their pages and sockets answer only a browser that received the seat's cookie
+    (``hand_over``), never the seat link alone."""
+    now = timezone.now()
+    for seat in match.seats.filter(controller=Seat.Controller.HUMAN, index__in=list(indices)):
+        SeatClaim.objects.get_or_create(seat=seat, defaults={"claimed_at": now})
+
+
+def claim_of(seat: Seat) -> SeatClaim | None:
+    return SeatClaim.objects.filter(seat=seat).first()
+
+
 def claim(token: str) -> SeatClaim | None:
     """Claim an open invite for the calling browser; None when it is unknown, taken, expired or its match over.
 

@@ -163,3 +163,29 @@ def test_the_next_rounds_seats_are_held_by_the_same_browsers():
     assert f'action="/play/{guest_token}/next-round/"' in page and theirs.token not in page  # a POST, no link
     assert guest.post(f"/play/{guest_token}/next-round/")["Location"] == f"/play/{theirs.token}/"
     assert guest.get(f"/play/{theirs.token}/").status_code == 200
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_study_rounds_seat_opens_only_in_its_participants_browser(layer):
+    """Issue 37, point 4: a study round's seat link was a bearer link (its page and socket opened in any browser).
+    The seat is held by the participant's browser (bound by the study session), which its round page hands the
+    seat's cookie."""
+    from tests.studies.test_journey import make_study, participant_url
+    from tests.studies.test_participant_access import started
+
+    def set_up():
+        mine = Client()
+        me = started(mine, make_study())
+        token = me.rounds.get().match.seats.get(index=0).token
+        page = mine.get(participant_url("round", me, n=1))
+        return mine, token, page, Client().get(f"/play/{token}/"), mine.get(f"/play/{token}/")
+
+    mine, token, page, stranger_page, my_page = await sync_to_async(set_up)()
+    assert page.status_code == 200 and stranger_page.status_code == 403 and my_page.status_code == 200
+    stranger, connected = await open_socket(token)  # the seat link alone
+    assert not connected
+    await stranger.disconnect()
+    comm, connected = await open_socket(token, headers=[*ORIGIN, _cookie_header(mine)])
+    assert connected
+    assert 'id="board"' in await comm.receive_from(timeout=TIMEOUT)
+    await comm.disconnect()
