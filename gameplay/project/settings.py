@@ -270,6 +270,9 @@ MAX_FRAME_BYTES = int(os.environ.get("MAX_FRAME_BYTES", "16384"))
 # the replay and the export), and board clicks one selection may hold.
 MAX_SOCKETS_PER_SEAT = int(os.environ.get("MAX_SOCKETS_PER_SEAT", "4"))
 MAX_FRAMES_PER_SECOND = int(os.environ.get("MAX_FRAMES_PER_SECOND", "20"))
+# Frames a second from one client address over all its sockets (gameplay/web/socket_limits.py): a flood bound, high
+# enough for a classroom behind one address playing live games.
+MAX_FRAMES_PER_SECOND_PER_CLIENT = int(os.environ.get("MAX_FRAMES_PER_SECOND_PER_CLIENT", "120"))
 MAX_CHAT_PER_MINUTE = int(os.environ.get("MAX_CHAT_PER_MINUTE", "30"))
 CHAT_HISTORY_SHOWN = int(os.environ.get("CHAT_HISTORY_SHOWN", "200"))
 MAX_SELECTION = int(os.environ.get("MAX_SELECTION", "12"))

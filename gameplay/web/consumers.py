@@ -91,7 +91,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.background: set[asyncio.Task] = set()
         token = self.scope["url_route"]["kwargs"].get("token", "")
         cookies = parse_cookie(dict(self.scope.get("headers", ())).get(b"cookie", b"").decode("latin-1"))
-        self.socket = await off_loop(SeatSocket.for_token)(token, self.channel_name, cookies)
+        client = (self.scope.get("client") or ("",))[0] or ""
+        self.socket = await off_loop(SeatSocket.for_token)(token, self.channel_name, cookies, client)
         if self.socket is None:
             await self.close()  # before accept: the handshake is refused
             return

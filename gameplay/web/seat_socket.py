@@ -46,9 +46,10 @@ SERVER_ERROR = "Something went wrong on the server. Please try again, or reload 
 
 
 class SeatSocket:
-    def __init__(self, seat: Seat, channel_name: str):
+    def __init__(self, seat: Seat, channel_name: str, client: str = ""):
         self.seat = seat
         self.channel_name = channel_name
+        self.client = client  # the client's address, for the per-address frame limit (socket_limits)
         self.group = selectors.match_group_name(seat.match_id)
         self._read_seats()
         self.selection: tuple[str, ...] = ()
@@ -73,13 +74,14 @@ class SeatSocket:
         self.seat = fresh
 
     @classmethod
-    def for_token(cls, token: str, channel_name: str, cookies: Mapping[str, str] | None = None) -> SeatSocket | None:
+    def for_token(cls, token: str, channel_name: str, cookies: Mapping[str, str] | None = None,
+                  client: str = "") -> SeatSocket | None:
         """The socket of a seat link, or None (the handshake is refused) for an unknown link or a seat that
         another browser holds (seat_claims: the handshake must carry the holder's cookie)."""
         seat = selectors.seat_by_token(token)
         if seat is None or not seat_claims.cookies_hold(cookies or {}, seat):
             return None
-        return cls(seat, channel_name)
+        return cls(seat, channel_name, client)
 
     # --- lifecycle ------------------------------------------------------------------
 
@@ -115,7 +117,7 @@ class SeatSocket:
 
     def receive(self, text_data) -> str | None:
         """The HTML answering one frame (None: say nothing)."""
-        check = socket_limits.check_frame(self.seat.pk)
+        check = socket_limits.check_frame(self.seat.pk, self.client)
         if check is socket_limits.FrameCheck.REFUSED_AGAIN:
             return None  # already told this second; answering every frame of a flood would be a flood too
         if check is socket_limits.FrameCheck.REFUSED:

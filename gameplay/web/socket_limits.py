@@ -6,7 +6,11 @@ opens socket after socket keeps only the last few. Open sockets are rows of Seat
 server process shares; a row left behind by a process that died is simply the oldest and goes first.
 
 Frames: at most MAX_FRAMES_PER_SECOND per seat, counted over all its sockets in one-second windows in Django's
-cache (Redis when REDIS_URL is set, so every daphne process counts together). The rest of the second is refused.
+cache (Redis when REDIS_URL is set, so every daphne process counts together), and at most
+MAX_FRAMES_PER_SECOND_PER_CLIENT from one client address over all its sockets of all seats and matches (issue 37,
+point 5: anyone may create matches, so per-seat limits alone let one visitor with ten matches flood the server).
+The rest of the second is refused. The per-address limit is generous (a classroom behind one address plays live
+Boxing at once); it bounds a flood, not a person.
 
 Chat has its own limit in the match service (services.post_message), where it holds for every caller.
 This module writes only its own bookkeeping, never a match.
@@ -64,12 +68,19 @@ class FrameCheck(enum.Enum):
     REFUSED_AGAIN = "refused again"  # later ones in the same window: drop them without a reply
 
 
-def check_frame(seat_id: int) -> FrameCheck:
-    """Count one frame of this seat in the current one-second window and say whether it may be handled.
+def check_frame(seat_id: int, client: str = "") -> FrameCheck:
+    """Count one frame of this seat (and of its client address) in the current one-second window and say whether it
+    may be handled: refused when either is over its limit.
 
     When the cache cannot be reached the frame is allowed: a cache outage must not lock players out."""
-    limit = settings.MAX_FRAMES_PER_SECOND
-    key = f"ws-frames:{seat_id}:{int(_clock())}"
+    window = int(_clock())
+    seat_check = _count(f"ws-frames:{seat_id}:{window}", settings.MAX_FRAMES_PER_SECOND)
+    if not client or seat_check is not FrameCheck.ALLOWED:
+        return seat_check
+    return _count(f"ws-client-frames:{client}:{window}", settings.MAX_FRAMES_PER_SECOND_PER_CLIENT)
+
+
+def _count(key: str, limit: int) -> FrameCheck:
     try:
         # A seat moving once a second mostly opens a new window: add starts it at 1 in one round trip.
         if cache.add(key, 1, timeout=_COUNTER_TTL_SECONDS):
@@ -81,7 +92,7 @@ def check_frame(seat_id: int) -> FrameCheck:
                 cache.add(key, 1, timeout=_COUNTER_TTL_SECONDS)
                 count = 1
     except Exception:
-        logger.warning("frame counter unavailable; allowing the frame of seat %s", seat_id, exc_info=True)
+        logger.warning("frame counter unavailable; allowing the frame (%s)", key, exc_info=True)
         return FrameCheck.ALLOWED
     if count <= limit:
         return FrameCheck.ALLOWED
@@ -90,6 +101,6 @@ def check_frame(seat_id: int) -> FrameCheck:
 
 def too_many_frames_message() -> str:
     return (
-        f"Too many messages at once (at most {settings.MAX_FRAMES_PER_SECOND} a second); "
+        f"Too many messages at once (at most {settings.MAX_FRAMES_PER_SECOND} a second from a seat); "
         "this one and the rest of this second are ignored, so nothing was changed. Try again in a moment."
     )

@@ -21,10 +21,13 @@ import pytest
 from channels.db import database_sync_to_async
 
 from gameplay.models import Event, Seat
+from gameplay.project.asgi import application
 from gameplay.writes import services
 from tests.gameplay.ws_support import (
     FLASH_ERROR,
+    ORIGIN,
     TIMEOUT,
+    SeatCommunicator,
     clickable,
     close_all,
     connect,
@@ -192,6 +195,43 @@ async def test_a_frame_flood_is_refused_without_rendering(isolated_cache, settin
     assert version_of(await comm0.receive_from(timeout=TIMEOUT)) == 1
     assert (await fingerprint(match_id))[1] == 1
     await close_all(comm0, tab2, comm1)
+
+
+async def from_address(token: str, address: str) -> tuple[SeatCommunicator, str]:
+    """A seat's socket as a client at ``address`` opens it (the server reads the address from the ASGI scope)."""
+    comm = SeatCommunicator(application, f"/ws/play/{token}/", headers=ORIGIN)
+    comm.scope["client"] = (address, 40000)
+    connected, _ = await comm.connect(timeout=TIMEOUT)
+    assert connected
+    return comm, await comm.receive_from(timeout=TIMEOUT)
+
+
+async def test_one_client_flooding_from_many_matches_is_refused_past_its_own_budget(isolated_cache, settings,
+                                                                                   frozen_clock):
+    """Issue 37, point 5: limits per seat alone let one visitor with ten matches of their own flood the server.
+    Frames from one address are counted over all its sockets; another address keeps its budget."""
+    settings.MAX_FRAMES_PER_SECOND, settings.MAX_FRAMES_PER_SECOND_PER_CLIENT = 100, 6
+    sockets = []
+    for _ in range(3):  # three matches of one visitor, a socket each
+        _, (token, _) = await new_match()
+        sockets.append((await from_address(token, "198.51.100.7"))[0])
+    _, (other_token, _) = await new_match()
+    other, _ = await from_address(other_token, "198.51.100.8")
+    for comm in sockets:
+        for _ in range(2):
+            await comm.send_to(text_data=json.dumps({"kind": "clear"}))
+            assert 'id="board"' in await comm.receive_from(timeout=TIMEOUT)
+    await sockets[0].send_to(text_data=json.dumps({"kind": "clear"}))  # the seventh frame of this second
+    refused = await sockets[0].receive_from(timeout=TIMEOUT)
+    assert "Too many messages" in refused and 'id="board"' not in refused
+    await sockets[2].send_to(text_data=json.dumps({"kind": "clear"}))
+    await sockets[2].receive_nothing()
+    await other.send_to(text_data=json.dumps({"kind": "clear"}))  # another address: its own budget
+    assert 'id="board"' in await other.receive_from(timeout=TIMEOUT)
+    frozen_clock.now += 1
+    await sockets[2].send_to(text_data=json.dumps({"kind": "clear"}))
+    assert 'id="board"' in await sockets[2].receive_from(timeout=TIMEOUT)
+    await close_all(*sockets, other)
 
 
 # --- chat lines per minute per seat ---------------------------------------------------------
