@@ -1,27 +1,21 @@
 """LLM agents: any OpenAI-compatible chat model as a player, with base, Chain-of-Thought and RAP scaffolds.
 
-The names below load on first use (PEP 562): the platform imports ``llm.settings`` for its key policy in every
-process, and the agent, its client and the probe are needed only where a model is played or checked.
+``LLMAgent`` loads on first use (PEP 562): every process imports this package for the platform's key policy
+(``settings``), while the agent and its prompts are needed only where a model plays. The probe is imported here
+at once: its function has the name of its module, which an import of the module on its own would otherwise shadow.
 """
 
 import importlib
 
-_HOMES = {
-    "LLMAgent": "agent",
-    "ProbeReport": "probe",
-    "blocking_problems": "probe",
-    "probe": "probe",
-    "requires_logprobs": "probe",
-    "LLMAgentSettings": "settings",
-}
+from .probe import ProbeReport, blocking_problems, probe, requires_logprobs
+from .settings import LLMAgentSettings
 
 __all__ = ["LLMAgent", "LLMAgentSettings", "ProbeReport", "blocking_problems", "probe", "requires_logprobs"]
 
 
 def __getattr__(name: str):
-    home = _HOMES.get(name)
-    if home is None:
+    if name != "LLMAgent":
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{home}", __name__), name)
+    value = importlib.import_module(".agent", __name__).LLMAgent
     globals()[name] = value
     return value
