@@ -65,19 +65,23 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, t
 # Phase 2 runs again against PostgreSQL and Redis (TEST_PHASE=services). A test that touches neither the database nor
 # the channel layer or cache behaves the same on both backends: running it twice proves nothing and costs minutes.
 SERVICE_FIXTURES = frozenset({"transactional_db", "live_server", "django_db_serialized_rollback"})
-SERVICE_WORDS = ("channel_layer", "WebsocketCommunicator", "cache.", "REDIS_URL", "DATABASE_URL", "select_for_update",
-                 "connection.vendor", "on_commit")
+SERVICE_WORDS = ("channel_layer", "WebsocketCommunicator", "cache.", "select_for_update", "connection.vendor",
+                 "on_commit")
 
 
 def touches_services(item) -> bool:
     """Whether a test may behave differently on PostgreSQL and Redis: an integration test; one that commits for real
     (transaction=True: locks, on_commit hooks, other threads and processes reading what it wrote); or one whose module
-    talks to the channel layer or the cache, reads the service URLs, or locks rows. A test inside a rolled-back
+    talks to the channel layer or the cache, or locks rows. A test inside a rolled-back
     transaction doing plain ORM reads and writes gets the same answers from both databases (Django's ORM is tested
     on both by Django itself), so phase 2 leaves it to phase 1."""
     path = str(item.fspath)
     if "/tests/integration/" in path:
         return True
+    if item.get_closest_marker("slow"):
+        # The slow ones outside tests/integration measure or fuzz (benchmarks, hypothesis floods, study-bot
+        # cohorts), or start servers of their own on SQLite files: the backends under test are not theirs.
+        return False
     marker = item.get_closest_marker("django_db")
     if marker is not None and (marker.kwargs.get("transaction") or marker.kwargs.get("serialized_rollback")):
         return True
