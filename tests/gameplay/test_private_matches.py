@@ -89,9 +89,12 @@ def test_a_participant_sees_their_own_study_match_and_not_another_participants(c
     stranger = Client()
     stranger.get(f"/s/{study.slug}/p/{other.token}/")
     assert f"/matches/{match.pk}/" not in client.get("/matches/").content.decode()  # never listed publicly
-    for url in urls_of(match):
+    *pages, transcripts = urls_of(match)
+    for url in pages:
         assert client.get(url).status_code == 200, url
         assert stranger.get(url).status_code == 404, url
+    # The agents' transcripts of a study round are the research team's, its participants' included (issue 37.2).
+    assert client.get(transcripts).status_code == 404 and stranger.get(transcripts).status_code == 404
 
 
 def test_a_study_rounds_seat_link_cannot_start_a_match_outside_the_study(client):

@@ -39,7 +39,7 @@ def endpoint(monkeypatch):
         yield server
 
 
-def test_the_language_modules_calls_are_stored_with_the_agents_move(endpoint, client):
+def test_the_language_modules_calls_are_stored_with_the_agents_move(endpoint, client, django_user_model):
     agent = SeatController("agent", agent_name="gnomes-comm")
     match = services.create_match(
         "gnomes", [SeatController("human"), agent], seed=3, options={"turn_cap": 4}, host_seat=0
@@ -75,7 +75,9 @@ def test_the_language_modules_calls_are_stored_with_the_agents_move(endpoint, cl
     said = Event.objects.filter(match=match, kind=Event.Kind.MESSAGE, seat=1).get()
     assert said.payload["text"] == ANSWER and said.seq == event.seq + 1
 
-    # Once the round is over, the transcripts show them like any agent's.
+    # Once the round is over, the transcripts show them like any agent's: to the research team, while rounds of the
+    # same maze are still to come (issue 37, point 2).
+    client.force_login(django_user_model.objects.create_user("researcher", password="x", is_staff=True))
     while match.status == Match.Status.ACTIVE:
         state = state_of(match)
         match = services.submit_action(match.pk, 0, state.legal_actions(0)[0].id, expected_version=match.version)
