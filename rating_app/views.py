@@ -32,7 +32,9 @@ def _pinned(request, source: str, filters: dict) -> RatingRun | None:
     """``?run=<id>`` pins the stored run a page was rendered from, so its figures and downloads show the same
     numbers even if a newer run was stored meanwhile (a pin for another selection is ignored)."""
     pinned = request.GET.get("run", "")
-    if pinned.isdigit():
+    # An id is up to 18 ASCII digits (it fits the 64-bit column); anything else pins nothing (a 5,000-digit run
+    # or a "²" once reached the database and answered 500).
+    if pinned.isascii() and pinned.isdigit() and len(pinned) <= 18:
         run = RatingRun.objects.filter(pk=int(pinned)).first()
         if run is not None and run.source == source and run.filters == selectors.run_filters(source, filters):
             return run

@@ -17,10 +17,28 @@ from urllib.parse import urlsplit
 
 from channels.security.websocket import WebsocketDenier
 from django.conf import settings
+from django.http import HttpResponseNotAllowed
 from django.http.request import split_domain_port, validate_host
 from django.utils.http import is_same_domain
 
 DEFAULT_PORTS = {"http": "80", "https": "443", "ws": "80", "wss": "443"}
+
+
+# Methods no page of the site answers: TRACE echoes a request (cookies included) back, TRACK is its IIS twin, and
+# CONNECT opens a tunnel. Refused for every URL with 405, before any view runs.
+REFUSED_METHODS = frozenset({"TRACE", "TRACK", "CONNECT"})
+
+
+class RefuseDiagnosticMethodsMiddleware:
+    """405 for TRACE, TRACK and CONNECT on every URL (issue 37, point 6: TRACE answered 200 on seven views)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if request.method in REFUSED_METHODS:
+            return HttpResponseNotAllowed(["GET", "HEAD", "POST"])
+        return self.get_response(request)
 
 
 class ContentSecurityPolicyMiddleware:
