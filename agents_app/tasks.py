@@ -15,17 +15,8 @@ logger = logging.getLogger(__name__)
 # here because this task depends on it): a turn killed with its process is played again, not lost.
 @shared_task(name="agents_app.play_agent_turns", acks_late=True, reject_on_worker_lost=True)
 def play_agent_turns(match_id: int) -> int:
-    """Play every pending agent decision of a match until a human must act or the match ends (agents_app.turns).
-
-    Loops instead of re-queuing itself after each action, so long agent-vs-agent
-    matches do not recurse in eager mode. Returns the number of actions applied.
-
-    Idempotent, so it may run twice for one turn (a redelivered message, the stalled-turn watchdog of
-    gameplay.writes.watchdog, two moves announcing the same agent): every decision is made for the version it read and
-    submitted with ``expected_version``, so of two tasks deciding the same turn only the first move is applied;
-    the other is refused with the match untouched (its model calls are kept, marked not applied), re-reads the
-    match and plays only what is still pending. A task that finds no agent to move does nothing.
-    """
+    """Play every pending agent decision of a match (``agents_app.turns.play_pending_turns``: idempotent, so a
+    redelivered or re-queued task is harmless); the number of actions applied."""
     return turns.play_pending_turns(match_id)
 
 

@@ -19,16 +19,13 @@ This module writes only its own bookkeeping, never a match.
 from __future__ import annotations
 
 import enum
-import logging
 import time
 
 from django.conf import settings
-from django.core.cache import cache
 from django.db import transaction
 
 from gameplay.models import Seat, SeatConnection
-
-logger = logging.getLogger(__name__)
+from gameplay.web import rate_limits
 
 # The close code of a socket closed for a newer one of the same seat: outside the codes the htmx websocket
 # extension reconnects on (1006, 1011, 1012, 1013), so the old tab stays closed instead of evicting the new one.
@@ -36,8 +33,6 @@ EVICTED_CLOSE_CODE = 4001
 EVICTED_MESSAGE = (
     "This game was opened in another tab or window, so this one is closed. Reload the page to play here instead."
 )
-# How long a window's counter outlives its second in the cache (only to be cleaned up).
-_COUNTER_TTL_SECONDS = 5
 _clock = time.time  # the windows' clock; tests freeze it to make a burst land in one window
 
 
@@ -70,30 +65,17 @@ class FrameCheck(enum.Enum):
 
 def check_frame(seat_id: int, client: str = "") -> FrameCheck:
     """Count one frame of this seat (and of its client address) in the current one-second window and say whether it
-    may be handled: refused when either is over its limit.
-
-    When the cache cannot be reached the frame is allowed: a cache outage must not lock players out."""
-    window = int(_clock())
-    seat_check = _count(f"ws-frames:{seat_id}:{window}", settings.MAX_FRAMES_PER_SECOND)
+    may be handled: refused when either is over its limit. When the cache cannot be reached the frame is allowed
+    (gameplay.web.rate_limits): a cache outage must not lock players out."""
+    now = _clock()
+    seat_check = _check(f"ws-frames:{seat_id}", settings.MAX_FRAMES_PER_SECOND, now)
     if not client or seat_check is not FrameCheck.ALLOWED:
         return seat_check
-    return _count(f"ws-client-frames:{client}:{window}", settings.MAX_FRAMES_PER_SECOND_PER_CLIENT)
+    return _check(f"ws-client-frames:{client}", settings.MAX_FRAMES_PER_SECOND_PER_CLIENT, now)
 
 
-def _count(key: str, limit: int) -> FrameCheck:
-    try:
-        # A seat moving once a second mostly opens a new window: add starts it at 1 in one round trip.
-        if cache.add(key, 1, timeout=_COUNTER_TTL_SECONDS):
-            count = 1
-        else:
-            try:
-                count = cache.incr(key)
-            except ValueError:  # the counter expired between add and incr
-                cache.add(key, 1, timeout=_COUNTER_TTL_SECONDS)
-                count = 1
-    except Exception:
-        logger.warning("frame counter unavailable; allowing the frame (%s)", key, exc_info=True)
-        return FrameCheck.ALLOWED
+def _check(key: str, limit: int, now: float) -> FrameCheck:
+    count = rate_limits.window_count(key, per_seconds=1, now=now)
     if count <= limit:
         return FrameCheck.ALLOWED
     return FrameCheck.REFUSED if count == limit + 1 else FrameCheck.REFUSED_AGAIN
