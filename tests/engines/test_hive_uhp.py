@@ -27,6 +27,18 @@ def test_equivalent_strings_map_to_the_canonical_id():
     assert state.observation(0).data["last_move"] == "wA1 \\wS1"
 
 
+def test_an_equivalent_string_is_labelled_as_its_canonical_move():
+    """Issue 37: the label an action reads with (stored in its event) is the move's own, never the text as sent."""
+    state = position(LINE)
+    canonical = state.action_labels(0, "wA1 \\wS1")
+    assert canonical.public.startswith("Place White Ant 1")
+    for text in ("wA1 wQ/", "wA1 \\wS1 ", "  wa1   wQ/ "):
+        assert state.action_labels(0, text) == canonical
+    assert state.action_labels(0, "hello").public == "hello"  # no move at all: refused by apply_action, not here
+    state.apply_action(0, "wA1 \\wS1 ")
+    assert state.log[-1].action_id == "wA1 \\wS1"
+
+
 def test_equivalent_movement_and_climb_strings():
     state = position(LINE + ["wB1 -wQ", "bA1 bQ-"])  # wB1 at (-2,0)
     assert normalise_move(state, "wB1 wQ") == "wB1 wQ"  # on top

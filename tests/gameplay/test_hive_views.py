@@ -24,7 +24,7 @@ from gameplay.boards.base import BoardPresenter
 from gameplay.engines import registry
 from gameplay.engines.api import Game
 from gameplay.engines.seat_view import refusal_checker
-from gameplay.models import Match, Seat
+from gameplay.models import Event, Match, Seat
 from gameplay.reads.selectors import state_of
 from gameplay.writes import services
 from gameplay.writes.services import SeatController
@@ -289,6 +289,16 @@ def test_typed_move_is_applied_through_parse_move(hive):
         services.submit_move_text(match.pk, 0, state_of(match).legal_actions(1)[0].id, expected_version=1)
     match.refresh_from_db()
     assert (match.version, match.state) == before
+
+
+def test_an_action_sent_with_spaces_is_stored_with_its_canonical_id_and_label(hive):
+    """Issue 37: a socket's action "wS1 " (a trailing space) was applied, but its event's label was the raw text."""
+    match = hive_match()
+    first = state_of(match).legal_actions(0)[0]
+    services.apply_action(match.pk, 0, f"{first.id} ", expected_version=0)
+    payload = Event.objects.filter(match=match, kind=Event.Kind.ACTION).get().payload
+    assert payload["action_id"] == first.id
+    assert payload["label"] == first.label and payload["labels"] == [first.label, first.label]
 
 
 def test_typed_moves_are_refused_for_games_without_a_parser():

@@ -10,7 +10,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..api import Action, Game, GameSpec, MeasureSpec, Observation, OptionSpec, State
+from ..api import (
+    Action,
+    ActionLabels,
+    Game,
+    GameSpec,
+    IllegalActionError,
+    MeasureSpec,
+    Observation,
+    OptionSpec,
+    State,
+)
 from .board import cell_text, parse_cell, qr
 from .core import (
     BLACK_WINS,
@@ -94,10 +104,26 @@ class HiveState(State):
         return list(self._legal()[0])
 
     def apply_action(self, seat: int, action_id: str, text: str | None = None) -> None:
-        """As in State, but an equivalent UHP string (e.g. another reference piece) is accepted too."""
-        if not self.is_terminal() and seat in self.current_seats() and action_id not in self._legal()[1]:
+        """As in State, but an equivalent UHP string (e.g. another reference piece) is accepted too; the log holds
+        its canonical id."""
+        if self._needs_normalising(seat, action_id):
             action_id = normalise_move(self, action_id)
         super().apply_action(seat, action_id, text)
+
+    def action_labels(self, seat: int, action_id: str, text: str | None = None) -> ActionLabels:
+        """As in State, for the canonical move an equivalent UHP string denotes: the stored event reads the move's own
+        label, never the text as typed (``"wA1 "`` once became the label of a placement). A string that denotes no
+        legal move keeps the default label: apply_action refuses it, so that label is never stored."""
+        if self._needs_normalising(seat, action_id):
+            try:
+                action_id = normalise_move(self, action_id)
+            except IllegalActionError:
+                pass
+        return super().action_labels(seat, action_id, text)
+
+    def _needs_normalising(self, seat: int, action_id: str) -> bool:
+        """Whether ``action_id`` may be another spelling of one of ``seat``'s legal moves (not a canonical id)."""
+        return not self.is_terminal() and seat in self.current_seats() and action_id not in self._legal()[1]
 
     def parse_move(self, text: str) -> str:
         """The canonical action id for any valid UHP string of a legal move (``spec.typed_moves`` is "UHP");
