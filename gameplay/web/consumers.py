@@ -31,6 +31,8 @@ so a socket quiet for SOCKET_CATCH_UP_SECONDS asks the event log whether it miss
 Presence (gameplay.web.presence, issue 16.1): a socket that opens or closes tells the match's other sockets
 (``presence.changed``), and one heartbeat per process (``ProcessHeartbeat``) keeps every open socket's seat marked
 as here and redraws the presence lists that changed without a word (a socket elsewhere that died).
+
+A frame for a socket whose browser has just gone is dropped quietly (gameplay.web.closed_sockets, issue 37).
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ from django.http.cookie import parse_cookie
 
 from gameplay.live import start as live
 from gameplay.web import socket_limits
+from gameplay.web.closed_sockets import QuietWhenClosed
 from gameplay.web.frames import KINDS, FrameRejected, parse_frame
 from gameplay.web.rendering import error_fragment
 from gameplay.web.seat_socket import SeatSocket, beat_all
@@ -63,7 +66,7 @@ def off_loop(func):
     return SyncToAsync(func, thread_sensitive=False, executor=socket_threads)
 
 
-class MatchConsumer(AsyncWebsocketConsumer):
+class MatchConsumer(QuietWhenClosed, AsyncWebsocketConsumer):
     socket: SeatSocket | None = None
     keeper: asyncio.Task | None = None  # the catch-up loop (keep_up), while the socket is open
     busy: asyncio.Lock  # one piece of the socket's work at a time: Channels serialises messages, not keep_up
