@@ -137,10 +137,16 @@ class AgentConfig(models.Model):
 
         if self.name in AGENTS:
             raise ValidationError({"name": f"{self.name!r} is a built-in agent; choose another name."})
-        problem = key_env_policy().problem((self.api_key_env or "").strip())
+        problem = self.key_env_problem()
         if problem:
             raise ValidationError({"api_key_env": problem})
         self._clean_dialogue()
+
+    def key_env_problem(self) -> str:
+        """Why the platform's key policy (agents_app.key_policy) refuses ``api_key_env``, or "". Asked by clean (the
+        admin shows it beside the field) and before every save (agents_app.receivers), which loaddata and code reach
+        without clean."""
+        return key_env_policy().problem((self.api_key_env or "").strip())
 
     def _clean_dialogue(self):
         from agents_app.agents.dialogue import policy as policies

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from celery import current_app
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db.models.deletion import ProtectedError
-from django.db.models.signals import pre_delete
+from django.db.models.signals import pre_delete, pre_save
 from django.dispatch import receiver
 
 from agents_app import turn_runner
@@ -55,6 +56,22 @@ def queue_judge(sender, match_id: int, **kwargs) -> None:
         turn_runner.judge_runner().submit(match_id)
     else:
         judge_match.delay(match_id)
+
+
+@receiver(pre_save, sender=AgentConfig, dispatch_uid="agents_app.refuse_refused_key_variables")
+def refuse_refused_key_variables(sender, instance: AgentConfig, **kwargs) -> None:
+    """Refuse storing a configuration whose ``api_key_env`` the key policy refuses (e.g. SECRET_KEY), on every save.
+
+    The model's clean only runs in forms: ``manage.py loaddata`` (a raw save, past ``Model.save`` too), ``create``
+    and a plain ``save`` skipped it and stored a configuration naming the platform's own secret (issue 37). The
+    runtime still refuses to send such a key; this keeps the row from existing at all. (``QuerySet.update`` and
+    ``bulk_create`` send no signal: nothing in the project writes configurations that way.)
+    """
+    problem = instance.key_env_problem()
+    if problem:
+        raise ValidationError(
+            {"api_key_env": f"LLM agent configuration {instance.name!r} was not saved: {problem}"}, code="refused"
+        )
 
 
 @receiver(pre_delete, sender=AgentConfig, dispatch_uid="agents_app.protect_played_configs")
