@@ -42,6 +42,20 @@ def redis_names_of_this_worker():
     yield
 
 
+@pytest.fixture(autouse=True)
+def fresh_local_cache():
+    """Each test starts with an empty per-process cache (LocMemCache, the embedded default). The per-address limits
+    count there (gameplay.web.rate_limits) and every test client has the same address, so POSTs left counted by
+    earlier tests in the same minute must not refuse a later test's. A shared Redis cache is left alone: clearing
+    it would flush what other workers use (their keys have a prefix of their own, see above)."""
+    from django.conf import settings
+    from django.core.cache import cache
+
+    if settings.CACHES["default"]["BACKEND"].endswith(".LocMemCache"):
+        cache.clear()
+    yield
+
+
 @pytest.fixture(scope="session")
 def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, tmp_path_factory):
     """The SQLite test database in a file (on tmpfs when there is one), as the embedded default keeps it, not in
