@@ -59,18 +59,16 @@ def _ask_for_a_run(request, source: str, filters: dict):
     as it allows (staff are not limited by address)."""
     if not is_staff(request) and not rate_limits.allow(f"rating-ask:{client_address(request)}",
                                                        settings.RATING_REQUESTS_PER_MINUTE, per_seconds=60):
-        return _too_many("You asked for several computations in the last minute; please wait a minute.")
+        return rate_limits.too_many(
+            request, "You asked for several computations in the last minute; please wait a minute."
+        )
     try:
         services.request_refresh(source, filters)
     except services.RefreshBusy:
-        return _too_many("Other leaderboards are being computed right now; please try again in a minute.")
+        return rate_limits.too_many(
+            request, "Other leaderboards are being computed right now; please try again in a minute."
+        )
     return redirect(request.get_full_path())
-
-
-def _too_many(reason: str) -> HttpResponse:
-    response = HttpResponse(reason, status=429, content_type="text/plain; charset=utf-8")
-    response["Retry-After"] = "60"
-    return response
 
 
 def _standing_context(standing: selectors.Standing) -> dict:

@@ -9,6 +9,8 @@ SECURE_*, SESSION_COOKIE_SECURE, CSRF_COOKIE_SECURE, CONTENT_SECURITY_POLICY  HT
 LLM_KEY_ENV_PATTERN, LLM_KEY_ENV_DENYLIST  which variables may hold an LLM agent's key
 RATING_BOOTSTRAP, RATING_SEED, RATING_TIES, RATING_REFRESH_DELAY  leaderboard ratings (see below)
 MAX_SOCKETS_PER_SEAT, MAX_FRAMES_PER_SECOND, MAX_CHAT_PER_MINUTE, CHAT_HISTORY_SHOWN, MAX_SELECTION  per-seat limits
+MATCHES_CREATED_PER_MINUTE_PER_CLIENT, INVITES_TAKEN_PER_MINUTE_PER_CLIENT, ENROLMENTS_PER_MINUTE_PER_CLIENT
+    per-address limits on what creates something (see below)
 AGENT_TURN_DEADLINE_SECONDS, AGENT_WATCHDOG_INTERVAL_SECONDS, AGENT_WAY_OUT_SECONDS  stalled agent turns (see below)
 AGENT_TURN_THREADS, AGENT_TURNS_INLINE  where agent turns run when Celery is eager (see below)
 DIALOGUE_JUDGE_AGENT  the LLM agent configuration judging debates (empty: the game's rule decides)
@@ -275,6 +277,13 @@ MAX_FRAMES_PER_SECOND = int(os.environ.get("MAX_FRAMES_PER_SECOND", "20"))
 # enough for a classroom behind one address playing live games.
 MAX_FRAMES_PER_SECOND_PER_CLIENT = int(os.environ.get("MAX_FRAMES_PER_SECOND_PER_CLIENT", "120"))
 MAX_CHAT_PER_MINUTE = int(os.environ.get("MAX_CHAT_PER_MINUTE", "30"))
+# POSTs a minute from one client address that create something (issue 37; gameplay/web/rate_limits.py
+# limited_per_client): new matches, seats taken through invite links, and answers to a study's consent form. More are
+# refused with 429 and Retry-After and create nothing; staff are not limited. Flood bounds, high enough for a
+# classroom behind one address starting at once.
+MATCHES_CREATED_PER_MINUTE_PER_CLIENT = int(os.environ.get("MATCHES_CREATED_PER_MINUTE_PER_CLIENT", "60"))
+INVITES_TAKEN_PER_MINUTE_PER_CLIENT = int(os.environ.get("INVITES_TAKEN_PER_MINUTE_PER_CLIENT", "60"))
+ENROLMENTS_PER_MINUTE_PER_CLIENT = int(os.environ.get("ENROLMENTS_PER_MINUTE_PER_CLIENT", "60"))
 CHAT_HISTORY_SHOWN = int(os.environ.get("CHAT_HISTORY_SHOWN", "200"))
 MAX_SELECTION = int(os.environ.get("MAX_SELECTION", "12"))
 # A socket that has sent nothing for this many seconds asks the event log whether it missed a change (one query):

@@ -29,6 +29,7 @@ from gameplay.reads import selectors as match_selectors
 from gameplay.studies import selectors, services
 from gameplay.studies.forms import SurveyForm, entry_params
 from gameplay.studies.models import Participant, Study
+from gameplay.web.rate_limits import limited_per_client
 from gameplay.web.rendering import view_context
 from gameplay.writes import seat_claims
 from gameplay.writes.agent_wait import agent_wait
@@ -68,6 +69,11 @@ def entry(request, slug: str):
 
 @never_cache
 @require_POST
+@limited_per_client(
+    "ENROLMENTS_PER_MINUTE_PER_CLIENT",
+    "study-consent",
+    "Many people answered a study's consent form from your address in the last minute, so yours was not recorded.",
+)
 def consent(request, slug: str):
     study = get_object_or_404(Study, slug=slug)
     params = entry_params(request.POST)

@@ -24,6 +24,7 @@ from gameplay.models import Match, Seat, SeatClaim
 from gameplay.reads import selectors
 from gameplay.web.access import can_view_match, is_staff
 from gameplay.web.forms import INVITE, YOU, NewMatchForm
+from gameplay.web.rate_limits import limited_per_client
 from gameplay.web.rendering import board_context, board_extras, board_image_url, view_context
 from gameplay.writes import match_endings, seat_claims, services, timeouts
 
@@ -37,6 +38,11 @@ def lobby(request):
 
 
 @require_http_methods(["GET", "POST"])
+@limited_per_client(
+    "MATCHES_CREATED_PER_MINUTE_PER_CLIENT",
+    "match-create",
+    "Many matches were started from your address in the last minute, so this one was not.",
+)
 def new_match(request, game_id: str):
     try:
         spec = game_class(game_id).spec
@@ -86,6 +92,11 @@ def _held_seat(request, token: str) -> Seat:
 
 
 @require_http_methods(["GET", "POST"])
+@limited_per_client(
+    "INVITES_TAKEN_PER_MINUTE_PER_CLIENT",
+    "invite-take",
+    "Many invite links were used from your address in the last minute, so this seat was not taken yet.",
+)
 def invite(request, token: str):
     """An invite link: GET shows what it offers (and writes nothing); POST takes the seat for this browser."""
     found = seat_claims.invite_by_token(token)

@@ -51,6 +51,9 @@ def server_env() -> dict[str, str]:
     env.update(database_env())
     env["DJANGO_SETTINGS_MODULE"] = settings.SETTINGS_MODULE or env.get("DJANGO_SETTINGS_MODULE", "")
     env.setdefault("LOG_LEVEL", "WARNING")
+    # Every bot consents from 127.0.0.1: the per-address limit on consents (meant for floods) must not turn a run's
+    # own participants away.
+    env.setdefault("ENROLMENTS_PER_MINUTE_PER_CLIENT", "1000000")
     hosts = env.get("ALLOWED_HOSTS")
     if hosts and "127.0.0.1" not in [h.strip() for h in hosts.split(",")]:
         # The bots reach this server at 127.0.0.1; the websocket origin check and Host validation need it.
