@@ -50,6 +50,10 @@ FULL_COHORT = os.environ.get("STUDY_BOTS_COHORT") == "full"
 # human condition (8 of 32, 2 of 8) gives every bot a partner instead of the pairing timeout's fallback agent.
 PARTICIPANTS = 30 if FULL_COHORT else 6
 GNOMES_PARTICIPANTS = 32 if FULL_COHORT else 8
+# The small cohort's bots are all on the site at once. With fewer at a time than participants, the two bots the
+# balanced assignment puts in the human condition may come in different waves: each then waits out the pairing
+# timeout every round (120 s, five rounds) and plays the fallback agent, and the test fails after 14 minutes.
+GNOMES_CONCURRENCY = 6 if FULL_COHORT else GNOMES_PARTICIPANTS
 CONDITIONS = ("human", "comm", "mute", "llm")
 
 # --- the bot's browser pieces (fast) -------------------------------------------------------------------------
@@ -240,7 +244,7 @@ def test_a_cohort_of_bots_through_the_seeds003_preset_and_its_analysis(tmp_path)
         with daphne_server(env, log_path=tmp_path / "daphne.log") as url:
             bots = manage(
                 env, "run_study_bots", SLUG, "--participants", str(GNOMES_PARTICIPANTS), "--seed", "1", "--url", url,
-                "--bot-agent", "gnomes-partner", timeout=1200,
+                "--bot-agent", "gnomes-partner", "--concurrency", str(GNOMES_CONCURRENCY), timeout=1200,
             )
         print(bots.stdout[-3000:], f"\nrun_study_bots took {time.monotonic() - started:.1f} s")
         assert bots.returncode == 0, bots.stdout[-5000:] + bots.stderr
