@@ -43,16 +43,23 @@ def redis_names_of_this_worker():
 
 
 @pytest.fixture(autouse=True)
-def fresh_local_cache():
-    """Each test starts with an empty per-process cache (LocMemCache, the embedded default). The per-address limits
-    count there (gameplay.web.rate_limits) and every test client has the same address, so POSTs left counted by
-    earlier tests in the same minute must not refuse a later test's. A shared Redis cache is left alone: clearing
-    it would flush what other workers use (their keys have a prefix of their own, see above)."""
+def fresh_rate_counts():
+    """Each test starts with no per-address counts (gameplay.web.rate_limits): every test client has the same
+    address, so POSTs counted by earlier tests in the same minute must not refuse a later test's. In the per-process
+    cache (LocMemCache, the embedded default) the whole cache is emptied; in a shared Redis (phase 2) only this
+    worker's rate counters are deleted, since flushing would take other workers' keys too (their prefixes differ,
+    see above)."""
     from django.conf import settings
     from django.core.cache import cache
 
-    if settings.CACHES["default"]["BACKEND"].endswith(".LocMemCache"):
+    backend = settings.CACHES["default"]["BACKEND"]
+    if backend.endswith(".LocMemCache"):
         cache.clear()
+    elif backend.endswith(".RedisCache"):
+        client = cache._cache.get_client(None, write=True)
+        counters = list(client.scan_iter(match=cache.make_key("rate-limit:*")))
+        if counters:
+            client.delete(*counters)
     yield
 
 
@@ -114,10 +121,28 @@ def _module_text(path: str) -> str:
 
 
 def pytest_collection_modifyitems(config, items):
-    if os.environ.get("TEST_PHASE") != "services":
-        return
-    kept = [item for item in items if touches_services(item)]
-    dropped = [item for item in items if not touches_services(item)]
-    if dropped:
-        config.hook.pytest_deselected(items=dropped)
-        items[:] = kept
+    if os.environ.get("TEST_PHASE") == "services":
+        kept = [item for item in items if touches_services(item)]
+        dropped = [item for item in items if not touches_services(item)]
+        if dropped:
+            config.hook.pytest_deselected(items=dropped)
+            items[:] = kept
+    items.sort(key=expected_cost)
+
+
+# --- the order tests start in: the long ones first ---------------------------------------------------------------
+# .ci/test spreads the tests over workers with pytest-xdist's worksteal: each worker takes a contiguous share and an
+# idle one takes half of the longest queue left. A test of minutes that starts last keeps one worker busy after the
+# others have finished; started first, it overlaps with everything else (longest first). The sort is stable, so
+# tests keep their file order within a class, and module-scoped fixtures stay shared.
+def expected_cost(item) -> int:
+    """0 for the slowest kinds of test (marked slow: cohorts, benchmarks, fuzzing), 1 for browser journeys, 2 for
+    the engine conformance playouts (seconds to a minute each), 3 for the rest."""
+    if item.get_closest_marker("slow"):
+        return 0
+    path = str(item.fspath)
+    if "/tests/browser/" in path:
+        return 1
+    if path.endswith("tests/engines/test_conformance.py"):
+        return 2
+    return 3
