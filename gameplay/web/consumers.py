@@ -17,7 +17,8 @@ gets the error fragment, the socket stays open and nothing changes.
 
 Limits per seat (gameplay.web.socket_limits, issue 13.6): at most MAX_SOCKETS_PER_SEAT open sockets (a new one closes
 the oldest, which is told why), MAX_FRAMES_PER_SECOND frames over all of them (the first refused frame of a second
-gets a short message, later ones nothing, and none renders a board), MAX_CHAT_PER_MINUTE chat lines (the service),
+gets a short message, later ones nothing, and none renders a board; a socket past the limit on its own has its
+further frames dropped before any thread or cache work), MAX_CHAT_PER_MINUTE chat lines (the service),
 a selection of at most MAX_SELECTION clicks.
 
 Why async (issue 14): a synchronous consumer runs every connection's work on one thread shared by the whole
@@ -91,6 +92,7 @@ class MatchConsumer(QuietWhenClosed, AsyncWebsocketConsumer):
 
     async def connect(self):
         self.busy = asyncio.Lock()
+        self.frames = socket_limits.SocketWindow()
         self.background: set[asyncio.Task] = set()
         token = self.scope["url_route"]["kwargs"].get("token", "")
         cookies = parse_cookie(dict(self.scope.get("headers", ())).get(b"cookie", b"").decode("latin-1"))
@@ -167,6 +169,8 @@ class MatchConsumer(QuietWhenClosed, AsyncWebsocketConsumer):
             await self._presence_changed()
 
     async def receive(self, text_data=None, bytes_data=None):
+        if self.frames.over():
+            return  # this socket alone is past its seat's limit this second (socket_limits.SocketWindow)
         self.quiet_since = asyncio.get_running_loop().time()
         async with self.busy:
             html = await off_loop(self.socket.receive)(text_data)

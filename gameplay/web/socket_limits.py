@@ -81,6 +81,28 @@ def _check(key: str, limit: int, now: float) -> FrameCheck:
     return FrameCheck.REFUSED if count == limit + 1 else FrameCheck.REFUSED_AGAIN
 
 
+class SocketWindow:
+    """One socket's own count of its frames in the current one-second window, in the server process's memory.
+
+    A socket that alone has sent more than one frame past MAX_FRAMES_PER_SECOND this second is over its seat's
+    limit whatever the seat's other sockets did, and the shared count (``check_frame``) has already answered the
+    first frame past it with the one message of the second. Its further frames are dropped before anything else
+    runs: no worker thread, no cache round trip, no reply. A flooding socket then costs the server little more than
+    reading its frames, and other people's matches keep their pace (issue 37, point 5)."""
+
+    def __init__(self):
+        self.window = -1
+        self.count = 0
+
+    def over(self) -> bool:
+        """Count one frame; True when it is to be dropped unread."""
+        window = int(_clock())
+        if window != self.window:
+            self.window, self.count = window, 0
+        self.count += 1
+        return self.count > settings.MAX_FRAMES_PER_SECOND + 1
+
+
 def too_many_frames_message() -> str:
     return (
         f"Too many messages at once (at most {settings.MAX_FRAMES_PER_SECOND} a second from a seat); "

@@ -197,6 +197,42 @@ async def test_a_frame_flood_is_refused_without_rendering(isolated_cache, settin
     await close_all(comm0, tab2, comm1)
 
 
+async def test_a_flooding_socket_past_its_limit_costs_no_more_counting(isolated_cache, settings, frozen_clock,
+                                                                        monkeypatch):
+    """Issue 37, point 5: frames over the limit are dropped before any work. Once a socket alone is past its seat's
+    limit in a second, its further frames never reach the shared counter (a cache round trip each, Redis in
+    production), a worker thread or a reply; the next second it is counted again."""
+    from gameplay.web import rate_limits
+
+    settings.MAX_FRAMES_PER_SECOND = 5
+    counted = []
+    real_count = rate_limits.window_count
+
+    def counting(key, **kwargs):
+        counted.append(key)
+        return real_count(key, **kwargs)
+
+    monkeypatch.setattr(rate_limits, "window_count", counting)
+    match_id, (tok0, _) = await new_match()
+    comm, html = await connect(tok0)
+    before = await fingerprint(match_id)
+    move = clickable(html, "action")["c3"]["vals"]
+    for _ in range(100):
+        await comm.send_to(text_data=json.dumps({"kind": "clear"}))
+    await comm.send_to(text_data=json.dumps(move))
+    for _ in range(5):
+        assert 'id="board"' in await comm.receive_from(timeout=TIMEOUT)
+    assert "Too many messages" in await comm.receive_from(timeout=TIMEOUT)
+    await comm.receive_nothing()
+    seat_counts = [key for key in counted if key.startswith("ws-frames:")]
+    assert len(seat_counts) == 6, len(seat_counts)  # the five allowed frames and the one told why, of 101
+    assert await fingerprint(match_id) == before
+    frozen_clock.now += 1
+    await comm.send_to(text_data=json.dumps(move))
+    assert version_of(await comm.receive_from(timeout=TIMEOUT)) == 1
+    await close_all(comm)
+
+
 async def from_address(token: str, address: str) -> tuple[SeatCommunicator, str]:
     """A seat's socket as a client at ``address`` opens it (the server reads the address from the ASGI scope)."""
     comm = SeatCommunicator(application, f"/ws/play/{token}/", headers=ORIGIN)
