@@ -50,6 +50,9 @@ class BenchConfig:
     flood: int = 0  # extra sockets sending {"kind": "clear"} on matches of their own
     flood_rate: float = 100.0  # frames per second per flood socket
     sockets_per_seat: int = 4  # the server's MAX_SOCKETS_PER_SEAT: flood sockets beyond it go to another match
+    # The local address the flood sockets connect from (e.g. 127.0.0.2): a flooding visitor is another client than
+    # the people playing, and the server's per-address limits tell them apart by it. "" connects from the default.
+    flood_address: str = ""
 
 
 @dataclass(frozen=True)
@@ -283,7 +286,8 @@ async def flood_socket(run: RunState, token: str) -> None:
     url, origin = ws_endpoint(run.next_url(), token)
     frame = json.dumps({"kind": "clear"})
     try:
-        async with connect(url, origin=Origin(origin), close_timeout=2, max_size=None) as ws:
+        local = {"local_addr": (run.config.flood_address, 0)} if run.config.flood_address else {}
+        async with connect(url, origin=Origin(origin), close_timeout=2, max_size=None, **local) as ws:
             reader = asyncio.create_task(_drain(ws))
             try:
                 while True:

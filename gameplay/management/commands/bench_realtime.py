@@ -53,6 +53,8 @@ class Command(BaseCommand):
                             "turns run on the server's Celery workers (give their pids to --server-pid too)")
         parser.add_argument("--flood", type=int, default=0, help="extra sockets sending clear frames")
         parser.add_argument("--flood-rate", type=float, default=100.0, help="frames/s per flood socket")
+        parser.add_argument("--flood-address", default="", help="local address the flood sockets connect from "
+                            "(e.g. 127.0.0.2: another client than the quiet matches' sockets)")
         parser.add_argument("--server-pid", type=int, action="append", dest="server_pids", default=[],
                             help="a server process whose CPU time to report per move (repeatable)")
         parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -75,6 +77,7 @@ class Command(BaseCommand):
             seed=opts["seed"],
             flood=opts["flood"],
             flood_rate=opts["flood_rate"],
+            flood_address=opts["flood_address"],
             sockets_per_seat=settings.MAX_SOCKETS_PER_SEAT,
         )
         seats = game_class(opts["game"]).spec.min_seats
