@@ -127,22 +127,61 @@ def pytest_collection_modifyitems(config, items):
         if dropped:
             config.hook.pytest_deselected(items=dropped)
             items[:] = kept
-    items.sort(key=expected_cost)
+    items[:] = worker_shares(items, int(os.environ.get("PYTEST_XDIST_WORKER_COUNT") or 1))
 
 
-# --- the order tests start in: the long ones first ---------------------------------------------------------------
-# .ci/test spreads the tests over workers with pytest-xdist's worksteal: each worker takes a contiguous share and an
-# idle one takes half of the longest queue left. A test of minutes that starts last keeps one worker busy after the
-# others have finished; started first, it overlaps with everything else (longest first). The sort is stable, so
-# tests keep their file order within a class, and module-scoped fixtures stay shared.
-def expected_cost(item) -> int:
-    """0 for the slowest kinds of test (marked slow: cohorts, benchmarks, fuzzing), 1 for browser journeys, 2 for
-    the engine conformance playouts (seconds to a minute each), 3 for the rest."""
+# --- the order tests start in: the long ones first, spread over the workers ------------------------------------
+# .ci/test spreads the tests over workers with pytest-xdist's worksteal: worker i first gets the i-th contiguous share
+# of the collection (sizes as in worksteal's check_schedule) and an idle one later takes half of the longest queue
+# left, from its end. A test of minutes that starts last keeps one worker busy after the others have finished; left
+# where collection put it, the slow ones also bunch up in one share. So each share starts with its part of the long
+# tests, dealt out by weight, and goes on with the short ones (which are what stealing moves). Browser tests of a
+# module stay together (they share its Chromium and servers). The order is a function of the collection and the
+# worker count alone, so every worker computes the same one, as xdist requires.
+WEIGHTS = {"slow": 10, "browser": 3, "conformance": 2}
+
+
+def kind_of(item) -> str:
     if item.get_closest_marker("slow"):
-        return 0
+        return "slow"
     path = str(item.fspath)
     if "/tests/browser/" in path:
-        return 1
+        return "browser"
     if path.endswith("tests/engines/test_conformance.py"):
-        return 2
-    return 3
+        return "conformance"
+    return "short"
+
+
+def share_sizes(total: int, workers: int) -> list[int]:
+    sizes = []
+    for i in range(workers):
+        sizes.append((total - sum(sizes)) // (workers - i))
+    return sizes
+
+
+def worker_shares(items: list, workers: int) -> list:
+    """``items`` reordered so that each worker's first share holds about as much long work as the others'."""
+    if workers < 2:
+        return sorted(items, key=lambda item: list(WEIGHTS).index(kind_of(item)) if kind_of(item) in WEIGHTS
+                      else len(WEIGHTS))  # one process: still the long ones first
+    groups: dict[tuple, list] = {}
+    short = []
+    for item in items:
+        kind = kind_of(item)
+        if kind == "short":
+            short.append(item)
+        else:
+            key = (kind, str(item.fspath)) if kind == "browser" else (kind, item.nodeid)
+            groups.setdefault(key, []).append(item)
+    ordered = sorted(groups.values(), key=lambda g: -WEIGHTS[kind_of(g[0])] * len(g))
+    shares: list[list] = [[] for _ in range(workers)]
+    loads = [0] * workers
+    for group in ordered:  # the heaviest group to the least loaded share (longest processing time first)
+        i = loads.index(min(loads))
+        shares[i] += group
+        loads[i] += WEIGHTS[kind_of(group[0])] * len(group)
+    for share, size in zip(shares, share_sizes(len(items), workers), strict=True):
+        while len(share) < size and short:
+            share.append(short.pop(0))
+    shares[-1] += short
+    return [item for share in shares for item in share]
