@@ -24,6 +24,7 @@ import random
 import re
 import statistics
 import subprocess
+import threading
 import time
 import urllib.error
 import urllib.parse
@@ -150,15 +151,16 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
         return None  # the 302 is the answer counted; the page it leads to is not fetched
 
 
-def flood(base: str, count: int) -> tuple[Counter, float]:
-    """``count`` compute-button POSTs from one client, one after another as fast as they are answered: their status
-    codes, and the seconds they took."""
+def flood(base: str, count: int, posting: threading.Event) -> tuple[Counter, float]:
+    """``count`` compute-button POSTs from one client, one after another as fast as they are answered (``posting`` is
+    set as the first is sent): their status codes, and the seconds they took."""
     opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(CookieJar()), _NoRedirect)
     with opener.open(f"{base}/ratings/?{selection(count)}", timeout=30) as page:  # sets the CSRF cookie
         token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.read().decode())[1]
     body = urllib.parse.urlencode({"csrfmiddlewaretoken": token}).encode()
     statuses: Counter = Counter()
     started = time.monotonic()
+    posting.set()
     for n in range(count):
         request = urllib.request.Request(f"{base}/ratings/?{selection(n)}", data=body, method="POST")
         try:
@@ -229,7 +231,9 @@ def test_a_flood_of_leaderboard_posts_leaves_the_agents_replies_fast(site, publi
     replies: list[float] = []
     while_computing = 0
     with ThreadPoolExecutor(1) as pool:
-        flooding = pool.submit(flood, base, FLOOD)
+        posting = threading.Event()
+        flooding = pool.submit(flood, base, FLOOD, posting)
+        posting.wait(timeout=60)  # the client has opened the page (daphne's first request is slow): replies from now
         while (len(replies) < TURNS or not flooding.done()) and REPLY_WAIT_S not in replies:
             while_computing += computing()
             replies.append(table.agent_reply())
