@@ -88,15 +88,17 @@ def stop_worker(proc: subprocess.Popen, log_path: Path) -> None:
 
 
 @contextmanager
-def publishing_to(redis_url: str, queue: str, monkeypatch) -> Iterator[None]:
-    """This process's Celery app publishes to the workers' broker and queue instead of running tasks."""
+def publishing_to(redis_url: str, queue: str, monkeypatch, routes: dict | None = None) -> Iterator[None]:
+    """This process's Celery app publishes to the workers' broker and queue instead of running tasks; ``routes``
+    (the site's CELERY_TASK_ROUTES, say) sends some tasks elsewhere, by default none: all go to ``queue``."""
     from gameplay.project.celery import app as celery_app
 
     conf = celery_app.conf
     monkeypatch.setattr(conf, "task_always_eager", False)
     monkeypatch.setattr(conf, "broker_url", redis_url)
     monkeypatch.setattr(conf, "task_default_queue", queue)
-    monkeypatch.setattr(conf, "task_routes", {})  # background tasks too: to the test's queue, its workers' only one
+    # By default background tasks too go to the test's queue, its workers' only one.
+    monkeypatch.setattr(conf, "task_routes", routes or {})
     _flush_routes(celery_app)
     _drop_connection_pools(celery_app)
     try:
