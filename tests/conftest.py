@@ -127,6 +127,7 @@ def pytest_collection_modifyitems(config, items):
         if dropped:
             config.hook.pytest_deselected(items=dropped)
             items[:] = kept
+        return  # phase 2 hands out whole files (--dist loadfile): the order of single tests does not matter there
     items[:] = worker_shares(items, int(os.environ.get("PYTEST_XDIST_WORKER_COUNT") or 1))
 
 
