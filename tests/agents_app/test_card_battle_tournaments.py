@@ -30,6 +30,7 @@ GAMES = {
 }
 
 
+@pytest.mark.slow  # 35-85 s each on two cores; phase 1 plays them (nothing in them differs on PostgreSQL)
 @pytest.mark.parametrize("game_id", sorted(GAMES))
 def test_an_llm_tournament_against_random_finishes_with_every_model_call_stored(game_id):
     options, seats = GAMES[game_id]
