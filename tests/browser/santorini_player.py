@@ -2,24 +2,28 @@
 
 from __future__ import annotations
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
 
 def board_version(page) -> str:
     return page.locator("#board").get_attribute("data-version")
 
 
-def click_something(page) -> bool:
+def click_something(page, timeout: int = 5_000) -> bool:
     """Click one square if this page may act: a target square first, else a worker to select.
 
-    Returns False when the page has nothing to click (not its turn).
+    Returns False when the page has nothing to click (not its turn), or when the square it found was redrawn away
+    before the click landed (a frame from the other seat, or the round's end, replaced the board): the caller looks
+    again. Under load the board can be replaced several times while a click waits for the square to be stable.
     """
-    targets = page.locator("#board button.cell.target")
-    if targets.count():
-        targets.first.click()
-        return True
-    picks = page.locator("#board button.cell.pick:not(.selected)")
-    if picks.count():
-        picks.first.click()
-        return True
+    for selector in ("#board button.cell.target", "#board button.cell.pick:not(.selected)"):
+        squares = page.locator(selector)
+        if squares.count():
+            try:
+                squares.first.click(timeout=timeout)
+            except PlaywrightTimeoutError:
+                return False
+            return True
     return False
 
 
