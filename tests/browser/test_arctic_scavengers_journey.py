@@ -20,12 +20,12 @@ def board_version(page) -> str:
     return page.locator("#board").get_attribute("data-version")
 
 
-def wait_for(page, predicate, what: str, timeout: float = 30) -> None:
-    """Poll (the page's CSP rules out wait_for_function)."""
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        page.wait_for_timeout(40)
+def wait_past(page, version: str, or_result: bool = False, timeout: float = 30_000) -> None:
+    """Wait until the board shows another version than ``version`` (or, with ``or_result``, the result shows).
+    A selector the page's own scripts answer, instead of polling from here: every poll is a round trip through
+    Playwright's driver and the browser, which on two cores slowed the other tests' servers."""
+    selector = f'#board:not([data-version="{version}"])' + (", #result" if or_result else "")
+    page.wait_for_selector(selector, timeout=timeout)
 
 
 def choose(page):
@@ -35,7 +35,7 @@ def choose(page):
     if mode in ("build", "pay") and cards.count():
         return cards.first
     buttons = page.locator("#board .arctic-buttons button")
-    ids = [buttons.nth(i).get_attribute("data-action-id") for i in range(buttons.count())]
+    ids = buttons.evaluate_all("buttons => buttons.map(b => b.dataset.actionId)")  # one round trip for all
     for prefix in PREFERENCE:
         matching = [i for i, action_id in enumerate(ids) if action_id.startswith(prefix)]
         if matching:
@@ -58,14 +58,13 @@ def test_person_plays_a_whole_game_against_the_random_agent_on_a_phone(phone_pag
     deadline = time.monotonic() + 150
     while result_text(page) is None:
         assert time.monotonic() < deadline, "the game did not finish in time"
-        wait_for(page, lambda: page.locator(CLICKABLE).count() > 0, "my turn or the result")
+        page.wait_for_selector(CLICKABLE, timeout=30_000)  # my turn or the result
         if result_text(page) is not None:
             break
         before = board_version(page)
         choose(page).click()
         clicks += 1
-        wait_for(page, lambda seen=before: board_version(page) != seen or result_text(page) is not None,
-                 "the board to update")
+        wait_past(page, before, or_result=True)
         if not facedown_seen and page.locator("#board .tribe:not(.you) .mini-cards .back").count():
             # The agent's kept cards lie face down: only card backs and a count, never their names.
             backs = page.locator("#board .tribe:not(.you) .mini-cards")
@@ -92,16 +91,16 @@ def test_laptop_board_hunts_card_by_card(laptop_page, server_url):
     page = laptop_page
     start_against_agent(page, server_url, "Arctic Scavengers", "East Tribe", "random", "#board .arctic")
     wait_until_live(page)
-    wait_for(page, lambda: page.locator("#board .arctic-buttons button").count() > 0, "my first turn")
+    page.wait_for_selector("#board .arctic-buttons button", timeout=30_000)  # my first turn
     before = board_version(page)
     page.locator('#board .arctic-buttons button[data-action-id="hunt"]').click()
-    wait_for(page, lambda: board_version(page) != before, "the hunt to start")
+    wait_past(page, before)  # the hunt starts
     assert page.locator("#board .arctic").get_attribute("data-mode") == "build"
     hunters = page.locator("#board button.acard.playable")
     assert hunters.count() >= 1  # Refugees and Scavengers can hunt
     before = board_version(page)
     hunters.first.click()
-    wait_for(page, lambda: board_version(page) != before, "the card to join the hunt")
+    wait_past(page, before)  # the card joins the hunt
     assert "HUNT with" in page.locator("#board .arctic-step").inner_text()
     page.screenshot(path=str(ARTIFACTS / "arctic-laptop-hunt.png"), full_page=True)
 
@@ -135,7 +134,7 @@ def test_two_people_play_a_short_game_through_an_invite_link(chromium, server_ur
             other = guest if mover is host else host
             before = board_version(other)
             choose(mover).click()
-            wait_for(other, lambda seen=before, page=other: board_version(page) != seen, "the other page to follow")
+            wait_past(other, before)  # the other page follows
             saw_last_action = saw_last_action or other.locator("#board .tribe .last").count() > 0
             # Cards are drawn only in the page's own hand (and its own dig): another tribe's hand is a count.
             assert other.locator("#board .acard").count() == other.locator(
