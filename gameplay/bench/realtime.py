@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed, WebSocketException
+from websockets.exceptions import ConnectionClosed, InvalidStatus, WebSocketException
 from websockets.typing import Origin
 
 from gameplay.bench.audit import Send
@@ -88,6 +88,8 @@ class RunState:
     measure_until: float = float("inf")
     seats_started: int = 0
     flood_frames: int = 0
+    flood_closed: int = 0  # flood sockets the server closed
+    flood_refused: int = 0  # reconnections of the flood the server refused
     server_cpu: dict | None = None  # ServerCpu.stop() over the measurement window, when server pids were given
     # Matches with agent seats: for each agent action seen by a client's socket in the measured window, the time
     # from that socket showing the agent's turn (or the agent's previous action) to it showing the action.
@@ -282,22 +284,32 @@ async def play_slot(run: RunState, slot: int, rng: random.Random) -> None:
 
 
 async def flood_socket(run: RunState, token: str) -> None:
-    """Send {"kind": "clear"} at flood_rate, reading whatever comes back, until cancelled."""
+    """Send {"kind": "clear"} at flood_rate, reading whatever comes back, until cancelled. Like a script that wants
+    to do harm, it connects again (every FLOOD_RETRY_SECONDS) whenever the server closes the socket or refuses it."""
     url, origin = ws_endpoint(run.next_url(), token)
     frame = json.dumps({"kind": "clear"})
-    try:
-        local = {"local_addr": (run.config.flood_address, 0)} if run.config.flood_address else {}
-        async with connect(url, origin=Origin(origin), close_timeout=2, max_size=None, **local) as ws:
-            reader = asyncio.create_task(_drain(ws))
-            try:
-                while True:
-                    await ws.send(frame)
-                    run.flood_frames += 1
-                    await asyncio.sleep(1 / run.config.flood_rate)
-            finally:
-                reader.cancel()
-    except (OSError, TimeoutError, WebSocketException) as err:
-        run.error("flood_connection", f"{type(err).__name__}: {err}")
+    local = {"local_addr": (run.config.flood_address, 0)} if run.config.flood_address else {}
+    while not run.stopped:
+        try:
+            async with connect(url, origin=Origin(origin), close_timeout=2, max_size=None, **local) as ws:
+                reader = asyncio.create_task(_drain(ws))
+                try:
+                    while True:
+                        await ws.send(frame)
+                        run.flood_frames += 1
+                        await asyncio.sleep(1 / run.config.flood_rate)
+                finally:
+                    reader.cancel()
+        except ConnectionClosed:
+            run.flood_closed += 1
+        except InvalidStatus:
+            run.flood_refused += 1  # the handshake was refused
+        except (OSError, TimeoutError, WebSocketException) as err:
+            run.error("flood_connection", f"{type(err).__name__}: {err}")
+        await asyncio.sleep(FLOOD_RETRY_SECONDS)
+
+
+FLOOD_RETRY_SECONDS = 0.1
 
 
 async def _drain(ws: ClientConnection) -> None:

@@ -37,7 +37,8 @@ def summarize(run: RunState, seats_per_match: int, audit: dict, server: dict | N
         "matches_finished": run.finished_matches,
         "client_cpu_s": round(client_cpu, 2),
         "server": None,
-        "flood": {"sockets": config.flood, "frames_sent": run.flood_frames} if config.flood else None,
+        "flood": {"sockets": config.flood, "frames_sent": run.flood_frames, "closed": run.flood_closed,
+                  "reconnects_refused": run.flood_refused} if config.flood else None,
     }
     if server is not None:
         per_move = server["cpu_seconds"] * 1000 / len(applied) if applied else None
@@ -77,5 +78,7 @@ def format_text(result: dict) -> str:
             f"{server['child_processes']} children): {server['cpu_ms_per_move']} ms per applied move"
         )
     if result["flood"]:
-        lines.append(f"flood: {result['flood']['sockets']} sockets sent {result['flood']['frames_sent']} clear frames")
+        flood = result["flood"]
+        lines.append(f"flood: {flood['sockets']} sockets sent {flood['frames_sent']} clear frames; the server closed "
+                     f"{flood['closed']} of them and refused {flood['reconnects_refused']} reconnections")
     return "\n".join(lines)

@@ -19,7 +19,9 @@ Limits per seat (gameplay.web.socket_limits, issue 13.6): at most MAX_SOCKETS_PE
 the oldest, which is told why), MAX_FRAMES_PER_SECOND frames over all of them (the first refused frame of a second
 gets a short message, later ones nothing, and none renders a board; a socket past the limit on its own has its
 further frames dropped before any thread or cache work), MAX_CHAT_PER_MINUTE chat lines (the service),
-a selection of at most MAX_SELECTION clicks.
+a selection of at most MAX_SELECTION clicks. Per client address (issue 37): a socket past FLOOD_FRAMES_PER_SECOND is
+closed and its address barred for FLOOD_BAR_SECONDS, and at most SOCKETS_OPENED_PER_MINUTE_PER_CLIENT sockets open a
+minute; a refused handshake costs no database work.
 
 Why async (issue 14): a synchronous consumer runs every connection's work on one thread shared by the whole
 process, so one socket's database round trips hold up all the others. Here the event loop only moves messages;
@@ -96,7 +98,12 @@ class MatchConsumer(QuietWhenClosed, AsyncWebsocketConsumer):
         self.background: set[asyncio.Task] = set()
         token = self.scope["url_route"]["kwargs"].get("token", "")
         cookies = parse_cookie(dict(self.scope.get("headers", ())).get(b"cookie", b"").decode("latin-1"))
-        client = (self.scope.get("client") or ("",))[0] or ""
+        self.client = client = (self.scope.get("client") or ("",))[0] or ""
+        self.flooded = False
+        if socket_limits.barred_here(client) or not await off_loop(socket_limits.may_open)(client):
+            logger.info("match socket refused: its client address is over its limits (flood bar or openings)")
+            await self.close()  # before accept: the handshake is refused, before any database work
+            return
         self.socket = await off_loop(SeatSocket.for_token)(token, self.channel_name, cookies, client)
         if self.socket is None:
             await self.close()  # before accept: the handshake is refused
@@ -169,13 +176,29 @@ class MatchConsumer(QuietWhenClosed, AsyncWebsocketConsumer):
             await self._presence_changed()
 
     async def receive(self, text_data=None, bytes_data=None):
-        if self.frames.over():
+        verdict = self.frames.count_frame()
+        if verdict is socket_limits.Verdict.DROP:
             return  # this socket alone is past its seat's limit this second (socket_limits.SocketWindow)
+        if verdict is socket_limits.Verdict.CLOSE:
+            await self._close_flooding()
+            return
         self.quiet_since = asyncio.get_running_loop().time()
         async with self.busy:
             html = await off_loop(self.socket.receive)(text_data)
         await self._send(html)
         await self._start_clock()
+
+    async def _close_flooding(self) -> None:
+        """Close a flooding socket and bar its address (socket_limits): once, however many of its frames are still
+        queued behind the one that crossed the line."""
+        if self.flooded:
+            return
+        self.flooded = True
+        logger.warning("closing a flooding socket of match %s and barring its client address for %s s",
+                       self.socket.seat.match_id, settings.FLOOD_BAR_SECONDS)
+        await off_loop(socket_limits.bar_client)(self.client)
+        await self._send(error_fragment(socket_limits.FLOOD_MESSAGE))
+        await self.close(code=socket_limits.FLOOD_CLOSE_CODE)
 
     async def match_changed(self, event):
         if self.socket.shows(event.get("seq")):

@@ -12,6 +12,13 @@ point 5: anyone may create matches, so per-seat limits alone let one visitor wit
 The rest of the second is refused. The per-address limit is generous (a classroom behind one address plays live
 Boxing at once); it bounds a flood, not a person.
 
+Floods: a socket that sends more than FLOOD_FRAMES_PER_SECOND frames within one second is closed (FLOOD_CLOSE_CODE),
+and its client address may open no match socket for FLOOD_BAR_SECONDS; from any address at most
+SOCKETS_OPENED_PER_MINUTE_PER_CLIENT match sockets open a minute. Dropping a flood's frames one by one still reads
+every one of them on the server's cores; closing the socket ends the flood where it starts, and the bar keeps a
+script that reconnects at once from starting it again (issue 37, point 5). No page comes near that rate: a person
+clicks, types or holds keys (live inputs are sent on a change, not on key repeat).
+
 Chat has its own limit in the match service (services.post_message), where it holds for every caller.
 This module writes only its own bookkeeping, never a match.
 """
@@ -19,13 +26,17 @@ This module writes only its own bookkeeping, never a match.
 from __future__ import annotations
 
 import enum
+import logging
 import time
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import transaction
 
 from gameplay.models import Seat, SeatConnection
 from gameplay.web import rate_limits
+
+logger = logging.getLogger(__name__)
 
 # The close code of a socket closed for a newer one of the same seat: outside the codes the htmx websocket
 # extension reconnects on (1006, 1011, 1012, 1013), so the old tab stays closed instead of evicting the new one.
@@ -33,7 +44,16 @@ EVICTED_CLOSE_CODE = 4001
 EVICTED_MESSAGE = (
     "This game was opened in another tab or window, so this one is closed. Reload the page to play here instead."
 )
+# The close code of a socket closed for flooding: the policy-violation range of the private codes, outside the codes the
+# htmx websocket extension reconnects on, so a page never reconnects into the bar by itself.
+FLOOD_CLOSE_CODE = 4008
+FLOOD_MESSAGE = (
+    "This connection sent far more messages than a person can, so it was closed. Reload the page in a minute to go on."
+)
 _clock = time.time  # the windows' clock; tests freeze it to make a burst land in one window
+# Addresses barred in this process, until when (by _clock): a reconnecting flood is refused on the event loop,
+# without a thread or a cache round trip. The cache holds the bar for the other server processes.
+_barred: dict[str, float] = {}
 
 
 def register_socket(seat: Seat, channel_name: str) -> list[str]:
@@ -81,26 +101,81 @@ def _check(key: str, limit: int, now: float) -> FrameCheck:
     return FrameCheck.REFUSED if count == limit + 1 else FrameCheck.REFUSED_AGAIN
 
 
+class Verdict(enum.Enum):
+    HANDLE = "handle"
+    DROP = "drop"  # past the seat's limit on this socket alone: dropped unread
+    CLOSE = "close"  # a flood: close the socket and bar its address (bar_client)
+
+
 class SocketWindow:
     """One socket's own count of its frames in the current one-second window, in the server process's memory.
 
     A socket that alone has sent more than one frame past MAX_FRAMES_PER_SECOND this second is over its seat's
     limit whatever the seat's other sockets did, and the shared count (``check_frame``) has already answered the
     first frame past it with the one message of the second. Its further frames are dropped before anything else
-    runs: no worker thread, no cache round trip, no reply. A flooding socket then costs the server little more than
-    reading its frames, and other people's matches keep their pace (issue 37, point 5)."""
+    runs: no worker thread, no cache round trip, no reply. Past FLOOD_FRAMES_PER_SECOND in the second the socket is
+    flooding and is closed (issue 37, point 5)."""
 
     def __init__(self):
         self.window = -1
         self.count = 0
 
-    def over(self) -> bool:
-        """Count one frame; True when it is to be dropped unread."""
+    def count_frame(self) -> Verdict:
+        """Count one frame; what to do with it."""
         window = int(_clock())
         if window != self.window:
             self.window, self.count = window, 0
         self.count += 1
-        return self.count > settings.MAX_FRAMES_PER_SECOND + 1
+        if self.count > max(settings.FLOOD_FRAMES_PER_SECOND, settings.MAX_FRAMES_PER_SECOND + 1):
+            return Verdict.CLOSE
+        return Verdict.DROP if self.count > settings.MAX_FRAMES_PER_SECOND + 1 else Verdict.HANDLE
+
+
+def _bar_key(client: str) -> str:
+    return f"ws-flood-bar:{client}"
+
+
+def bar_client(client: str) -> None:
+    """Refuse new match sockets from ``client`` for FLOOD_BAR_SECONDS: in this process at once, in the others
+    through the cache (a cache outage leaves only this process's bar)."""
+    if not client:
+        return
+    _barred[client] = _clock() + settings.FLOOD_BAR_SECONDS
+    try:
+        cache.set(_bar_key(client), 1, timeout=settings.FLOOD_BAR_SECONDS)
+    except Exception:
+        logger.warning("could not share the flood bar of a client", exc_info=True)
+
+
+def barred_here(client: str) -> bool:
+    """Whether this process barred ``client`` (no I/O: asked on the event loop before anything else)."""
+    until = _barred.get(client)
+    if until is None:
+        return False
+    if until <= _clock():
+        _barred.pop(client, None)
+        return False
+    return True
+
+
+def may_open(client: str) -> bool:
+    """Whether a match socket from ``client`` may open: not barred for flooding (here or by another process) and
+    within SOCKETS_OPENED_PER_MINUTE_PER_CLIENT. Counts the opening. An address the server cannot tell (no client
+    in the scope) is not limited here; its frames still are, per seat."""
+    if not client:
+        return True
+    if barred_here(client):
+        return False
+    try:
+        barred = cache.get(_bar_key(client)) is not None
+    except Exception:
+        logger.warning("flood bar unavailable; not checked", exc_info=True)
+        barred = False
+    if barred:
+        _barred[client] = _clock() + settings.FLOOD_BAR_SECONDS  # later attempts are refused on the loop
+        return False
+    return rate_limits.allow(f"ws-opened:{client}", settings.SOCKETS_OPENED_PER_MINUTE_PER_CLIENT, per_seconds=60,
+                             now=_clock())
 
 
 def too_many_frames_message() -> str:

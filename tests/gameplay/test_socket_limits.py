@@ -5,6 +5,8 @@ cache (the ``layer`` fixture, tests/gameplay/conftest.py).
 
 - sockets per seat: test_a_new_socket_past_the_limit_closes_the_oldest, test_stale_sockets_never_block_a_new_one
 - frames per second per seat: test_a_frame_flood_is_refused_without_rendering
+- per client address: test_one_client_flooding_from_many_matches_is_refused_past_its_own_budget,
+  test_a_flooding_socket_is_closed_and_its_address_barred, test_an_address_opens_a_bounded_number_of_sockets_a_minute
 - chat lines per minute per seat: test_chat_past_the_limit_is_refused_and_not_stored,
   test_the_chat_limit_holds_in_the_service
 - bounded selection: test_the_selection_is_bounded
@@ -13,6 +15,7 @@ cache (the ``layer`` fixture, tests/gameplay/conftest.py).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import uuid
@@ -73,6 +76,7 @@ def frozen_clock(monkeypatch):
     except ImportError:  # code from before the limits: nothing to freeze, the test fails on what it checks
         return clock
     monkeypatch.setattr(socket_limits, "_clock", clock)
+    monkeypatch.setattr(socket_limits, "_barred", {}, raising=False)  # no flood bar of another test's address
     return clock
 
 
@@ -205,6 +209,7 @@ async def test_a_flooding_socket_past_its_limit_costs_no_more_counting(isolated_
     from gameplay.web import rate_limits
 
     settings.MAX_FRAMES_PER_SECOND = 5
+    settings.FLOOD_FRAMES_PER_SECOND = 1000  # dropped, not yet closed: test_a_flooding_socket_is_closed_...
     counted = []
     real_count = rate_limits.window_count
 
@@ -268,6 +273,72 @@ async def test_one_client_flooding_from_many_matches_is_refused_past_its_own_bud
     await sockets[2].send_to(text_data=json.dumps({"kind": "clear"}))
     assert 'id="board"' in await sockets[2].receive_from(timeout=TIMEOUT)
     await close_all(*sockets, other)
+
+
+async def refused_from(token: str, address: str) -> bool:
+    """Whether a socket from ``address`` is refused at the handshake (closed before it is accepted)."""
+    comm = SeatCommunicator(application, f"/ws/play/{token}/", headers=ORIGIN)
+    comm.scope["client"] = (address, 40001)
+    connected, _ = await comm.connect(timeout=TIMEOUT)
+    if connected:
+        await comm.disconnect()
+    return not connected
+
+
+async def test_a_flooding_socket_is_closed_and_its_address_barred(isolated_cache, settings, frozen_clock):
+    """Issue 37, point 5: dropping a flood frame by frame still reads every frame. A socket past
+    FLOOD_FRAMES_PER_SECOND in one second is told why and closed (a code the page does not reconnect on), and its
+    address opens no match socket for FLOOD_BAR_SECONDS, on any match; other addresses are not touched."""
+    from gameplay.web import socket_limits
+
+    settings.MAX_FRAMES_PER_SECOND, settings.FLOOD_FRAMES_PER_SECOND, settings.FLOOD_BAR_SECONDS = 5, 12, 1
+    match_id, (token, other_seat) = await new_match()
+    _, (second_match_token, _) = await new_match()
+    flooder, html = await from_address(token, "203.0.113.5")
+    person, _ = await from_address(other_seat, "203.0.113.6")
+    before = await fingerprint(match_id)
+    move = clickable(html, "action")["c3"]["vals"]
+    for _ in range(12):  # the limit's five, the one told why, six dropped: still open
+        await flooder.send_to(text_data=json.dumps({"kind": "clear"}))
+    for _ in range(5):
+        assert 'id="board"' in await flooder.receive_from(timeout=TIMEOUT)
+    assert "Too many messages" in await flooder.receive_from(timeout=TIMEOUT)
+    await flooder.receive_nothing()
+    await flooder.send_to(text_data=json.dumps(move))  # the thirteenth frame of the second: a flood
+    assert "far more messages than a person can" in await flooder.receive_from(timeout=TIMEOUT)
+    closed = await flooder.receive_output(timeout=TIMEOUT)
+    assert closed == {"type": "websocket.close", "code": socket_limits.FLOOD_CLOSE_CODE}
+    assert await fingerprint(match_id) == before  # the move inside the flood was not applied
+
+    # Barred: the same address opens no socket, on this match or another; the other address plays on.
+    assert await refused_from(token, "203.0.113.5")
+    assert await refused_from(second_match_token, "203.0.113.5")
+    socket_limits._barred.clear()  # as in another server process: the bar is in the shared cache too
+    assert await refused_from(second_match_token, "203.0.113.5")
+    await person.send_to(text_data=json.dumps({"kind": "clear"}))
+    assert 'id="board"' in await person.receive_from(timeout=TIMEOUT)
+
+    # After FLOOD_BAR_SECONDS the address may come back.
+    frozen_clock.now += 2
+    await asyncio.sleep(1.2)  # the shared bar's expiry is the cache's own (real) clock
+    back, _ = await from_address(token, "203.0.113.5")
+    await back.send_to(text_data=json.dumps(move))
+    assert version_of(await back.receive_from(timeout=TIMEOUT)) == 1
+    await close_all(back, person)
+
+
+async def test_an_address_opens_a_bounded_number_of_sockets_a_minute(isolated_cache, settings, frozen_clock):
+    """A script that opens socket after socket (each opening is database work: the seat's registration and its
+    first view) is refused past SOCKETS_OPENED_PER_MINUTE_PER_CLIENT in a minute, before any database work; other
+    addresses keep their budget, and the next minute it may open again."""
+    settings.SOCKETS_OPENED_PER_MINUTE_PER_CLIENT = 3
+    _, (token, other_seat) = await new_match()
+    opened = [(await from_address(token, "203.0.113.7"))[0] for _ in range(3)]
+    assert await refused_from(token, "203.0.113.7")
+    person, _ = await from_address(other_seat, "203.0.113.8")
+    frozen_clock.now += 60
+    again, _ = await from_address(token, "203.0.113.7")
+    await close_all(*opened, person, again)
 
 
 # --- chat lines per minute per seat ---------------------------------------------------------
