@@ -8,14 +8,11 @@ a computation, which the Celery task carries out (in-process with eager Celery, 
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
 from gameplay.web import rate_limits
-from gameplay.web.access import is_staff
-from gameplay.web.rate_limits import client_address
 from rating_app import plots, presenters, selectors, services
 from rating_app.forms import LeaderboardForm, query_string
 from rating_app.models import RatingRun
@@ -53,15 +50,12 @@ def _stored_run(request, source: str, filters: dict) -> RatingRun:
     return run
 
 
+@rate_limits.limited_per_client("RATING_REQUESTS_PER_MINUTE", "rating-ask",
+                                "You asked for several computations in the last minute.")
 def _ask_for_a_run(request, source: str, filters: dict):
     """The POST of the compute button: queue the computation, then show the page again (with a GET). Refused with
-    429 when this address asked too often this minute, or when the site already has as many computations waiting
-    as it allows (staff are not limited by address)."""
-    if not is_staff(request) and not rate_limits.allow(f"rating-ask:{client_address(request)}",
-                                                       settings.RATING_REQUESTS_PER_MINUTE, per_seconds=60):
-        return rate_limits.too_many(
-            request, "You asked for several computations in the last minute; please wait a minute."
-        )
+    429 when this address asked too often this minute (limited_per_client: staff are not limited, Retry-After says
+    when the minute ends), or when the site already has as many computations waiting as it allows."""
     try:
         services.request_refresh(source, filters)
     except services.RefreshBusy:
