@@ -162,25 +162,31 @@ def share_sizes(total: int, workers: int) -> list[int]:
 
 def worker_shares(items: list, workers: int) -> list:
     """``items`` reordered so that each worker's first share holds about as much long work as the others'."""
+    kinds = {id(item): kind_of(item) for item in items}
     if workers < 2:
-        return sorted(items, key=lambda item: list(WEIGHTS).index(kind_of(item)) if kind_of(item) in WEIGHTS
-                      else len(WEIGHTS))  # one process: still the long ones first
+        rank = list(WEIGHTS)
+        return sorted(items, key=lambda item: rank.index(kinds[id(item)]) if kinds[id(item)] in WEIGHTS
+                      else len(rank))  # one process: still the long ones first
     groups: dict[tuple, list] = {}
     short = []
     for item in items:
-        kind = kind_of(item)
+        kind = kinds[id(item)]
         if kind == "short":
             short.append(item)
         else:
             key = (kind, str(item.fspath)) if kind == "browser" else (kind, item.nodeid)
             groups.setdefault(key, []).append(item)
-    ordered = sorted(groups.values(), key=lambda g: -WEIGHTS[kind_of(g[0])] * len(g))
+
+    def weight(group: list) -> int:
+        return WEIGHTS[kinds[id(group[0])]] * len(group)
+
+    ordered = sorted(groups.values(), key=lambda g: -weight(g))
     shares: list[list] = [[] for _ in range(workers)]
     loads = [0] * workers
     for group in ordered:  # the heaviest group to the least loaded share (longest processing time first)
         i = loads.index(min(loads))
         shares[i] += group
-        loads[i] += WEIGHTS[kind_of(group[0])] * len(group)
+        loads[i] += weight(group)
     for share, size in zip(shares, share_sizes(len(items), workers), strict=True):
         while len(share) < size and short:
             share.append(short.pop(0))
