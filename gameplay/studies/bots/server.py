@@ -51,9 +51,14 @@ def server_env() -> dict[str, str]:
     env.update(database_env())
     env["DJANGO_SETTINGS_MODULE"] = settings.SETTINGS_MODULE or env.get("DJANGO_SETTINGS_MODULE", "")
     env.setdefault("LOG_LEVEL", "WARNING")
-    # Every bot consents from 127.0.0.1: the per-address limit on consents (meant for floods) must not turn a run's
-    # own participants away.
+    # The server runs as this command does: a command run from a checkout is in development (DEBUG on, no real
+    # SECRET_KEY needed), which a daphne process would not assume by itself (gameplay.project.settings), so
+    # `run_study_bots` as the READMEs write it would stop with "SECRET_KEY must be set when DEBUG is off".
+    env.setdefault("DEBUG", "1" if settings.DEBUG else "0")
+    # Every bot consents and opens its sockets from 127.0.0.1: the per-address limits on consents and socket openings
+    # (meant for floods) must not turn a run's own participants away.
     env.setdefault("ENROLMENTS_PER_MINUTE_PER_CLIENT", "1000000")
+    env.setdefault("SOCKETS_OPENED_PER_MINUTE_PER_CLIENT", "1000000")
     hosts = env.get("ALLOWED_HOSTS")
     if hosts and "127.0.0.1" not in [h.strip() for h in hosts.split(",")]:
         # The bots reach this server at 127.0.0.1; the websocket origin check and Host validation need it.
