@@ -11,7 +11,8 @@ RATING_BOOTSTRAP, RATING_SEED, RATING_TIES, RATING_REFRESH_DELAY  leaderboard ra
 MAX_SOCKETS_PER_SEAT, MAX_FRAMES_PER_SECOND, MAX_CHAT_PER_MINUTE, CHAT_HISTORY_SHOWN, MAX_SELECTION  per-seat limits
 MATCHES_CREATED_PER_MINUTE_PER_CLIENT, INVITES_TAKEN_PER_MINUTE_PER_CLIENT, ENROLMENTS_PER_MINUTE_PER_CLIENT
     per-address limits on what creates something (see below)
-FLOOD_FRAMES_PER_SECOND, FLOOD_BAR_SECONDS, SOCKETS_OPENED_PER_MINUTE_PER_CLIENT  flooding sockets (see below)
+FLOOD_FRAMES_PER_SECOND, FLOOD_BAR_SECONDS, SOCKETS_OPENED_PER_MINUTE_PER_CLIENT, FLOOD_REFUSAL_DELAY_SECONDS
+    flooding sockets (see below)
 AGENT_TURN_DEADLINE_SECONDS, AGENT_WATCHDOG_INTERVAL_SECONDS, AGENT_WAY_OUT_SECONDS  stalled agent turns (see below)
 AGENT_TURN_THREADS, AGENT_TURNS_INLINE  where agent turns run when Celery is eager (see below)
 DIALOGUE_JUDGE_AGENT  the LLM agent configuration judging debates (empty: the game's rule decides)
@@ -284,6 +285,8 @@ MAX_FRAMES_PER_SECOND_PER_CLIENT = int(os.environ.get("MAX_FRAMES_PER_SECOND_PER
 FLOOD_FRAMES_PER_SECOND = int(os.environ.get("FLOOD_FRAMES_PER_SECOND", "60"))
 FLOOD_BAR_SECONDS = int(os.environ.get("FLOOD_BAR_SECONDS", "60"))
 SOCKETS_OPENED_PER_MINUTE_PER_CLIENT = int(os.environ.get("SOCKETS_OPENED_PER_MINUTE_PER_CLIENT", "300"))
+# A handshake refused for either reason is answered after this many seconds, so a script cannot retry at once.
+FLOOD_REFUSAL_DELAY_SECONDS = float(os.environ.get("FLOOD_REFUSAL_DELAY_SECONDS", "2"))
 MAX_CHAT_PER_MINUTE = int(os.environ.get("MAX_CHAT_PER_MINUTE", "30"))
 # POSTs a minute from one client address that create something (issue 37; gameplay/web/rate_limits.py
 # limited_per_client): new matches, seats taken through invite links, and answers to a study's consent form. More are

@@ -292,6 +292,7 @@ async def test_a_flooding_socket_is_closed_and_its_address_barred(isolated_cache
     from gameplay.web import socket_limits
 
     settings.MAX_FRAMES_PER_SECOND, settings.FLOOD_FRAMES_PER_SECOND, settings.FLOOD_BAR_SECONDS = 5, 12, 1
+    settings.FLOOD_REFUSAL_DELAY_SECONDS = 0.4
     match_id, (token, other_seat) = await new_match()
     _, (second_match_token, _) = await new_match()
     flooder, html = await from_address(token, "203.0.113.5")
@@ -310,8 +311,12 @@ async def test_a_flooding_socket_is_closed_and_its_address_barred(isolated_cache
     assert closed == {"type": "websocket.close", "code": socket_limits.FLOOD_CLOSE_CODE}
     assert await fingerprint(match_id) == before  # the move inside the flood was not applied
 
-    # Barred: the same address opens no socket, on this match or another; the other address plays on.
+    # Barred: the same address opens no socket, on this match or another; the other address plays on. A refusal
+    # is answered only after FLOOD_REFUSAL_DELAY_SECONDS, so a script cannot retry at once.
+    started = asyncio.get_running_loop().time()
     assert await refused_from(token, "203.0.113.5")
+    assert asyncio.get_running_loop().time() - started >= 0.4
+    settings.FLOOD_REFUSAL_DELAY_SECONDS = 0
     assert await refused_from(second_match_token, "203.0.113.5")
     socket_limits._barred.clear()  # as in another server process: the bar is in the shared cache too
     assert await refused_from(second_match_token, "203.0.113.5")
@@ -331,7 +336,7 @@ async def test_an_address_opens_a_bounded_number_of_sockets_a_minute(isolated_ca
     """A script that opens socket after socket (each opening is database work: the seat's registration and its
     first view) is refused past SOCKETS_OPENED_PER_MINUTE_PER_CLIENT in a minute, before any database work; other
     addresses keep their budget, and the next minute it may open again."""
-    settings.SOCKETS_OPENED_PER_MINUTE_PER_CLIENT = 3
+    settings.SOCKETS_OPENED_PER_MINUTE_PER_CLIENT, settings.FLOOD_REFUSAL_DELAY_SECONDS = 3, 0
     _, (token, other_seat) = await new_match()
     opened = [(await from_address(token, "203.0.113.7"))[0] for _ in range(3)]
     assert await refused_from(token, "203.0.113.7")
