@@ -140,7 +140,11 @@ def bar_client(client: str) -> None:
     through the cache (a cache outage leaves only this process's bar)."""
     if not client:
         return
-    _barred[client] = _clock() + settings.FLOOD_BAR_SECONDS
+    now = _clock()
+    # Forget the bars that have run out: an attacker with many addresses (an IPv6 block) must not grow this without end.
+    for address in [a for a, until in _barred.items() if until <= now]:
+        del _barred[address]
+    _barred[client] = now + settings.FLOOD_BAR_SECONDS
     try:
         cache.set(_bar_key(client), 1, timeout=settings.FLOOD_BAR_SECONDS)
     except Exception:

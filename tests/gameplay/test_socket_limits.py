@@ -346,6 +346,19 @@ async def test_an_address_opens_a_bounded_number_of_sockets_a_minute(isolated_ca
     await close_all(*opened, person, again)
 
 
+def test_expired_flood_bars_are_forgotten(settings, frozen_clock):
+    """The process's bars hold only addresses still barred: flooding from many addresses, one after another, does not
+    grow them without end."""
+    from gameplay.web import socket_limits
+
+    settings.FLOOD_BAR_SECONDS = 60
+    for n in range(100):
+        socket_limits.bar_client(f"2001:db8::{n}")
+        frozen_clock.now += 1
+    assert len(socket_limits._barred) == 60  # the last minute's bars
+    assert socket_limits.barred_here("2001:db8::99") and not socket_limits.barred_here("2001:db8::0")
+
+
 # --- chat lines per minute per seat ---------------------------------------------------------
 
 
