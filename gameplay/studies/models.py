@@ -39,6 +39,10 @@ class Study(models.Model):
         AGENT = "agent", "Play the round with the fallback agent instead"
         END = "end", "End the participant's session (counted as not paired)"
 
+    class AfterTimeout(models.TextChoices):
+        WAIT = "wait", "Wait for a partner again at the next round (told how long)"
+        AGENT = "agent", "Keep the fallback agent for the rest of the session (no more waiting)"
+
     class PartnerLeft(models.TextChoices):
         AGENT = "agent", "The fallback agent takes over their seat and the round goes on"
         END = "end", "The round ends without a result and the others go on to the next"
@@ -70,6 +74,11 @@ class Study(models.Model):
     )
     pairing_timeout_action = models.CharField(
         max_length=8, choices=PairingTimeout.choices, default=PairingTimeout.AGENT
+    )
+    pairing_after_timeout = models.CharField(
+        max_length=8, choices=AfterTimeout.choices, default=AfterTimeout.AGENT,
+        help_text="After a wait that timed out with the fallback agent: whether the participant waits again in "
+        "later rounds or keeps the agent for the rest of the session.",
     )
     pairing_fallback_agent = models.CharField(
         max_length=100, blank=True, help_text="Agent that takes the missing participant seats when pairing times out."
