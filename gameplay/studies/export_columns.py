@@ -21,7 +21,8 @@ ROUND_COLUMNS: dict[str, str] = {
     "round": "round number, 1-based, in the order the participant played",
     "options": "the round's game options as JSON (the study's round options with the condition's on top)",
     "match_id": "the round's match (every participant of a shared match has a row for it)",
-    "seat": "the participant's seat in the match (0-based; the seat names are listed above)",
+    "seat": "the participant's seat in the match (0-based; the seat names are listed above); the row's measures "
+    "are this seat's",
     "partner": "everyone else in the match in seat order, ';'-separated: participant ids or agent names",
     "partner_kind": "human, agent, mixed (people and agents) or blank (played alone)",
     "as_assigned": "1 if every seat was played as the condition prescribes (0 e.g. after a pairing timeout)",
@@ -37,8 +38,9 @@ ROUND_COLUMNS: dict[str, str] = {
     "won": "1 if the participant's team won, 0 if it lost or drew; blank in cooperative games and until finished",
     "actions": "actions applied in the match by all seats (the match version)",
     "time_to_complete_s": "seconds from the round's start event to the match's end; blank if not completed",
-    "messages_participant": "chat messages sent by this participant",
-    "messages_partner": "chat messages sent by everyone else in the match",
+    "messages_participant": "chat lines sent by this participant (free-text actions are not counted here: they "
+    "are rows of messages.csv with kind action)",
+    "messages_partner": "chat lines sent by everyone else in the match",
     "chars_participant": "total characters of this participant's messages",
     "chars_partner": "total characters of the others' messages",
     "mean_length_participant": "mean characters per message of this participant; blank without messages",
@@ -55,18 +57,31 @@ ROUND_COLUMNS: dict[str, str] = {
 }
 MESSAGE_COLUMNS: dict[str, str] = {
     "study": "the study's slug",
-    "participant": "the participant whose round this is: the sender, or the human partnered with the agent",
+    "participant": "the participant the row is listed under: the writer, or, for a seat no participant of the study "
+    "holds (an agent, a person outside the export), the match's participant with the lowest id",
     "condition": "that participant's condition key",
     "round": "round number, 1-based",
     "match_id": "the round's match",
-    "seat": "the sender's seat",
-    "sender": "participant, partner (a human not in this study's export) or the agent's name",
-    "length": "characters in the message",
-    "text": "the message (a leading = + - @ is prefixed with ' so spreadsheets do not run it as a formula)",
+    "seat": "the writer's seat (0-based; the seat names are listed above)",
+    "seat_name": "the writer's seat as the game names it (in some games this names the role, e.g. 'Player 3 (Red "
+    "Operative)')",
+    "team": "the writer's team as the teams stood when the match ended (the game's name for it; a camp hidden "
+    "during play, e.g. the spies in Who is Spy, is shown once the game is over); blank when every seat plays for "
+    "itself or all play together",
+    "sender": "participant (the writer is this row's participant), partner (a human not in this study's export) or "
+    "the agent's name (also for a seat an agent took over from its person)",
+    "kind": "chat: a chat line every seat could read; team_chat: a team chat's line (see audience); action: a "
+    "free-text action, a move made by writing (a clue, a description, what was said with an offer, an argument)",
+    "action": "kind action: the game's id of the move the text belonged to (e.g. clue, describe, say, talk, an "
+    "offer's id); blank for chat",
+    "action_label": "kind action: the move as it read to the writer's seat (the game's label; it may repeat the "
+    "text); blank for chat",
+    "length": "characters in the text",
+    "text": "what was written (a leading = + - @ is prefixed with ' so spreadsheets do not run it as a formula)",
     "sent_at": "server time (ISO 8601, UTC)",
-    "turn": "moves made in the round before the message",
-    "audience": "a team chat's line (GameSpec.team_chat): the seats that could read it, ' '-separated; blank when "
-    "every seat could",
+    "turn": "moves made in the match before this row (a free-text action is move turn + 1)",
+    "audience": "kind team_chat: the seats that could read the line, ' '-separated; blank otherwise (who reads a "
+    "free-text action is the game's rule: its action and action_label say, e.g. a whisper)",
 }
 SURVEY_COLUMNS: dict[str, str] = {
     "study": "the study's slug",

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from django.utils import timezone
 
-from gameplay.studies import measures
+from gameplay.studies import measures, words
 from gameplay.studies.analysis import chat, report, time_to_goal
 from gameplay.studies.export_columns import (
     MESSAGE_COLUMNS,
@@ -67,8 +67,10 @@ def rounds_csv(study: Study, rows: Sequence[Mapping] | None = None) -> bytes:
 
 
 def messages_csv(study: Study) -> bytes:
-    rows = measures.message_rows(study)
-    return csv_bytes(list(MESSAGE_COLUMNS), [{**r, "text": defuse(r["text"])} for r in rows])
+    """messages.csv: every chat line and free-text action (``words``); the written cells defused."""
+    rows = words.message_rows(study)
+    written = ("text", "action_label")  # what people and agents wrote (a label may quote the text)
+    return csv_bytes(list(MESSAGE_COLUMNS), [{**r, **{c: defuse(r[c]) for c in written}} for r in rows])
 
 
 def survey_csv(study: Study) -> bytes:
@@ -213,10 +215,18 @@ def readme(study: Study) -> str:
     sections = [
         (
             ROUNDS,
-            "one row per participant-round",
+            "one row per participant per round, for the participant's own seat with that seat's measures (a match "
+            "several participants share has a row for each of their seats; agent seats have none: they are named in "
+            "partner and summarised in the agent_ columns)",
             {**round_columns(study), "in_analysis": "1 if used by the per-round tests (see above)"},
         ),
-        (MESSAGES, "one row per chat message", MESSAGE_COLUMNS),
+        (
+            MESSAGES,
+            "every word written in the rounds: one row per chat line (team chat included) and per free-text "
+            "action (a move made by writing: a clue, a description, the message of a dialogue move, an argument), "
+            "by participants and agents alike, in each match's order",
+            MESSAGE_COLUMNS,
+        ),
         (SURVEY, "one row per survey answer", SURVEY_COLUMNS),
         (PARTICIPANTS, "one row per participant", participant_column_docs(study)),
         (ANOVA, "one-way ANOVA per numeric outcome and round", report.ANOVA_COLUMNS),

@@ -1,5 +1,5 @@
-"""Reads for researchers: per participant-round measures, messages, survey answers, one row per participant
-(the dashboard's live counts are gameplay.studies.dashboard). No writes here.
+"""Reads for researchers: per participant-round measures, survey answers, one row per participant (messages.csv's
+rows are gameplay.studies.words, the dashboard's live counts gameplay.studies.dashboard). No writes here.
 
 Every measure comes from the rounds' matches: the engine state for the score, the winner and the outcome
 measures the game declares (``GameSpec.measures``, read through ``State.measures(seat)``), the match for its
@@ -111,7 +111,9 @@ def is_cooperative(study: Study) -> bool:
 
 
 @dataclass
-class _Round:
+class PlayedRound:
+    """One participant's round: their ParticipantRound and what its match logged, seated and ended as."""
+
     record: ParticipantRound
     events: list[Event]
     seats: dict[int, Seat]
@@ -119,7 +121,7 @@ class _Round:
     players: dict[int, str]  # seat -> participant code, for the study's participants in this match
 
 
-def _rounds(study: Study) -> list[_Round]:
+def played_rounds(study: Study) -> list[PlayedRound]:
     """Every participant-round with its match log, seats and state, in three queries plus one parse a match."""
     records = list(
         ParticipantRound.objects.filter(participant__study=study)
@@ -141,11 +143,11 @@ def _rounds(study: Study) -> list[_Round]:
             states[r.match_id] = state_of(r.match)
         players[r.match_id][r.seat_index] = participant_code(r.participant_id)
     return [
-        _Round(r, events[r.match_id], seats[r.match_id], states[r.match_id], players[r.match_id]) for r in records
+        PlayedRound(r, events[r.match_id], seats[r.match_id], states[r.match_id], players[r.match_id]) for r in records
     ]
 
 
-def _partner(r: _Round) -> tuple[str, str, list[int]]:
+def _partner(r: PlayedRound) -> tuple[str, str, list[int]]:
     """(partner, partner_kind, the agent seats of the match other than the participant's).
 
     partner lists everyone else in seat order, ";"-separated: participant codes for people (a person outside
@@ -193,7 +195,7 @@ def _won(state: State, seat: int) -> bool | None:
     return scores[seat] == best and all(s < best for i, s in enumerate(scores) if teams[i] != teams[seat])
 
 
-def _round_row(study: Study, r: _Round, declared: tuple[MeasureSpec, ...]) -> dict:
+def _round_row(study: Study, r: PlayedRound, declared: tuple[MeasureSpec, ...]) -> dict:
     rec, match, state = r.record, r.record.match, r.state
     participant, condition = rec.participant, rec.participant.condition
     partner, kind, agent_seats = _partner(r)
@@ -259,51 +261,14 @@ def _round_row(study: Study, r: _Round, declared: tuple[MeasureSpec, ...]) -> di
 
 
 def round_rows(study: Study) -> list[dict]:
+    """rounds.csv: one row per participant per round, for the participant's own seat with that seat's measures
+    (``State.measures(seat)``). A match several participants share has a row for each of their seats; agent seats
+    have none (they are named in each row's partner and summarised in its agent_ columns)."""
     declared = declared_measures(study)
-    return [_round_row(study, r, declared) for r in _rounds(study)]
+    return [_round_row(study, r, declared) for r in played_rounds(study)]
 
 
-# --- messages and answers ----------------------------------------------------------------------------------------
-
-
-def message_rows(study: Study) -> list[dict]:
-    """One row per chat message of the study's matches (a human pair's match is listed once)."""
-    rounds = _rounds(study)
-    owners = {(r.record.match_id, r.record.seat_index): r for r in rounds}
-    ordered, seen = [], set()
-    for r in rounds:
-        if r.record.match_id in seen:
-            continue
-        seen.add(r.record.match_id)
-        turn = 0
-        for event in r.events:
-            if event.kind == Event.Kind.ACTION:
-                turn += 1
-            if event.kind != Event.Kind.MESSAGE:
-                continue
-            owner = owners.get((event.match_id, event.seat))
-            if owner is not None:
-                sender = "participant"
-            else:
-                owner, seat = r, r.seats.get(event.seat)
-                sender = seat.agent_name if seat is not None and seat.is_agent else "partner"
-            text = event.payload.get("text", "")
-            row = {
-                "study": study.slug,
-                "participant": participant_code(owner.record.participant_id),
-                "condition": owner.record.participant.condition.key,
-                "round": owner.record.round_index + 1,
-                "match_id": event.match_id,
-                "seat": event.seat,
-                "sender": sender,
-                "length": len(text),
-                "text": text,
-                "sent_at": iso(event.created_at),
-                "turn": turn,
-                "audience": " ".join(str(seat) for seat in event.payload.get("audience") or ()),
-            }
-            ordered.append(((owner.record.participant_id, owner.record.round_index, event.seq), row))
-    return [row for _, row in sorted(ordered, key=lambda pair: pair[0])]
+# --- survey answers (messages.csv's rows: gameplay.studies.words) ---------------------------------------------------
 
 
 def answer_rows(study: Study) -> list[dict]:

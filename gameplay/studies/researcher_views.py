@@ -103,8 +103,8 @@ def download(request, slug: str, filename: str):
 def _downloads() -> list[tuple[str, str, str]]:
     """(url name, file name, what it holds) for the dashboard's download list."""
     return [
-        ("study_research:rounds_csv", exports.ROUNDS, "one row per participant-round"),
-        ("study_research:messages_csv", exports.MESSAGES, "one row per chat message"),
+        ("study_research:rounds_csv", exports.ROUNDS, "one row per participant per round"),
+        ("study_research:messages_csv", exports.MESSAGES, "one row per chat line and free-text action"),
         ("study_research:survey_csv", exports.SURVEY, "one row per survey answer"),
         ("study_research:participants_csv", exports.PARTICIPANTS, "one row per participant (wide)"),
         (

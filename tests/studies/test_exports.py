@@ -16,7 +16,7 @@ from django.utils import timezone
 from gameplay.engines.api import MeasureSpec
 from gameplay.engines.registry import create_game
 from gameplay.models import Event, Seat
-from gameplay.studies import dashboard, exports, measures
+from gameplay.studies import dashboard, exports, measures, words
 from gameplay.studies.models import Condition, Participant, ParticipantRound, Study, SurveyAnswer
 from tests.studies.factories import TURN_CAP, build_study, make_participant, make_study, play_round, route
 
@@ -94,7 +94,7 @@ def test_round_measures_by_hand():
     assert row["partner"] == "gnomes-comm" and row["partner_kind"] == "agent" and row["as_assigned"]
     assert row["participant"] == f"P{p.pk:04d}" and row["round"] == 1 and row["seat"] == 0
     assert study.rounds[0].items() <= json.loads(row["options"]).items()  # the round's options, as played
-    messages = measures.message_rows(study)
+    messages = words.message_rows(study)
     assert [(m["sender"], m["text"], m["turn"], m["length"]) for m in messages] == [
         ("gnomes-comm", "hello", 0, 5),
         ("participant", "go right", 2, 8),
@@ -134,6 +134,9 @@ def test_messages_csv_one_row_per_message_and_defused(study):
     assert formula["text"] == "'=SUM(A1)" and formula["length"] == "8"  # length of what was typed
     senders = {r["sender"] for r in rows}
     assert senders == {"participant", "gnomes-comm"}
+    # Gnomes at Night has no free-text actions: every row is a chat line everyone could read.
+    assert {(r["kind"], r["action"], r["audience"], r["team"]) for r in rows} == {("chat", "", "", "")}
+    assert {r["seat_name"] for r in rows} == {"Gnome A", "Gnome B"}
 
 
 def test_survey_csv_one_row_per_answer(study):
@@ -278,7 +281,7 @@ def test_partner_and_as_assigned_for_three_seats(db):
 
     played = {0: seat(0), 1: seat(1, "random"), 2: seat(2)}
     record = ParticipantRound(seat_index=0, partner_agent="random")
-    r = measures._Round(record, [], played, state=None, players={0: "P0001", 2: "P0002"})
+    r = measures.PlayedRound(record, [], played, state=None, players={0: "P0001", 2: "P0002"})
     assert measures._partner(r) == ("random;P0002", "mixed", [1])
     assert measures._as_assigned(condition, played)
     fallback = {**played, 2: seat(2, "random")}  # a pairing timeout: the fallback agent took seat 2
