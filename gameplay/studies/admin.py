@@ -67,6 +67,7 @@ class StudyAdmin(admin.ModelAdmin):
                     "max_participants",
                     "pairing_timeout_s",
                     "pairing_timeout_action",
+                    "pairing_after_timeout",
                     "pairing_fallback_agent",
                     "partner_left_action",
                     "dropout_after_s",

@@ -25,7 +25,8 @@ ROUND_COLUMNS: dict[str, str] = {
     "are this seat's",
     "partner": "everyone else in the match in seat order, ';'-separated: participant ids or agent names",
     "partner_kind": "human, agent, mixed (people and agents) or blank (played alone)",
-    "as_assigned": "1 if every seat was played as the condition prescribes (0 e.g. after a pairing timeout)",
+    "as_assigned": "1 if every seat was played as the condition prescribes (0 e.g. after a pairing timeout, "
+    "and in the later rounds of a study that keeps the fallback agent: pairing_after_timeout \"agent\")",
     "status": "the match's status at export: finished, aborted (e.g. a partner left) or active",
     "departure": "left: this participant left the round mid-game (page closed or offline for 20 s); "
     "partner-left-agent / partner-left-end: a partner left and the study's rule applied (the fallback agent took "

@@ -118,6 +118,25 @@ def pairing_timed_out(ticket: PairingTicket, study: Study, now: datetime | None 
     return seconds_waiting(ticket, now) >= study.pairing_timeout_s
 
 
+# The outcome of a ticket whose wait ran out and whose round was played with the study's fallback agent.
+TIMED_OUT_TO_AGENT = "timeout-agent"
+
+
+def keeps_fallback_agent(participant: Participant, round_index: int) -> bool:
+    """Whether the participant plays round ``round_index`` (0-based) with the study's fallback agent at once, without
+    waiting: a wait of theirs in an earlier round timed out into that agent, and the study keeps the agent for the
+    rest of the session (``Study.pairing_after_timeout`` "agent")."""
+    study = participant.study
+    keeps = (
+        study.pairing_after_timeout == Study.AfterTimeout.AGENT
+        and study.pairing_timeout_action == Study.PairingTimeout.AGENT
+        and bool(study.pairing_fallback_agent)
+    )
+    return keeps and PairingTicket.objects.filter(
+        participant=participant, round_index__lt=round_index, outcome=TIMED_OUT_TO_AGENT
+    ).exists()
+
+
 def is_dropped(participant: Participant, now: datetime | None = None) -> bool:
     """Dropped out = not finished and silent for longer than the study's dropout_after_s.
 

@@ -30,6 +30,9 @@ logger = logging.getLogger(__name__)
 
 Step = Participant.Step
 
+# The outcome of a ticket left open when its participant kept the fallback agent instead (see pair_or_wait).
+KEPT_AGENT = "kept-agent"
+
 # A waiting participant's page polls every 2 s and each poll touches last_seen_at. Someone silent for longer
 # than this has closed the page: pairing them would leave their partner alone in a round that never ends.
 WAITING_PRESENCE_S = 15
@@ -206,8 +209,11 @@ def pair_or_wait(participant: Participant) -> ParticipantRound | None:
     Starts the round once k-1 other participants of the same study, condition and round are waiting and still
     on the waiting page: ONE match, the participants in the condition's participant seats in arrival order.
     After ``study.pairing_timeout_s`` the study's timeout action applies: play the round with the fallback
-    agent in the other participant seats, or end the participant's session. Returns the round once there is
-    one, else None.
+    agent in the other participant seats, or end the participant's session. Once a wait has timed out into the
+    fallback agent, ``study.pairing_after_timeout`` decides the later rounds: wait again (the waiting page says
+    for how long at most), or "agent": start at once with the fallback agent, with no ticket (the round's seats,
+    the agent where the condition names a participant, tell the exports: ``as_assigned`` 0). Returns the round
+    once there is one, else None.
     """
     with transaction.atomic():
         # One lock per condition serialises every waiting room decision in it, so two people polling at the
@@ -220,6 +226,14 @@ def pair_or_wait(participant: Participant) -> ParticipantRound | None:
         if existing is not None:
             return existing  # another participant's poll started our round while we waited for the lock
         now = timezone.now()
+        study = p.study
+        if selectors.keeps_fallback_agent(p, p.round_index):
+            # A ticket opened for this round before the study switched to keeping the agent would still be offered
+            # to newcomers: close it, so nobody is paired with someone who is already playing.
+            PairingTicket.objects.filter(participant=p, round_index=p.round_index, resolved_at__isnull=True).update(
+                outcome=KEPT_AGENT, resolved_at=now
+            )
+            return _create_round([p], p.round_index, fallback_agent=study.pairing_fallback_agent)
         ticket, _ = PairingTicket.objects.get_or_create(participant=p, round_index=p.round_index)
         # The timeout is checked first: what the waiting page promised happens at the stated time, and an
         # expired ticket is never paired (newcomers skip it too), so every side sees the same rule.
@@ -232,9 +246,8 @@ def pair_or_wait(participant: Participant) -> ParticipantRound | None:
                 _resolve(t, "paired", now)
             people = [p if t.pk == ticket.pk else t.participant for t in tickets]
             return _create_round(people, p.round_index, fallback_agent="", me=p)
-        study = p.study
         if study.pairing_timeout_action == Study.PairingTimeout.AGENT and study.pairing_fallback_agent:
-            _resolve(ticket, "timeout-agent", now)
+            _resolve(ticket, selectors.TIMED_OUT_TO_AGENT, now)
             return _create_round([p], p.round_index, fallback_agent=study.pairing_fallback_agent)
         _resolve(ticket, "timeout-end", now)
         p.step = Step.ENDED

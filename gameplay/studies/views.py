@@ -168,6 +168,7 @@ def instructions(request, participant: Participant):
         return redirect(step_url(services.finish_instructions(participant)))
     context = {
         **_page_context(participant),
+        **_pairing_rule(participant.study),
         "rounds": selectors.round_count(participant.study),
         "human_partner": participant.condition.needs_partner,
         "partner_summary": participant.condition.partner_summary,
@@ -373,6 +374,7 @@ def _at_round(participant: Participant, n: int) -> bool:
 def _round_context(participant: Participant, current, n: int, result: str | None) -> dict:
     total = selectors.round_count(participant.study)
     return {
+        **_next_round_pairing(participant, n),
         **_page_context(participant),
         "number": n,
         "total": total,
@@ -392,15 +394,46 @@ def _wait_context(participant: Participant, n: int) -> dict:
     study = participant.study
     ticket = selectors.ticket_of(participant, n - 1)
     waited = selectors.seconds_waiting(ticket) if ticket else 0
+    seconds_left = max(0, study.pairing_timeout_s - waited)
     return {
         **_page_context(participant),
+        **_pairing_rule(study),
         "number": n,
         "total": selectors.round_count(study),
-        "seconds_left": max(0, study.pairing_timeout_s - waited),
-        "fallback_agent": study.pairing_timeout_action == Study.PairingTimeout.AGENT
-        and bool(study.pairing_fallback_agent),
+        "seconds_left": seconds_left,
+        "clock_left": f"{seconds_left // 60}:{seconds_left % 60:02d}",
+        # The round starts with the fallback agent at the next poll (pair_or_wait): there is nothing to wait for.
+        "starting_with_agent": selectors.keeps_fallback_agent(participant, n - 1),
         "status_url": _url("study:wait_status", participant, n=n),
     }
+
+
+def _pairing_rule(study: Study) -> dict:
+    """What the pages say about waiting for a partner: at most how long, and what happens when nobody comes."""
+    agent_after_wait = study.pairing_timeout_action == Study.PairingTimeout.AGENT and bool(study.pairing_fallback_agent)
+    return {
+        "wait_limit": _duration(study.pairing_timeout_s),
+        "agent_after_wait": agent_after_wait,
+        "agent_for_the_rest": agent_after_wait and study.pairing_after_timeout == Study.AfterTimeout.AGENT,
+    }
+
+
+def _next_round_pairing(participant: Participant, n: int) -> dict:
+    """Before the next round (the Continue area of round ``n``): whether Continue leads to the waiting room, or to
+    the fallback agent at once because an earlier wait timed out into it and the study keeps it."""
+    if not participant.condition.needs_partner or n >= selectors.round_count(participant.study):
+        return {"next_waits": False, "next_with_agent": False}
+    with_agent = selectors.keeps_fallback_agent(participant, n)
+    return {**_pairing_rule(participant.study), "next_waits": not with_agent, "next_with_agent": with_agent}
+
+
+def _duration(seconds: int) -> str:
+    """A wait in words: "45 seconds", "2 minutes", "1 minute 30 seconds"."""
+    minutes, rest = divmod(seconds, 60)
+    parts = [f"{minutes} minute{'s' if minutes != 1 else ''}"] if minutes else []
+    if rest or not minutes:
+        parts.append(f"{rest} second{'s' if rest != 1 else ''}")
+    return " ".join(parts)
 
 
 def _page_context(participant: Participant) -> dict:

@@ -25,7 +25,7 @@ def study_post(*, game="santorini", rounds=None, conditions=None, **fields) -> d
         "completion_message": "Thanks", "completion_code": "", "completion_redirect_url": "",
         "assignment": "balanced", "read_url_ids": "on", "pairing_timeout_s": "120",
         "pairing_timeout_action": "agent", "pairing_fallback_agent": "random", "dropout_after_s": "1800",
-        "partner_left_action": "agent",
+        "partner_left_action": "agent", "pairing_after_timeout": "agent",
         "likert_items-0-key": "fun", "likert_items-0-prompt": "How much fun was it?",
         "likert_items-0-low": "None", "likert_items-0-high": "A lot",
         "conditions-TOTAL_FORMS": str(len(conditions)), "conditions-INITIAL_FORMS": "0",
