@@ -16,9 +16,13 @@ register = template.Library()
 def agent_wait_panel(view) -> dict:
     """Read-only, for the page and the websocket fragments alike; no way out for spectators and agents' seats."""
     seat, match = view.seat, view.match
-    wait = agent_wait(match, seat.index, seats=view.seats) if seat is not None and not seat.is_agent else None
+    # A study round (a private match) has its own "agent is thinking" and way out beside the board, which end the
+    # round and lead on in the study (templates/studies/_round_continue.html): the status says only whom it waits for.
+    person = seat is not None and not seat.is_agent and not match.private
+    wait = agent_wait(match, seat.index, seats=view.seats) if person else None
     aborted = None
     if match.status == Match.Status.ABORTED:
         end = match.events.filter(kind=Event.Kind.END).order_by("-seq").values_list("payload", flat=True).first()
         aborted = (end or {}).get("aborted") or "no reason recorded"
-    return {"wait": wait, "seat": seat, "aborted": aborted, "to_move_label": view.to_move_label, "match_id": match.pk}
+    return {"wait": wait, "seat": seat, "aborted": aborted, "to_move_label": view.to_move_label, "match_id": match.pk,
+            "private": match.private}

@@ -255,3 +255,40 @@ def test_a_participant_plays_the_santorini_llm_condition_to_the_completion_code(
     finally:
         context.close()
     assert len(llm_model.requests) > asked_before  # the LLM agent played its seat through the model
+
+
+def test_in_a_human_pair_the_waiting_participant_sees_whose_turn_it_is_on_a_phone(chromium, study_server):
+    """Two people of the Santorini preset's human condition on phones: the first is told how long they may wait
+    and sees the countdown; once paired, the one whose turn it is not sees whose it is, then the first move."""
+    phones = [chromium.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+              for _ in range(2)]
+    first, second = (context.new_page() for context in phones)
+    try:
+        for number, page in enumerate((first, second), start=1):
+            page.set_default_timeout(10_000)
+            page.goto(study_server + f"/s/santorini-agents/?PROLIFIC_PID=pw-pair-{number}&condition=human")
+            page.get_by_role("button", name="I agree, start the study").click()
+            assert "at most 2 minutes" in page.locator("main").inner_text()  # told before the wait
+            page.get_by_role("button", name="I'm ready, start round 1").click()
+            if number == 1:  # alone for now: the waiting page says how long at most, and counts it down
+                page.wait_for_url(re.compile(r"/wait/1/$"))
+                assert "You wait at most 2 minutes" in page.locator("#wait-limit").inner_text()
+                page.wait_for_function("() => /^1:5\\d$/.test(document.querySelector('[data-clock]').textContent)")
+                assert page.locator("#wait-announce[aria-live=polite]").count() == 1
+                page.screenshot(path=str(ARTIFACTS / "study-wait-phone.png"))
+        for page in (first, second):
+            page.wait_for_url(re.compile(r"/round/1/$"))
+            page.wait_for_selector("[ws-connect][data-socket=live]")
+        second.evaluate("window.scrollTo(0, 0)")
+        # The second arrival plays seat 1: Player 1 moves first, and the status says so, in view on the phone.
+        assert "Waiting for Player 1" in second.locator("#status").inner_text()
+        box = second.locator("#status").bounding_box()
+        assert box["y"] >= 0 and box["y"] + box["height"] <= 844, box
+        assert first.locator("#status").inner_text().startswith("Your turn.")
+        assert click_something(first)  # Player 1 places a worker
+        second.wait_for_function("() => /Last: Player 1/.test(document.querySelector('#status').innerText)")
+        second.screenshot(path=str(ARTIFACTS / "study-pair-status-phone.png"))
+        assert not [text for text in ("Watch the replay", "Play again", "Resign") if text in second.content()]
+    finally:
+        for context in phones:
+            context.close()
