@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 from functools import lru_cache
+from itertools import chain
 from pathlib import Path
 
 from ..api import IllegalActionError
@@ -52,6 +53,29 @@ def check_description(text: str, own_word: str, max_words: int) -> str:
         raise IllegalActionError("the description contains your own secret word (also refused inside a longer "
                                  "word, in any letter case); describe it without saying it")
     return cleaned
+
+
+# The texts a seat is offered as examples (TextAction.example). None names or contains a word of the pair list (a
+# test checks), so they fit any secret word: which one a seat is offered depends only on the descriptions already
+# given (public), never on its word. Three words at most: the smallest max_description_words.
+STOCK_DESCRIPTIONS = ("I know it", "Easy to picture", "Seen it often", "Hard to miss", "Most know it",
+                      "Rather common", "Simple to recognise", "Quite ordinary")
+NUMBERED_DESCRIPTION = "Observation number {}"
+EXAMPLE_GUESS = "nothing"
+
+
+def example_description(own_word: str, said: list[str], max_words: int) -> str:
+    """A description ``check_description`` accepts and no one has given yet (``said`` holds them normalised): the
+    first stock one not said, then numbered ones."""
+    numbered = (NUMBERED_DESCRIPTION.format(n) for n in range(2, 10_000))
+    for text in chain(STOCK_DESCRIPTIONS, numbered):  # lazily: unpacking the numbered ones wrote 10,000 texts a call
+        if normalise(text) in said or len(text.split()) > max_words:
+            continue
+        try:
+            return check_description(text, own_word, max_words)
+        except IllegalActionError:  # only for a word outside the pair list that hides in the text
+            continue
+    raise ValueError("no example description is left")
 
 
 def check_guess(text: str, own_word: str) -> str:
