@@ -77,8 +77,9 @@ MESSAGE_COLUMNS: dict[str, str] = {
     "offer's id); blank for chat",
     "action_label": "kind action: the move as it read to the writer's seat (the game's label; it may repeat the "
     "text); blank for chat",
-    "length": "characters in the text",
-    "text": "what was written (a leading = + - @ is prefixed with ' so spreadsheets do not run it as a formula)",
+    "length": "characters in the text as written (the ' below not counted)",
+    "text": "what was written; a move's text as the game accepted it (a game may normalise it, e.g. a Codenames clue "
+    "in capitals); a leading = + - @ is prefixed with ' so spreadsheets do not run it as a formula",
     "sent_at": "server time (ISO 8601, UTC)",
     "turn": "moves made in the match before this row (a free-text action is move turn + 1)",
     "audience": "kind team_chat: the seats that could read the line, ' '-separated; blank otherwise (who reads a "
