@@ -5,13 +5,25 @@ participant can be edited: the data are what happened.
 """
 
 from django.contrib import admin
+from django.core.exceptions import PermissionDenied
 from django.db import models
 from django.db.models import Count
-from django.urls import reverse
+from django.http import Http404
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
 from django.utils.html import format_html
+from django.views.decorators.http import require_GET
 
-from gameplay.studies import selectors
-from gameplay.studies.admin_forms import ConditionAdminForm, ConditionFormSet, StudyAdminForm
+from gameplay.studies import selectors, validation
+from gameplay.studies.admin_forms import (
+    MAX_ROWS,
+    ConditionAdminForm,
+    ConditionFormSet,
+    RoundsField,
+    StudyAdminForm,
+    round_rows,
+)
+from gameplay.studies.admin_seats import SeatsField, default_seats
 from gameplay.studies.models import Condition, PairingTicket, Participant, ParticipantRound, Study, SurveyAnswer
 
 
@@ -20,7 +32,12 @@ class ConditionInline(admin.TabularInline):
     form = ConditionAdminForm
     formset = ConditionFormSet
     extra = 0
-    fields = ("key", "label", "seats_text", "options_text")
+    fields = ("key", "label", "seat_players", "options_text")
+
+    def get_extra(self, request, obj=None, **kwargs):
+        # A study without conditions shows one empty row: "Add another" needs scripts, a first condition must not.
+        # Left untouched, the row is not saved.
+        return 0 if obj is not None and obj.pk is not None and obj.conditions.exists() else 1
 
 
 @admin.register(Study)
@@ -41,6 +58,10 @@ class StudyAdmin(admin.ModelAdmin):
     readonly_fields = ("declined_count", "created_at")
     inlines = [ConditionInline]
     formfield_overrides = {models.URLField: {"assume_scheme": "https"}}  # a bare domain means https
+
+    class Media:
+        js = ("js/study_admin.js",)  # redraws the rounds table and the seats when the game changes
+
     fieldsets = (
         (None, {"fields": ("title", "slug", "game_id", "is_open", "rounds", "rounds_game")}),
         (
@@ -79,6 +100,58 @@ class StudyAdmin(admin.ModelAdmin):
 
     def get_queryset(self, request):
         return super().get_queryset(request).annotate(n_participants=Count("participants"))
+
+    # --- the game's tables: drawn for the game the form is drawn for, and redrawn when it changes -------------
+    def get_urls(self):
+        name = f"{self.opts.app_label}_{self.opts.model_name}_game_tables"
+        view = self.admin_site.admin_view(require_GET(self.game_tables))
+        return [path("game-tables/", view, name=name), *super().get_urls()]
+
+    def get_form(self, request, obj=None, **kwargs):
+        form = super().get_form(request, obj, **kwargs)
+        form.tables_url = reverse(f"{self.admin_site.name}:{self.opts.app_label}_{self.opts.model_name}_game_tables")
+        return form
+
+    def get_formset_kwargs(self, request, obj, inline, prefix):
+        kwargs = super().get_formset_kwargs(request, obj, inline, prefix)
+        if isinstance(inline, ConditionInline):
+            kwargs["form_kwargs"] = {**kwargs.get("form_kwargs", {}), "game_id": self._chosen_game(request, obj)}
+        return kwargs
+
+    @staticmethod
+    def _chosen_game(request, obj) -> str | None:
+        """The game the study form is drawn for (StudyAdminForm picks it the same way): the one sent, else on the
+        add page the one in its address, else the study's; None leaves the default."""
+        if request.method == "POST":
+            return request.POST.get("game_id")
+        if obj is None or obj.pk is None:  # the add page draws an unsaved study
+            return request.GET.get("game_id")
+        return obj.game_id
+
+    @staticmethod
+    def _positive(raw, default: int) -> int:
+        return int(raw) if str(raw).isdigit() and int(raw) > 0 else default
+
+    def game_tables(self, request):
+        """The parts of the study form that depend on the game, drawn for ``?game_id=`` (``rows``: the rounds
+        table's length): the rounds table and a condition's seats, named ``__seats__`` (static/js/study_admin.js
+        puts each condition row's field name in its place). A GET that reads nothing but the registry and the agent
+        directory; staff only, like every admin page."""
+        if not (self.has_add_permission(request) or self.has_change_permission(request)):
+            raise PermissionDenied
+        spec = validation.game_spec(request.GET.get("game_id"))
+        if spec is None:
+            raise Http404("No such game.")
+        rows = min(MAX_ROWS, self._positive(request.GET.get("rows"), round_rows(0)))
+        rounds = RoundsField(spec, rows=rows)
+        seats = SeatsField()
+        seats.for_game(spec)
+        seats_name = "__seats__"  # static/js/study_admin.js puts each condition row's field name in its place
+        return TemplateResponse(request, "admin/studies/study/game_tables.html", {
+            "spec": spec,
+            "rounds": rounds.widget.render("rounds", rounds.prepare_value([])),
+            "seats": seats.widget.render(seats_name, seats.prepare_value(default_seats(spec))),
+        })
 
     @admin.display(description="participants", ordering="n_participants")
     def participant_count(self, obj):

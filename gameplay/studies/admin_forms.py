@@ -9,89 +9,26 @@ the admin saves nothing while any message stands.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from django import forms
-from django.utils.html import format_html, format_html_join
-from django.utils.safestring import mark_safe
 
 from gameplay.engines.api import GameSpec, OptionSpec
 from gameplay.engines.registry import all_specs
 from gameplay.reads.agent_directory import agent_exists, agent_plays
 from gameplay.studies import validation
-from gameplay.studies.models import AGENT, PARTICIPANT, Condition, Study
+from gameplay.studies.admin_seats import SeatsField, default_seats
+from gameplay.studies.admin_widgets import FALSE_WORDS, TRUE_WORDS, Column, TableWidget
+from gameplay.studies.models import Condition, Study
 from gameplay.web.forms import option_form_field
 
 MAX_ROWS = 20
 EXTRA_ROWS = 3
-TRUE_WORDS, FALSE_WORDS = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
 
 
-@dataclass(frozen=True)
-class Column:
-    name: str
-    label: str
-    kind: str = "text"  # text, checkbox or select
-    choices: tuple = ()
-    help: str = ""
-    size: int = 12
-
-
-class TableWidget(forms.Widget):
-    """Rows of inputs named ``<field>-<row>-<column>``; the value is a list of {column: raw value} per row."""
-
-    def __init__(self, columns: list[Column] | None = None, rows: int = 6, attrs=None):
-        super().__init__(attrs)
-        self.columns = columns or []
-        self.rows = rows
-
-    def value_from_datadict(self, data, files, name):
-        rows = []
-        for i in range(self.rows):
-            row = {}
-            for column in self.columns:
-                key = f"{name}-{i}-{column.name}"
-                row[column.name] = key in data if column.kind == "checkbox" else str(data.get(key, ""))
-            rows.append(row)
-        return rows
-
-    def render(self, name, value, attrs=None, renderer=None):
-        rows = list(value) if isinstance(value, list) else []
-        head = format_html_join("", '<th scope="col" title="{}">{}</th>', ((c.help, c.label) for c in self.columns))
-        body = []
-        for i in range(self.rows):
-            row = rows[i] if i < len(rows) and isinstance(rows[i], dict) else {}
-            cells = format_html_join(
-                "", "<td>{}</td>", ((self._cell(name, i, c, row.get(c.name)),) for c in self.columns)
-            )
-            body.append(format_html('<tr><th scope="row">{}</th>{}</tr>', i + 1, cells))
-        return format_html(
-            '<table class="study-table" id="id_{}"><thead><tr><th scope="col">#</th>{}</tr></thead>'
-            "<tbody>{}</tbody></table>",
-            name, head, mark_safe("".join(body)),
-        )
-
-    @staticmethod
-    def _cell(name: str, row: int, column: Column, value: Any):
-        key = f"{name}-{row}-{column.name}"
-        label = f"{column.label}, row {row + 1}"
-        if column.kind == "checkbox":
-            checked = value is True or (isinstance(value, str) and value.lower() in TRUE_WORDS)
-            return format_html(
-                '<input type="checkbox" name="{}" aria-label="{}"{}>',
-                key, label, mark_safe(" checked") if checked else "",
-            )
-        if column.kind == "select":
-            options = format_html_join(
-                "", '<option value="{}"{}>{}</option>',
-                ((c, mark_safe(" selected") if str(c) == str(value) else "", c) for c in column.choices),
-            )
-            return format_html('<select name="{}" aria-label="{}">{}</select>', key, label, options)
-        shown = "" if value is None else value
-        return format_html(
-            '<input type="text" name="{}" value="{}" aria-label="{}" size="{}">', key, shown, label, column.size
-        )
+def round_rows(stored: int) -> int:
+    """How many rows the rounds table has for a study with ``stored`` rounds: room for a few more."""
+    return min(MAX_ROWS, max(stored + EXTRA_ROWS, 5))
 
 
 def _blank(row: dict) -> bool:
@@ -149,13 +86,13 @@ class RoundsField(forms.Field):
         super().__init__(**kwargs)
 
     def prepare_value(self, value):
-        """Stored rounds (lists of option dicts) shown with every option filled in and ticked to play."""
-        if not isinstance(value, list):
-            return []
-        if value and isinstance(value[0], dict) and "play" in value[0]:
-            return value  # already the table's raw rows (a bound form shown again)
+        """Stored rounds (lists of option dicts) shown with every option filled in and ticked to play; the rows
+        left over show the options' defaults, unticked, so that ticking Play is all a new round takes."""
+        rows = value if isinstance(value, list) else []
         defaults = {o.name: o.default for o in self.spec.options}
-        return [{"play": True, **defaults, **r} for r in value if isinstance(r, dict)]
+        if not (rows and isinstance(rows[0], dict) and "play" in rows[0]):  # not the table's raw rows sent back
+            rows = [{"play": True, **defaults, **r} for r in rows if isinstance(r, dict)]
+        return rows + [{"play": False, **defaults} for _ in range(self.widget.rows - len(rows))]
 
     def to_python(self, value):
         rounds, problems = [], []
@@ -190,15 +127,30 @@ def option_value(opt: OptionSpec, raw: Any) -> Any:
     return field.clean(raw)
 
 
-class StudyAdminForm(forms.ModelForm):
-    """The study itself: its game from the registry, rounds and Likert items as tables, checked by the study rules."""
+def default_spec() -> GameSpec:
+    """The game a new study starts with: the first one registered."""
+    return all_specs()[0]
 
-    game_id = forms.ChoiceField(label="Game", help_text="Changing the game redraws the rounds table for its options.")
+
+class StudyAdminForm(forms.ModelForm):
+    """The study itself: its game from the registry, rounds and Likert items as tables, checked by the study rules.
+
+    The rounds table is drawn for one game, which the hidden ``rounds_game`` names. Choosing another game redraws
+    the table in the browser at once (static/js/study_admin.js asks StudyAdmin's tables view). Without scripts, a
+    save with another game than the table's is refused once, and the form comes back with the table and the
+    conditions' seats drawn for the game chosen (the option defaults, the Play ticks as they were) and
+    ``rounds_game`` naming it, so the next save goes through.
+    """
+
+    game_id = forms.ChoiceField(label="Game", help_text="Choosing a game redraws the rounds and the conditions' "
+                                "seats for its options and seats.")
     rounds_game = forms.CharField(widget=forms.HiddenInput, required=False)
     completion_redirect_url = forms.URLField(
         max_length=500, required=False, assume_scheme="https",  # a bare domain means https
         help_text=Study._meta.get_field("completion_redirect_url").help_text,
     )
+
+    tables_url = ""  # StudyAdmin's view of the tables drawn for a game, which the script asks on a change of game
 
     class Meta:
         model = Study
@@ -207,17 +159,19 @@ class StudyAdminForm(forms.ModelForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["game_id"].choices = [(s.id, f"{s.name} ({s.id})") for s in all_specs()]
+        if self.tables_url:
+            self.fields["game_id"].widget.attrs["data-tables-url"] = self.tables_url
         if "max_participants" in self.fields:
             self.fields["max_participants"].required = False  # empty means no cap, like 0
-        game_id = self.data.get(self.add_prefix("game_id")) if self.is_bound else None
-        game_id = game_id or self.instance.game_id or all_specs()[0].id
-        spec = validation.game_spec(game_id) or all_specs()[0]
+        game_id = self.data.get(self.add_prefix("game_id")) if self.is_bound else self.initial.get("game_id")
+        spec = validation.game_spec(game_id or self.instance.game_id) or default_spec()
         self.spec = spec
         existing = self.instance.rounds if isinstance(self.instance.rounds, list) else []
-        rows = min(MAX_ROWS, max(len(existing) + EXTRA_ROWS, 5))
+        rows = round_rows(len(existing))
         self.fields["rounds"] = RoundsField(
             spec, rows=rows, label="Rounds",
-            help_text=f"One row per round, in order; columns are {spec.name}'s options. Tick Play to include a row.",
+            help_text="One row per round, in order; the columns are the game's options (hover a heading for what "
+            "it does). Tick Play to include a row.",
         )
         items = self.instance.likert_items if isinstance(self.instance.likert_items, list) else []
         self.fields["likert_items"] = LikertItemsField(
@@ -225,9 +179,30 @@ class StudyAdminForm(forms.ModelForm):
             help_text="One question per row, answered on the scale below; empty rows are ignored.",
         )
         self.fields["rounds_game"].initial = spec.id
+        drawn_for = self.data.get(self.add_prefix("rounds_game")) if self.is_bound else None
+        self.game_changed = bool(drawn_for) and drawn_for != spec.id
+        if self.game_changed:
+            self.data = self._redrawn(spec, rows)
         # The admin's add view does not pass the model defaults (e.g. the default Likert items) as initial data.
         self.initial.setdefault("likert_items", items)
         self.initial["likert_items"] = self.initial["likert_items"] or items
+
+    def _redrawn(self, spec: GameSpec, rows: int):
+        """The submitted data as if the table had been drawn for ``spec``: its options at their defaults in every
+        row (the Play ticks as sent), and the marker naming it."""
+        data = self.data.copy()
+        rounds = self.add_prefix("rounds")
+        for row in range(rows):
+            for opt in spec.options:
+                key = f"{rounds}-{row}-{opt.name}"
+                if opt.type is not bool:
+                    data[key] = str(opt.default)
+                elif opt.default:
+                    data[key] = "on"
+                else:
+                    data.pop(key, None)
+        data[self.add_prefix("rounds_game")] = spec.id
+        return data
 
     def clean_max_participants(self):
         return self.cleaned_data.get("max_participants") or 0
@@ -235,11 +210,9 @@ class StudyAdminForm(forms.ModelForm):
     def clean(self):
         data = super().clean()
         game_id = data.get("game_id")
-        drawn_for = self.data.get(self.add_prefix("rounds_game"))
-        if self.is_bound and drawn_for and game_id and drawn_for != game_id:
-            self.add_error(
-                "rounds", "The game changed: the table now shows its options. Check the rounds and save again."
-            )
+        if self.game_changed:
+            self.add_error("rounds", f"The game changed to {self.spec.name}: the table now shows its options, at "
+                           "their defaults, and the conditions show its seats. Check them and save again.")
         rounds = data.get("rounds")
         if game_id and rounds is not None and "rounds" not in self.errors:
             for message in validation.rounds_errors(game_id, rounds).get("rounds", []):
@@ -263,18 +236,6 @@ class StudyAdminForm(forms.ModelForm):
         return data
 
 
-def seats_text(seats: Any) -> str:
-    if not isinstance(seats, list):
-        return ""
-    parts = []
-    for seat in seats:
-        if isinstance(seat, dict) and seat.get("kind") == AGENT:
-            parts.append(str(seat.get("agent", "")))
-        else:
-            parts.append(PARTICIPANT)
-    return ", ".join(parts)
-
-
 def options_text(options: Any) -> str:
     if not isinstance(options, dict):
         return ""
@@ -283,35 +244,34 @@ def options_text(options: Any) -> str:
 
 
 class ConditionAdminForm(forms.ModelForm):
-    seats_text = forms.CharField(
-        label="Seats", max_length=500,
-        help_text="Who plays each seat, in seat order, separated by commas: participant, or an agent's name "
-        "(e.g. \"participant, random\"; \"participant, participant\" pairs two participants).",
+    """A condition of a study of one game (``game_id``, the game the study form is drawn for): who plays each of
+    its seats, chosen seat by seat, and its options as text."""
+
+    seat_players = SeatsField(
+        label="Seats",
+        help_text="Who plays each seat, in seat order: a participant or an agent that plays the game. Two or more "
+        "participant seats gather that many participants in the waiting room.",
     )
     options_text = forms.CharField(
         label="Options", max_length=500, required=False,
-        help_text="Game options for every round of this condition, e.g. \"chat=off, show_hints=on\".",
+        help_text="Game options for every round of this condition, e.g. \"chat=off, show_hints=on\" (the names "
+        "are the rounds table's columns).",
     )
 
     class Meta:
         model = Condition
         fields = ("key", "label")
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, game_id: str | None = None, **kwargs):
         super().__init__(*args, **kwargs)
+        spec = validation.game_spec(game_id) or default_spec()
+        self.fields["seat_players"].for_game(spec)
         if self.instance.pk or self.instance.seats:
-            self.fields["seats_text"].initial = seats_text(self.instance.seats)
+            self.initial["seat_players"] = self.instance.seats
             self.fields["options_text"].initial = options_text(self.instance.options)
+        else:
+            self.initial["seat_players"] = default_seats(spec)
         self.raw_options: dict[str, str] = {}
-
-    def clean_seats_text(self) -> list[dict]:
-        seats = []
-        for part in self.cleaned_data["seats_text"].split(","):
-            name = part.strip()
-            if not name:
-                raise forms.ValidationError("Name every seat: participant or an agent's name, separated by commas.")
-            seats.append({"kind": PARTICIPANT} if name.lower() == PARTICIPANT else {"kind": AGENT, "agent": name})
-        return seats
 
     def clean_options_text(self) -> str:
         raw = {}
@@ -327,8 +287,8 @@ class ConditionAdminForm(forms.ModelForm):
 
     def clean(self):
         data = super().clean()
-        if "seats_text" in data:
-            self.instance.seats = data["seats_text"]
+        if "seat_players" in data:
+            self.instance.seats = data["seat_players"]
         return data
 
 
@@ -357,7 +317,7 @@ class ConditionFormSet(forms.BaseInlineFormSet):
         for field, messages in errors.items():
             if field.startswith("conditions["):
                 index, _, name = field[len("conditions["):].partition("].")
-                form_field = {"seats": "seats_text", "options": "options_text", "key": "key"}.get(name)
+                form_field = {"seats": "seat_players", "options": "options_text", "key": "key"}.get(name)
                 if index.isdigit() and form_field:
                     for message in messages:
                         live[int(index)].add_error(form_field, message)

@@ -7,12 +7,20 @@ import re
 
 import pytest
 
+from gameplay.reads.agent_directory import agent_choices
 from gameplay.studies.models import Condition, Study
 from tests.support.presets import load_gnomes_preset
 
 pytestmark = pytest.mark.django_db
 
 ADD = "/admin/studies/study/add/"
+
+
+@pytest.fixture
+def admin_client(client, django_user_model):
+    """A signed-in superuser, without hashing a password (pytest-django's own costs a second of CI per test)."""
+    client.force_login(django_user_model.objects.create(username="admin", is_staff=True, is_superuser=True))
+    return client
 
 
 def study_post(*, game="santorini", rounds=None, conditions=None, **fields) -> dict:
@@ -40,9 +48,16 @@ def study_post(*, game="santorini", rounds=None, conditions=None, **fields) -> d
                 data[f"rounds-{i}-{name}"] = str(value)
     for i, (key, label, seats, options) in enumerate(conditions):
         data.update({f"conditions-{i}-key": key, f"conditions-{i}-label": label,
-                     f"conditions-{i}-seats_text": seats, f"conditions-{i}-options_text": options})
+                     f"conditions-{i}-options_text": options, **seat_choices(f"conditions-{i}", seats)})
     data.update(fields)
     return data
+
+
+def seat_choices(row: str, seats: str) -> dict:
+    """The seat selects of a condition row as a browser sends them, from "participant, random": one choice per seat."""
+    names = [name.strip() for name in seats.split(",")]
+    return {f"{row}-seat_players-{seat}": name if name == "participant" else f"agent:{name}"
+            for seat, name in enumerate(names)}
 
 
 def errors_near(html: str, field: str) -> str:
@@ -55,9 +70,21 @@ def errors_near(html: str, field: str) -> str:
 def test_the_add_form_shows_tables_not_json(admin_client):
     html = admin_client.get(ADD).content.decode()
     assert 'name="rounds-0-play"' in html and 'name="likert_items-0-prompt"' in html
-    assert 'name="conditions-__prefix__-seats_text"' in html
     assert '"kind"' not in html  # no JSON to type
     assert 'value="engagement"' in html  # the default Likert items, ready to edit
+
+
+def test_a_new_condition_chooses_each_seat_among_a_participant_and_the_agents_of_the_game(admin_client):
+    html = admin_client.get(ADD + "?game_id=gnomes").content.decode()
+    seat = re.search(r'<select name="conditions-__prefix__-seat_players-1"[^>]*>(.*?)</select>', html, re.S).group(1)
+    agents = [f"agent:{name}" for name, _ in agent_choices("gnomes")]
+    assert re.findall(r'value="([^"]*)"', seat) == ["participant", *agents]
+    assert 'aria-label="Seat 2: Gnome B"' in html
+    first = re.search(r'<select name="conditions-__prefix__-seat_players-0"[^>]*>(.*?)</select>', html, re.S).group(1)
+    assert '<option value="participant" selected>' in first  # a new condition starts as a participant ...
+    assert f'<option value="{agents[0]}" selected>' in seat  # ... against the first agent of the game
+    # Every empty row of the rounds table shows the game's defaults: ticking Play is all a round takes.
+    assert re.search(r'name="rounds-4-turn_cap" value="200"', html)
 
 
 def test_a_valid_study_is_saved_with_typed_rounds_and_conditions(admin_client):
@@ -83,7 +110,8 @@ def test_an_unknown_agent_is_an_error_beside_the_seats_and_nothing_is_saved(admi
     response = admin_client.post(ADD, study_post(conditions=[("llm", "LLM", "participant, randon", "")]))
     assert response.status_code == 200
     html = response.content.decode()
-    assert "unknown agent" in errors_near(html, "conditions-0-seats_text").lower()
+    assert "unknown agent" in errors_near(html, "conditions-0-seat_players-0").lower()
+    assert '<option value="agent:randon" selected>agent:randon</option>' in html  # shown as sent, beside its error
     assert not Study.objects.exists() and not Condition.objects.exists()
 
 
@@ -107,10 +135,10 @@ def test_out_of_range_options_are_errors_beside_their_field_and_nothing_is_saved
     assert "turn_cap" in errors_near(response.content.decode(), "conditions-0-options_text")
     response = admin_client.post(ADD, study_post(
         rounds=[{"round": 1, "turn_cap": 200, "first_seat": 0}], game="gnomes",
-        conditions=[("mute", "Mute agent", "participant, gnomes-mute, random", "")],
+        conditions=[("mute", "Mute agent", "participant", "")],  # Gnome B left to choose
     ))
     assert response.status_code == 200
-    assert "seats" in errors_near(response.content.decode(), "conditions-0-seats_text")
+    assert "2 seats, not 1" in errors_near(response.content.decode(), "conditions-0-seat_players-0")
     assert not Study.objects.exists()
 
 
@@ -120,7 +148,9 @@ def test_editing_a_loaded_preset_shows_its_rounds_and_refuses_a_typo(admin_clien
     url = f"/admin/studies/study/{study.pk}/change/"
     html = admin_client.get(url).content.decode()
     assert 'name="rounds-4-play" aria-label="Play, row 5" checked' in html
-    assert re.search(r'name="conditions-\d-seats_text"[^>]*value="participant, gnomes-mute"', html)
+    mute = next(i for i, c in enumerate(study.conditions.order_by("pk")) if c.key == "mute")
+    assert re.search(rf'name="conditions-{mute}-seat_players-1"[^>]*>.*?<option value="agent:gnomes-mute" selected>',
+                     html, re.S)
     conditions = list(study.conditions.order_by("pk"))
     data = study_post(game="gnomes", rounds=[{"round": 1, "turn_cap": 200}], slug=study.slug,
                       conditions=[(c.key, c.label, "participant, gnomes-mutte" if c.key == "mute" else
