@@ -24,8 +24,10 @@ class RandomAgent(Agent):
         action_id, text = rng.choice(choices)
         # A text the engine refuses (Who is Spy refuses a description said before) is replaced by another.
         if text is not None and self.text_validator is not None and self.text_validator(action_id, text):
-            limit = next(spec.max_length for spec in view.text_actions if spec.id == action_id)
-            text = next((t for t in _other_texts(text, limit) if self.text_validator(action_id, t) is None), text)
+            spec = next(spec for spec in view.text_actions if spec.id == action_id)
+            # The engine's own example last (TextAction.example): a clue when every stock word is on the board.
+            replacements = (*_other_texts(text, spec.max_length), *([spec.example] if spec.example else []))
+            text = next((t for t in replacements if self.text_validator(action_id, t) is None), text)
         return Decision(action_id=action_id, text=text)
 
 

@@ -46,12 +46,17 @@ class TextAction:
 
     ``id`` is submitted like a structured action id together with the text,
     e.g. a Codenames clue (``id="clue"``, hint ``"word,number"``).
+
+    ``example`` is a text this seat could send now that ``State.validate_text`` accepts (a clue word that is on no
+    visible card, a description not given before), worked out only from what the seat may know. Programs that play
+    a person's seat without a language (the studies' bots) send it; the conformance suite checks every one.
     """
 
     id: str
     label: str
     hint: str = ""
     max_length: int = 200
+    example: str = ""
 
 
 @dataclass(frozen=True)
@@ -102,7 +107,7 @@ class Rules:
 @dataclass(frozen=True)
 class OptionSpec:
     """One game option: name, default, a human description and allowed type; ``bounds`` (low, high), inclusive,
-    for a number option (checked by ``Game``, so no engine checks its own ranges)."""
+    for a number option (checked by ``Game``, so no engine checks its own ranges); ``short_value`` below."""
 
     name: str
     default: Any
@@ -110,6 +115,9 @@ class OptionSpec:
     type: type = bool
     choices: tuple | None = None
     bounds: tuple | None = None
+    # A value of this option that keeps a match short (a low turn cap), for dry runs of a whole study such as the
+    # bots' study of every game; None: the option does not bound a match's length.
+    short_value: Any = None
 
 
 @dataclass(frozen=True)

@@ -210,12 +210,18 @@ def observation_json(request, token: str):
             "status": view.match.status,
             "seat": seat.index,
             "my_turn": view.my_turn,
+            # The actions this seat has taken: a bot tells from it that its move landed (see studies/bots/player.py).
+            "own_moves": view.seat_view.own_moves if view.seat_view is not None else 0,
+            # A realtime game on the clock: moves are inputs held for its decision points ("live" frames, as the page).
+            "live": view.live,
             "observation": view.observation.data,
             # Empty unless it is this seat's turn, so a bot never acts on a stale or foreign turn.
             "legal_actions": [a.id for a in view.legal_actions] if view.my_turn else [],
-            # The open-ended actions (a dialogue game's every move: id + the message it carries), same rule.
+            # The open-ended actions (a dialogue game's every move: id + the message it carries), same rule; each
+            # with the engine's example, a text it would accept from this seat now (what the study bots send).
             "text_actions": [
-                {"id": t.id, "label": t.label, "hint": t.hint, "max_length": t.max_length} for t in view.text_actions
+                {"id": t.id, "label": t.label, "hint": t.hint, "max_length": t.max_length, "example": t.example}
+                for t in view.text_actions
             ] if view.my_turn else [],
         }
     )

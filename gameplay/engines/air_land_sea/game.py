@@ -31,7 +31,7 @@ class AirLandSeaGame(Game):
                        type=int, choices=(12, 18)),
             OptionSpec("action_cap", 1500, "Platform rule, not in the rulebook: the game stops after this many "
                        "actions (more VP wins, equal VP is a draw), so every game is bounded.", type=int,
-                       bounds=(1, 100_000)),
+                       bounds=(1, 100_000), short_value=20),
             OptionSpec("alt_disrupt_opponent_first", False, "Alternate printing: Disrupt's opponent flips first, "
                        "then the Disrupt player (the 2020 rulebook: the Disrupt player first).", type=bool),
             OptionSpec("gamebench_disrupt_chooser", False, "GameBench: the Disrupt player also chooses the card "

@@ -140,7 +140,8 @@ class ArcticGame(Game):
                        "Crew, Tribe Family of 5) and a skirmish every round from round 1, so 5 rounds."),
             OptionSpec("contested_count", 14,
                        "Platform option for short matches and tests: keep only this many contested resources "
-                       "(after the shuffle). 14 is the published game.", type=int, choices=tuple(range(1, 15))),
+                       "(after the shuffle). 14 is the published game.", type=int, choices=tuple(range(1, 15)),
+                       short_value=2),
             OptionSpec("gamebench_fight_sum", False,
                        "GameBench's skirmish strength: every FIGHT number on the kept cards added up (tools and "
                        "Group Leaders count without a person to carry them, any number per person)."),

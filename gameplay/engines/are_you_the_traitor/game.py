@@ -41,6 +41,7 @@ from .views import SeatViews
 TALK, HANDOFF, RING_STEP, OVER = "talk", "handoff", "ring", "over"
 SAY, PASS, KEEP_RING = "say", "pass", "keep_ring"
 MAX_SAY = 200
+EXAMPLE_SAY = "Who would like to tell us what they hold?"  # TextAction.example: claims nothing about any role
 HISTORY_KEPT = 8  # public one-line summaries of earlier rounds shown in observations
 
 
@@ -198,7 +199,7 @@ class TraitorState(SeatViews, State):
         if self.phase != TALK or seat not in self.current_seats():
             return []
         return [TextAction(SAY, "Say to the table", "a short public message (what you claim, ask or suspect)",
-                           MAX_SAY)]
+                           MAX_SAY, example=EXAMPLE_SAY)]
 
     def validate_text(self, seat: int, action_id: str, text: str) -> str:
         if action_id != SAY:
@@ -282,9 +283,9 @@ class TraitorGame(Game):
             OptionSpec("target_points", 10, "Points that end the game after the round in which someone reaches "
                        "them; the most points win.", int, bounds=(1, 60)),
             OptionSpec("max_rounds", 20, "Platform rule: the game ends after this many rounds; the most points "
-                       "win.", int, bounds=(1, 200)),
+                       "win.", int, bounds=(1, 200), short_value=1),
             OptionSpec("ticks_before_handoff", 4, "Platform rule: full turns of talk before the Keyholder must hand "
-                       "the Key to a Wizard (0: at once).", int, bounds=(0, 30)),
+                       "the Key to a Wizard (0: at once).", int, bounds=(0, 30), short_value=1),
             OptionSpec("gamebench_fixed_roles", False, "GameBench's version: the same roles every round (with 5 "
                        "players: Traitor, Evil Wizard, Good Wizard, Keyholder, Guard in seat order; otherwise the "
                        "first round's deal is kept)."),

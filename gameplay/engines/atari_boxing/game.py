@@ -264,7 +264,8 @@ class BoxingGame(Game):
                        "each decision point is their choice, and a late agent keeps its last action. Off: every "
                        "decision point waits for both players (turn-based, for slow agents).", type=bool),
             OptionSpec("max_frames", 0, "End the bout after this many frames (0 = the full 2:00; GameBench's "
-                       "runs stopped at 1000).", type=int, bounds=(0, LONGEST_BOUT_FRAMES)),
+                       "runs stopped at 1000).", type=int, bounds=(0, LONGEST_BOUT_FRAMES),
+                       short_value=120),
         ),
         seat_names=SEATS,
         has_image=True,

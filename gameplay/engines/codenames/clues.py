@@ -10,7 +10,7 @@ visible. Meaning-based rules (no spelling or rhyme hints) cannot be checked by a
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 UNLIMITED = "unlimited"
@@ -128,6 +128,20 @@ def read(text: str, visible: Iterable[str], checked: bool = True) -> Clue:
         return Clue(" ".join(word.split()), number)
     word, number = parse(text)
     return Clue(check_word(word, visible), number)
+
+
+def example_clue(visible: Sequence[str], candidates: Sequence[str], start: int) -> Clue:
+    """A clue the checked rules accept, for the seat that must give one: the first of ``candidates`` (from
+    ``start`` on, wrapping round) that clashes with no visible word, for 1 guess. Only public facts go in (the
+    visible words, the word list), so the example says nothing about the key."""
+    count = len(candidates)
+    for step in range(count):
+        word = candidates[(start + step) % count]
+        try:
+            return Clue(check_word(word, visible), 1)
+        except InvalidClue:
+            continue
+    raise ValueError("no candidate clue word clashes with none of the visible words")
 
 
 def _has_bad_number(text: str) -> bool:

@@ -17,13 +17,14 @@ from ..api import Action, Game, GameSpec, IllegalActionError, MeasureSpec, Optio
 from . import clues
 from .rules import CLUES, GUESSING, RULES, TURN_END, VALIDITY, WINNING
 from .views import SeatViews
-from .words import ASSASSIN, GAMEBENCH, OFFICIAL, RED, TEAM_KEYS, TEAM_NAMES, deal
+from .words import ASSASSIN, GAMEBENCH, OFFICIAL, RED, TEAM_KEYS, TEAM_NAMES, deal, word_list
 
 CLUE, END_TURN, GUESS, COVER = "clue", "end_turn", "guess:", "cover:"
 CLUE_HINT = "word,number (for example river,2; the number is 0 to 9 or unlimited)"
 # Phases of a team turn; "cover" is the invalid-clue penalty (the opposing Spymaster covers one of its agents).
 CLUE_PHASE, GUESS_PHASE, COVER_PHASE, OVER = "clue", "guess", "cover", "over"
 GAMEBENCH_WIN_BONUS = 3
+EXAMPLE_STRIDE = 97  # how far the example clue moves through the word list from one team turn to the next
 
 
 class CodenamesState(SeatViews, State):
@@ -83,7 +84,14 @@ class CodenamesState(SeatViews, State):
     def text_actions(self, seat: int) -> list[TextAction]:
         if self.phase != CLUE_PHASE or seat not in self.current_seats():
             return []
-        return [TextAction(CLUE, "Give a clue", hint=CLUE_HINT, max_length=60)]
+        return [TextAction(CLUE, "Give a clue", hint=CLUE_HINT, max_length=60, example=self.example_clue())]
+
+    def example_clue(self) -> str:
+        """A valid clue from public facts only (the visible words, the word list, the turn count), starting at a
+        different word each turn so a run of example clues does not repeat itself."""
+        candidates = word_list()
+        start = (self.turns_played * EXAMPLE_STRIDE + sum(self.revealed)) % len(candidates)
+        return clues.example_clue(self.visible_words(), candidates, start).text()
 
     def visible_words(self) -> list[str]:
         return [w for c, w in enumerate(self.words) if not self.revealed[c]]
@@ -277,7 +285,8 @@ class CodenamesGame(Game):
             OptionSpec("gamebench_scores", False, "GameBench's scores: revealed own agents, +3 for the winner, 0 "
                        "for the team that picked the assassin, as shares of the total."),
             OptionSpec("max_turns", 50, "A platform cap on team turns (only reachable when turns may pass without "
-                       "a guess); the team with fewer agents left then wins.", type=int, bounds=(10, 200)),
+                       "a guess); the team with fewer agents left then wins.", type=int, bounds=(10, 200),
+                       short_value=10),
         ),
         measures=(
             MeasureSpec("agents_found", "Agents of the seat's team revealed by the end (by either team)."),

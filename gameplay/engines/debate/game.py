@@ -33,6 +33,13 @@ ARGUE = "argue:"
 VERDICT = "verdict:"
 # Room for max_words at their upper bound; the platform caps any text at MAX_CHAT_LENGTH (1000) characters anyway.
 MAX_ARGUMENT_CHARS = 1000
+# TextAction.example of each style: at most 10 words (the smallest max_words), for either side of any topic.
+EXAMPLE_ARGUMENTS = {
+    "logos": "The evidence and the numbers point clearly to my side.",
+    "ethos": "Fair judges and trusted experts stand behind my position.",
+    "pathos": "Think of those affected: my side serves them best.",
+    "mixed": "Reason, trust and care for people all favour my side.",
+}
 
 STYLE_SET = InstructionSet(
     name="style",
@@ -53,7 +60,7 @@ SPEC = GameSpec(
     seat_names=SIDES,
     options=(
         OptionSpec("topic", -1, "Topic number (0-19), or -1 to draw one by chance", int, bounds=(-1, len(TOPICS) - 1)),
-        OptionSpec("rounds_per_side", 2, "Arguments each side makes", int, bounds=(1, 10)),
+        OptionSpec("rounds_per_side", 2, "Arguments each side makes", int, bounds=(1, 10), short_value=1),
         OptionSpec("openspiel_order", False, "The Against side opens (as in OpenSpiel); otherwise For opens"),
         OptionSpec("max_words", 150, "Most words in one argument (longer ones are refused)", int, bounds=(10, 150)),
         OptionSpec("judging", judging.SINGLE, "single: one winner or a draw; openspiel: each side judged on its own",
@@ -114,7 +121,7 @@ class DebateState(State):
         words = self.game.options["max_words"]
         return [
             TextAction(f"{ARGUE}{style}", f"Argue ({style})", hint=f"your argument, at most {words} words",
-                       max_length=MAX_ARGUMENT_CHARS)
+                       max_length=MAX_ARGUMENT_CHARS, example=EXAMPLE_ARGUMENTS[style])
             for style in STYLES
         ]
 

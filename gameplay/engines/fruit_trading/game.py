@@ -48,7 +48,7 @@ SPEC = GameSpec(
                    "blueberries and kiwis); random: baskets and valuations drawn from the match seed",
                    type=str, choices=("fixed", "random")),
         OptionSpec("max_turns_per_seat", 3, "Turns each player has before the game ends without a trade",
-                   type=int, bounds=(1, 10)),
+                   type=int, bounds=(1, 10), short_value=2),
         OptionSpec("openspiel_opening", False, "Start as in OpenSpiel: Player 1's opening offer (1 banana for 1 "
                    "apple) is already sent and Player 2 moves first"),
         OptionSpec("max_offer_units", 3, "The most fruits on one side of an offer", type=int, bounds=(1, 5)),
@@ -216,13 +216,16 @@ def _moves(endowment: tuple[int, ...], max_units: int, can_accept: bool, max_len
     """The text actions of a seat holding ``endowment``: talk, accept (when it may), walk away, then every legal
     offer. They depend only on these arguments, so each list is built once and reused (hundreds of offers)."""
     hint = "your message"
-    moves = [TextAction(TALK, "Talk (a message, no move)", hint, max_length)]
+    moves = [TextAction(TALK, "Talk (a message, no move)", hint, max_length,
+                        example="Which fruits would you like the most?")]
     if can_accept:
-        moves.append(TextAction(ACCEPT, "Accept the other player's offer", hint, max_length))
-    moves.append(TextAction(WALK_AWAY, "Walk away (end with no trade)", hint, max_length))
+        moves.append(TextAction(ACCEPT, "Accept the other player's offer", hint, max_length,
+                                example="Deal: I accept your offer."))
+    moves.append(TextAction(WALK_AWAY, "Walk away (end with no trade)", hint, max_length,
+                            example="No trade this time, thank you."))
     for give, get in legal_offers(endowment, max_units):
         moves.append(TextAction(offer_id(give, get), f"Propose: you give {words(give)}, you get {words(get)}",
-                                hint, max_length))
+                                hint, max_length, example=f"I can give you {words(give)} for {words(get)}."))
     return tuple(moves)
 
 

@@ -256,7 +256,7 @@ class GnomesGame(Game):
             OptionSpec("first_seat", 0, "Which seat moves first (0 = Gnome A, 1 = Gnome B).",
                        type=int, choices=(0, 1)),
             OptionSpec("turn_cap", 200, "Moves allowed before the round ends without the treasure (1-1000).",
-                       type=int, bounds=TURN_CAP_RANGE),
+                       type=int, bounds=TURN_CAP_RANGE, short_value=20),
             OptionSpec("chat", True, "Players may chat (off for the mute control condition of a study).",
                        type=bool),
             OptionSpec("show_hints", False, "Show people hints on how to talk to an agent partner (UI only).",

@@ -279,7 +279,7 @@ class HiveGame(Game):
                 f"Draw once this many turns have been played in total (each player's move or pass is one "
                 f"turn). 0 = no limit of your own: the game is still drawn at the hard cap of {HARD_CAP} "
                 f"turns. At most {MAX_TURN_LIMIT}.",
-                type=int, bounds=(0, MAX_TURN_LIMIT),
+                type=int, bounds=(0, MAX_TURN_LIMIT), short_value=30,
             ),
             OptionSpec(
                 "gamebench", False,

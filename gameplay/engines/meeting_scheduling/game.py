@@ -98,12 +98,14 @@ class MeetingState(State):
         limit = DIALOGUE.max_message_length
         hint = "your message"
         ooo = self.profiles[seat]["ooo"]
-        actions = [TextAction(f"{PROPOSE}{d}", f"Propose {d.title()}", hint, limit) for d in DAYS if d not in ooo]
+        actions = [TextAction(f"{PROPOSE}{d}", f"Propose {d.title()}", hint, limit, example=f"How about {d.title()}?")
+                   for d in DAYS if d not in ooo]
         standing = self.proposals[1 - seat]
         if standing is not None and standing not in ooo:
-            actions.append(TextAction(ACCEPT, f"Accept {standing.title()}", hint, limit))
-        actions.append(TextAction(WALK_AWAY, "Walk away", hint, limit))
-        actions.append(TextAction(TALK, "Just talk", hint, limit))
+            actions.append(TextAction(ACCEPT, f"Accept {standing.title()}", hint, limit,
+                                      example=f"{standing.title()} works for me."))
+        actions.append(TextAction(WALK_AWAY, "Walk away", hint, limit, example="No day suits me, so let us stop here."))
+        actions.append(TextAction(TALK, "Just talk", hint, limit, example="Which days would suit you best?"))
         return actions
 
     def validate_text(self, seat: int, action_id: str, message: str) -> str:
@@ -203,7 +205,7 @@ class MeetingGame(Game):
                        "seed (2-3 out-of-office days, values 0-15, at least one day both can attend)", str,
                        choices=("fixed", "random")),
             OptionSpec("max_turns_per_seat", 3, "Turns each player has before the game ends without agreement", int,
-                       bounds=(1, 10)),
+                       bounds=(1, 10), short_value=2),
             OptionSpec("openspiel_opening", False, "Start, as OpenSpiel does, with Player 1's opening message "
                        "proposing a day already sent; Player 2 then moves first"),
         ),

@@ -297,9 +297,9 @@ class PitGame(Game):
             OptionSpec("gamebench_share_scores", False, "GameBench's result: each player's share of all positive "
                        "points, instead of the highest total winning."),
             OptionSpec("tick_cap", 60, "Platform rule: ticks a hand may last before it is re-dealt without score.",
-                       int, bounds=(1, 100_000)),
+                       int, bounds=(1, 100_000), short_value=4),
             OptionSpec("max_hands", 10, "Platform rule: the game ends after this many hands (re-deals included); "
-                       "the highest total then wins.", int, bounds=(1, 100_000)),
+                       "the highest total then wins.", int, bounds=(1, 100_000), short_value=1),
             OptionSpec("target", 500, "Points that win the game.", int, bounds=(1, 100_000)),
         ),
         measures=(

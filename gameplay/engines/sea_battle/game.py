@@ -270,7 +270,7 @@ class SeaBattleGame(Game):
         options=(
             OptionSpec("turn_cap", 100, "Platform rule (GameBench had no limit): the battle stops after this many "
                        "turns; then the fleet with more ships afloat wins, then the one with less damage, else a "
-                       "draw.", type=int, bounds=TURN_CAP_RANGE),
+                       "draw.", type=int, bounds=TURN_CAP_RANGE, short_value=4),
             OptionSpec("gamebench_resolution", False, "Resolve turns exactly as GameBench's code did: a ship may "
                        "sail into a cell its occupant failed to leave (two ships on one cell), ships heading into "
                        "each other's cells pass through, and balls fly one after another with ships sinking at "

@@ -34,6 +34,10 @@ from .views import SeatViews
 
 TALK, CHOOSE, PARLEY, GAMBLE, OVER = "talk", "hostages", "parley", "gamble", "over"
 MAX_TEXT = 300
+# TextAction.example for each kind of talk: words that claim no card and fit any seat.
+EXAMPLE_SAY = "Who is willing to share a card with me?"
+EXAMPLE_WHISPER = "Shall we show each other our colours?"
+EXAMPLE_PARLEY = "Let us each send a hostage we can spare."
 # Share levels: a card share shows everything a colour share does.
 LEVEL = {"color": 1, "card": 2}
 
@@ -149,13 +153,16 @@ class TwoRoomsState(SeatViews, State):
         if seat not in self.current_seats():
             return []
         if self.phase == PARLEY:
-            return [TextAction("parley_say", "Say to the other Leader (parley)", "your message", MAX_TEXT)]
+            return [TextAction("parley_say", "Say to the other Leader (parley)", "your message", MAX_TEXT,
+                               example=EXAMPLE_PARLEY)]
         if self.phase != TALK:
             return []
         name = self.game.seat_name
         room = self.rooms[seat]
-        result = [TextAction("say", f"Say to everyone in {ROOM_NAMES[room]}", "your message", MAX_TEXT)]
-        result += [TextAction(f"whisper:{t}", f"Whisper to {name(t)}", "your message", MAX_TEXT)
+        result = [TextAction("say", f"Say to everyone in {ROOM_NAMES[room]}", "your message", MAX_TEXT,
+                             example=EXAMPLE_SAY)]
+        result += [TextAction(f"whisper:{t}", f"Whisper to {name(t)}", "your message", MAX_TEXT,
+                              example=EXAMPLE_WHISPER)
                    for t in self.members(room) if t != seat]
         return result
 
@@ -352,7 +359,7 @@ class TwoRoomsGame(Game):
             OptionSpec("talk_budget", 1, "Talk actions per player in the last round; round r of 3 gives (4 - r) "
                        "times as many (3, 2, 1 by default, like the 3-, 2- and 1-minute rounds).", int, bounds=(1, 5)),
             OptionSpec("parley_messages", 1, "Messages (or passes) each Leader has in the parley before each "
-                       "exchange; 0 skips the parley.", int, bounds=(0, 3)),
+                       "exchange; 0 skips the parley.", int, bounds=(0, 3), short_value=0),
             OptionSpec("gamebench_simplified", False, "GameBench's version (6 players only): 3 per room, one Leader "
                        "per room drawn at random for the whole game, players told only their team colour, no "
                        "nominating, usurping, sharing or parley, 1 hostage per room per round."),

@@ -32,7 +32,16 @@ from ..api import (
 )
 from .rules import DESCRIBING, ENDING, INFERRING, RULES, VOTING, WORDS
 from .views import SeatViews
-from .words import MAX_DESCRIPTION_CHARS, MAX_GUESS_CHARS, check_description, check_guess, normalise, word_pairs
+from .words import (
+    EXAMPLE_GUESS,
+    MAX_DESCRIPTION_CHARS,
+    MAX_GUESS_CHARS,
+    check_description,
+    check_guess,
+    example_description,
+    normalise,
+    word_pairs,
+)
 
 DESCRIBE, VOTE, OVER = "describe", "vote", "over"
 # The turn timer's actions (options describe_seconds and vote_seconds): offered only while that limit is on, to every
@@ -208,12 +217,13 @@ class SpyState(SeatViews, State):
         limit = self.game.options["max_description_words"]
         actions = [TextAction("describe", "Describe your word",
                               hint=f"one sentence of at most {limit} words that does not contain your word",
-                              max_length=MAX_DESCRIPTION_CHARS)]
+                              max_length=MAX_DESCRIPTION_CHARS,
+                              example=example_description(self.words[seat], self.said, limit))]
         if self.game.options["spy_guess"]:
             # Offered to every speaker: offering it to spies only would tell them their camp.
             actions.append(TextAction("spy_guess", "Claim to be a spy and guess the villagers' word",
                                       hint="exactly one word; right: the spies win, anything else: you are out",
-                                      max_length=MAX_GUESS_CHARS))
+                                      max_length=MAX_GUESS_CHARS, example=EXAMPLE_GUESS))
         return actions
 
     def validate_text(self, seat: int, action_id: str, text: str) -> str:
@@ -329,7 +339,8 @@ class SpyGame(Game):
                        "secret and announces only the result)."),
             OptionSpec("spy_guess", False, "Variant: a speaker may instead claim to be a spy and name the "
                        "villagers' word; right wins the game for the spies, wrong puts that speaker out."),
-            OptionSpec("max_rounds", 7, "Rounds before the game stops; the spies then win.", int, bounds=(1, 20)),
+            OptionSpec("max_rounds", 7, "Rounds before the game stops; the spies then win.", int, bounds=(1, 20),
+                       short_value=1),
             OptionSpec("describe_seconds", 0, "Timer: seconds a person has to describe (0: no limit). With a limit a "
                        "speaker may also pass, and one whose time runs out passes: no description.", int,
                        bounds=(0, 600)),
