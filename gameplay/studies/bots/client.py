@@ -29,6 +29,7 @@ class Field:
     value: str
     type: str = "text"
     checked: bool = False
+    attrs: dict[str, str] = field(default_factory=dict)  # the element's attributes (e.g. a number's min and max)
 
 
 @dataclass
@@ -168,6 +169,7 @@ class _PageParser(HTMLParser):
                         a.get("value", "on" if kind in ("radio", "checkbox") else ""),
                         kind,
                         "checked" in a,
+                        a,
                     )
                 )
         elif tag == "button":

@@ -1,5 +1,5 @@
-"""One simulated participant, end to end: study link → consent → instructions → rounds (through the waiting
-room when the condition pairs people) → survey → completion code.
+"""One simulated participant, end to end: study link → consent → instructions → comprehension check (when the
+study has one) → rounds (through the waiting room when the condition pairs people) → survey → completion code.
 
 The bot follows the pages the server sends rather than a fixed script: after every request it looks at the
 URL it landed on and does what a person would do there. So a study whose flow changes (a round skipped, a
@@ -27,11 +27,13 @@ MAX_PAGES = 200  # a loop between pages is a bug in the study flow, not somethin
 _PARTICIPANT = r"/s/[^/]+/p/[^/]+/"
 PAGE_KINDS = (
     ("instructions", re.compile(_PARTICIPANT + r"instructions/$")),
+    ("comprehension", re.compile(_PARTICIPANT + r"comprehension/$")),
     ("round", re.compile(_PARTICIPANT + r"round/(\d+)/$")),
     ("wait", re.compile(_PARTICIPANT + r"wait/(\d+)/$")),
     ("survey", re.compile(_PARTICIPANT + r"survey/$")),
     ("complete", re.compile(_PARTICIPANT + r"complete/$")),
     ("ended", re.compile(_PARTICIPANT + r"ended/$")),
+    ("screened", re.compile(_PARTICIPANT + r"screened/$")),
 )
 _CODE_IN_TEXT = re.compile(r"code\W{0,3}\s*([A-Z0-9][A-Za-z0-9_-]{3,63})")
 
@@ -51,6 +53,7 @@ class Outcome:
     saw_chat: bool = False
     rounds: list[RoundPlay] = field(default_factory=list)
     answers: dict[str, str] = field(default_factory=dict)
+    comprehension_attempts: int = 0
     seconds: float = 0.0
     last_page: str = ""
 
@@ -88,6 +91,38 @@ def survey_choices(form_groups: dict[str, list[str]], outcome: Outcome, rng: ran
     return choices
 
 
+# What a bot writes in a survey's text box (a person's short, unremarkable answer).
+TEXT_ANSWERS = ("Nothing to add.", "It was fine, thank you.", "The game was interesting.", "No comments.")
+
+
+def question_choices(form, rng: random.Random) -> dict[str, str]:
+    """Answers to the survey's questions that are not radio groups: one box of each multiple-choice group, a
+    number within the input's min and max, a short text; seeded by the bot's rng. An attention check is answered
+    like any question: a bot cannot know the expected answer, so its pass or fail is recorded as it falls."""
+    choices: dict[str, str] = {}
+    boxes: dict[str, list[str]] = {}
+    for f in form.fields:
+        if f.type == "checkbox":
+            boxes.setdefault(f.name, []).append(f.value)
+        elif f.type == "number":
+            low, high = _bound(f.attrs.get("min"), 0), _bound(f.attrs.get("max"), 100)
+            value = rng.uniform(low, max(low, high))
+            whole = f.attrs.get("step") in ("1", None) or f.attrs.get("inputmode") == "numeric"
+            choices[f.name] = str(round(value)) if whole else f"{value:.1f}"
+        elif f.type == "textarea":
+            choices[f.name] = rng.choice(TEXT_ANSWERS)
+    for name, values in boxes.items():
+        choices[name] = rng.choice(values)
+    return choices
+
+
+def _bound(raw: str | None, default: float) -> float:
+    try:
+        return float(raw) if raw not in (None, "") else default
+    except ValueError:
+        return default
+
+
 def completion_code(page: Page) -> str:
     for source in (page.attributes.get("data-completion-code") or [], page.code_text):
         for value in source:
@@ -119,6 +154,7 @@ class Journey:
         self.deadline = time.monotonic() + timeout
         self.log = log
         self.outcome = Outcome(number=number, prolific_pid=f"bot{seed}r{run_id}n{number:03d}")
+        self.tried: dict[str, set[str]] = {}  # comprehension options tried, per question
 
     def run(self) -> Outcome:
         started = time.monotonic()
@@ -209,12 +245,33 @@ class Journey:
             time.sleep(WAIT_POLL_S)
         raise BotError(f"timed out in the waiting room for round {number}")
 
+    def _on_comprehension(self, page: Page, _number) -> Page:
+        """Answer the comprehension check as a person who has not learnt the rules would: keep the answers the page
+        kept (those were right), and for each question it cleared choose an option not tried before."""
+        form = self._single_post_form(page)
+        kept = {f.name for f in form.fields if f.type == "radio" and f.checked}
+        choices = {}
+        for name, values in form.radio_groups().items():
+            if name in kept:
+                continue
+            fresh = [v for v in values if v not in self.tried.setdefault(name, set())] or values
+            choices[name] = self.rng.choice(fresh)
+            self.tried[name].add(choices[name])
+        self.outcome.comprehension_attempts += 1
+        buttons = [b.label or b.value for b in form.buttons]
+        return self._ok(self.client.submit(page, form, buttons[0] if buttons else None, choices),
+                        f"comprehension check, try {self.outcome.comprehension_attempts}")
+
+    def _on_screened(self, page: Page, _number) -> Page:
+        raise BotError(f"screened out by the comprehension check after {self.outcome.comprehension_attempts} "
+                       f"tries: {page.text[:200]}")
+
     def _on_survey(self, page: Page, _number) -> Page:
         form = self._single_post_form(page)
         groups = form.radio_groups()
-        if not groups:
-            raise BotError(f"the survey on {page.path} has no radio groups")
-        choices = survey_choices(groups, self.outcome, self.rng)
+        if not groups and not form.fields:
+            raise BotError(f"the survey on {page.path} has no questions")
+        choices = {**survey_choices(groups, self.outcome, self.rng), **question_choices(form, self.rng)}
         self.outcome.answers = choices
         buttons = [b.label or b.value for b in form.buttons]
         answer = self.client.submit(page, form, buttons[0] if buttons else None, choices)
