@@ -23,6 +23,7 @@ from gameplay.studies.admin_forms import (
     StudyAdminForm,
     round_rows,
 )
+from gameplay.studies.admin_questionnaire import QUESTIONNAIRE_FIELDSET
 from gameplay.studies.admin_seats import SeatsField, default_seats
 from gameplay.studies.models import Condition, PairingTicket, Participant, ParticipantRound, Study, SurveyAnswer
 
@@ -95,6 +96,7 @@ class StudyAdmin(admin.ModelAdmin):
                 )
             },
         ),
+        QUESTIONNAIRE_FIELDSET,
         ("Counts", {"fields": ("declined_count", "created_at")}),
     )
 
@@ -190,7 +192,7 @@ class ParticipantRoundInline(admin.TabularInline):
 class SurveyAnswerInline(admin.TabularInline):
     model = SurveyAnswer
     extra = 0
-    fields = ("item_key", "value", "answered_at")
+    fields = ("item_key", "kind", "value", "number", "choices", "text", "passed", "answered_at")
     readonly_fields = fields
 
     def has_add_permission(self, request, obj=None):
@@ -268,5 +270,5 @@ class PairingTicketAdmin(ReadOnlyAdmin):
 
 @admin.register(SurveyAnswer)
 class SurveyAnswerAdmin(ReadOnlyAdmin):
-    list_display = ("participant", "item_key", "value", "answered_at")
+    list_display = ("participant", "item_key", "kind", "value", "number", "choices", "text", "passed", "answered_at")
     list_filter = ("participant__study", "item_key")

@@ -17,6 +17,7 @@ from gameplay.engines.api import GameSpec, OptionSpec
 from gameplay.engines.registry import all_specs
 from gameplay.reads.agent_directory import agent_exists, agent_plays
 from gameplay.studies import validation
+from gameplay.studies.admin_questionnaire import QuestionnaireAdminMixin
 from gameplay.studies.admin_seats import SeatsField, default_seats
 from gameplay.studies.admin_widgets import FALSE_WORDS, TRUE_WORDS, Column, TableWidget
 from gameplay.studies.models import Condition, Study
@@ -132,7 +133,7 @@ def default_spec() -> GameSpec:
     return all_specs()[0]
 
 
-class StudyAdminForm(forms.ModelForm):
+class StudyAdminForm(QuestionnaireAdminMixin, forms.ModelForm):
     """The study itself: its game from the registry, rounds and Likert items as tables, checked by the study rules.
 
     The rounds table is drawn for one game, which the hidden ``rounds_game`` names. Choosing another game redraws

@@ -4,7 +4,7 @@ declares (``GameSpec.measures``, ``goal_measure``), never from its id. ``exports
 
 from __future__ import annotations
 
-from gameplay.studies import measures
+from gameplay.studies import measures, questionnaire
 from gameplay.studies.analysis import report
 from gameplay.studies.models import Study
 
@@ -89,9 +89,44 @@ SURVEY_COLUMNS: dict[str, str] = {
     "study": "the study's slug",
     "participant": "pseudonymous participant id",
     "condition": "the participant's condition key",
-    "item_key": "the Likert item's key",
-    "value": "the answer, 1 (the item's low label) .. the study's scale (its high label)",
+    "item_key": "the item's key (a Likert item or a question; listed above)",
+    "value": "likert: 1 (the item's low label) .. the study's scale (its high label); single: the chosen option's "
+    "number (1 = the first listed above); number: the number given; blank for multiple and text, and for an "
+    "optional question left out",
     "answered_at": "server time (ISO 8601, UTC)",
+    "kind": "likert, single (one choice), multiple (any choices), number or text",
+    "choices": "multiple: the chosen options' numbers in the item's order, ';'-separated (e.g. 1;3); blank otherwise",
+    "text": "the answer in words: the chosen option's label (single), the chosen labels ' | '-separated (multiple), "
+    "what was written (text; a leading = + - @ is prefixed with '); blank for likert and number",
+    "passed": "attention checks (items with an expected answer, listed above): 1 if the answer was the expected one, "
+    "0 if not, recorded when answered; blank for every other item",
+}
+COMPREHENSION_COLUMNS: dict[str, str] = {
+    "study": "the study's slug",
+    "participant": "pseudonymous participant id",
+    "condition": "the participant's condition key",
+    "attempt": "the try, 1 for the first (each try answers every question of the check)",
+    "item_key": "the comprehension question's key (listed above)",
+    "choice": "the option chosen (1 = the first listed above)",
+    "choice_label": "that option's label",
+    "correct": "1 if it was the right answer, 0 if not",
+    "answered_at": "server time of the try (ISO 8601, UTC)",
+}
+PAYMENT_COLUMNS: dict[str, str] = {
+    "study": "the study's slug",
+    "participant": "pseudonymous participant id",
+    "prolific_pid": "PROLIFIC_PID (if stored): with bonus, what Prolific's bulk bonus form takes",
+    "condition": "the participant's condition key",
+    "step": "the furthest step reached (complete, or where a participant who did not complete stopped: ended = not "
+    "paired, screened = screened out by the comprehension check, or a dropout's step)",
+    "completed": "1 if the participant completed the study (submitted the survey)",
+    "minutes": "minutes from consent to completion (to the last request for those who did not complete)",
+    "base": "the study's base payment if completed, else 0",
+    "bonus_basis": "the bonus rule's measure over the participant's completed rounds (sum or mean, see above); "
+    "blank without a rule or without completed rounds",
+    "bonus": "the bonus by the rule (per unit x basis, at least 0, at most the cap, to the cent) if completed, else 0",
+    "total": "base + bonus",
+    "currency": "the study's currency (ISO code)",
 }
 PARTICIPANT_COLUMNS: dict[str, str] = {
     "study": "the study's slug",
@@ -100,7 +135,8 @@ PARTICIPANT_COLUMNS: dict[str, str] = {
     "prolific_study_id": "STUDY_ID (if stored)",
     "prolific_session_id": "SESSION_ID (if stored)",
     "condition": "condition key",
-    "step": "the furthest step reached: consent, instructions, rounds, survey, complete or ended",
+    "step": "the furthest step reached: consent, instructions, comprehension, rounds, survey, complete, ended (not "
+    "paired) or screened (screened out by the comprehension check)",
     "current_round": "while in the rounds step: the round being played (1-based)",
     "created_at": "when the participant record was created (at consent)",
     "consented_at": "consent time",
@@ -112,6 +148,11 @@ PARTICIPANT_COLUMNS: dict[str, str] = {
     "rounds_started": "rounds with a match",
     "rounds_completed": "rounds whose match finished",
     "rounds_won": "rounds won (blank in cooperative games)",
+    "attention_checks": "attention checks answered (survey.csv rows with passed 0 or 1)",
+    "attention_passed": "attention checks passed",
+    "comprehension_attempts": "tries at the comprehension check (0 without one, or before it; comprehension.csv)",
+    "comprehension_passed": "1 if a try had every answer right, 0 if the last allowed try failed; blank before "
+    "the end of the check or without one",
 }
 PER_ROUND_COLUMNS: dict[str, str] = {
     "status": "per round k: the match's status (rounds.csv status)",
@@ -137,7 +178,10 @@ def participant_column_docs(study: Study) -> dict[str, str]:
             docs[f"rounds_{measures.measure_column(m.name)}"] = f"rounds where {measures.measure_column(m.name)} = 1"
     for suffix, column in measures.participant_round_fields(declared):
         docs[f"round<k>_{suffix}"] = PER_ROUND_COLUMNS.get(suffix) or f"per round k: {column} (see rounds.csv)"
-    docs["survey_<item>"] = "the answer to each Likert item"
+    docs["survey_<item>"] = (
+        "the answer to each item, in survey order: likert, single and number items as survey.csv's value, multiple as "
+        "its choices, text as its text"
+    )
     return docs
 
 
@@ -149,7 +193,7 @@ def participant_columns(study: Study) -> list[str]:
         for k in range(1, measures.round_count(study) + 1)
         for suffix, _ in measures.participant_round_fields(declared)
     ]
-    return fixed + per_round + [f"survey_{key}" for key in measures.likert_keys(study)]
+    return fixed + per_round + [f"survey_{key}" for key in measures.survey_keys(study)]
 
 
 def outcomes(study: Study) -> list[report.Outcome]:
@@ -182,3 +226,60 @@ def flags(study: Study) -> list[str]:
 
 def _describe(measure) -> str:
     return f"{measure.description} ({KIND_WORDS.get(measure.kind, measure.kind)}; declared by the game)"
+
+
+# --- the codebook's lines on the questionnaire, the comprehension check and payment ------------------------------
+
+
+def questionnaire_lines(study: Study) -> list[str]:
+    """What the README says about the questions after the Likert items, the comprehension check and the payment
+    rule: every item with its kind, numbered options and expected (or right) answer, so survey.csv,
+    comprehension.csv and payments.csv can be read without the study's configuration."""
+    lines = []
+    if study.questions:
+        lines.append("Questions after the Likert items (survey.csv, kind in brackets; options numbered from 1):")
+        for item in study.questions:
+            lines.append(f"  {item['key']} ({_question_kind(item)}): {item['prompt']}")
+            if item.get("options"):
+                lines.append("    options: " + "; ".join(f"{n} = {o}" for n, o in enumerate(item["options"], 1)))
+    items = study.comprehension_items or []
+    if items:
+        after = ("screened out (step screened)" if study.comprehension_fail_action == Study.ComprehensionFailed.END
+                 else "plays on, recorded as failed")
+        lines.append(f"Comprehension check before round 1 (comprehension.csv; {study.comprehension_max_attempts} "
+                     f"tries; after the last failed try the participant is {after}):")
+        for item in items:
+            right = questionnaire.option_number(item, item["answer"])
+            lines.append(f"  {item['key']}: {item['prompt']} (right answer: {right} = {item['answer']})")
+            lines.append("    options: " + "; ".join(f"{n} = {o}" for n, o in enumerate(item["options"], 1)))
+    lines.append(payment_line(study))
+    return lines
+
+
+def _question_kind(item: dict) -> str:
+    words = [item["kind"]]
+    if item["kind"] == questionnaire.NUMBER:
+        low, high = item.get("min"), item.get("max")
+        words += ["whole"] if item.get("integer") else []
+        if (low, high) != (None, None):
+            words.append(f"{'' if low is None else low}..{'' if high is None else high}")
+    if item["kind"] == questionnaire.TEXT:
+        words.append(f"at most {questionnaire.text_limit(item)} characters")
+    if not questionnaire.is_required(item):
+        words.append("optional")
+    if questionnaire.is_attention_check(item):
+        words.append(f"attention check, expected: {item['expected']!r}")
+    return ", ".join(words)
+
+
+def payment_line(study: Study) -> str:
+    currency, rule = study.payment_currency, study.bonus_rule or {}
+    base = f"Payment (payments.csv): {study.base_payment} {currency} to every participant who completes"
+    if not rule:
+        return base + "; no bonus."
+    declared = {m.name for m in measures.declared_measures(study)}
+    column = measures.measure_column(rule["measure"]) if rule["measure"] in declared else rule["measure"]
+    cap = f", at most {rule['cap']} {currency}" if rule.get("cap") is not None else ""
+    over = "summed over" if rule.get("over", "sum") == "sum" else "averaged over"
+    return (f"{base}; bonus: {rule['per_unit']} {currency} per unit of {column} (rounds.csv), {over} the "
+            f"participant's completed rounds, at least 0{cap}, to the cent.")

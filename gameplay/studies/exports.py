@@ -20,18 +20,23 @@ from django.utils import timezone
 
 from gameplay.studies import measures, words
 from gameplay.studies.analysis import chat, report, time_to_goal
+from gameplay.studies.comprehension_rows import comprehension_rows
 from gameplay.studies.export_columns import (
+    COMPREHENSION_COLUMNS,
     MESSAGE_COLUMNS,
+    PAYMENT_COLUMNS,
     ROUND_COLUMNS,
     SURVEY_COLUMNS,
     flags,
     outcomes,
     participant_column_docs,
     participant_columns,
+    questionnaire_lines,
     round_columns,
     timed_outcomes,
 )
 from gameplay.studies.models import Study
+from gameplay.studies.payments import payment_rows
 
 # Views, the dashboard and tests read the column lists through this module as well.
 __all__ = [
@@ -40,10 +45,11 @@ __all__ = [
 ]
 
 ROUNDS, MESSAGES, SURVEY, PARTICIPANTS = "rounds.csv", "messages.csv", "survey.csv", "participants.csv"
+COMPREHENSION, PAYMENTS = "comprehension.csv", "payments.csv"
 ANOVA, TUKEY, KRUSKAL, RATES = "anova.csv", "tukey.csv", "kruskal.csv", "rates.csv"
 KM, LOGRANK, CHAT = "km.csv", "logrank.csv", "chat.csv"
 README, ZIP = "README.txt", "analysis.zip"
-DATA_FILES = (ROUNDS, MESSAGES, SURVEY, PARTICIPANTS)
+DATA_FILES = (ROUNDS, MESSAGES, SURVEY, PARTICIPANTS, COMPREHENSION, PAYMENTS)
 # Spreadsheets run a cell starting with these as a formula; participants' free text must not be able to.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 def csv_bytes(columns: Sequence[str], rows: Iterable[Mapping]) -> bytes:
@@ -73,12 +79,25 @@ def messages_csv(study: Study) -> bytes:
     return csv_bytes(list(MESSAGE_COLUMNS), [{**r, **{c: defuse(r[c]) for c in written}} for r in rows])
 
 
-def survey_csv(study: Study) -> bytes:
-    return csv_bytes(list(SURVEY_COLUMNS), measures.answer_rows(study))
+def survey_csv(study: Study, answers: Sequence[Mapping] | None = None) -> bytes:
+    """survey.csv; free-text answers defused."""
+    answers = measures.answer_rows(study) if answers is None else answers
+    return csv_bytes(list(SURVEY_COLUMNS), [{**a, "text": defuse(a["text"])} for a in answers])
 
 
-def participants_csv(study: Study) -> bytes:
-    return csv_bytes(participant_columns(study), measures.participant_rows(study))
+def participants_csv(study: Study, rows: Sequence[Mapping] | None = None) -> bytes:
+    """participants.csv; the survey_ columns of text items defused."""
+    rows = measures.participant_rows(study) if rows is None else rows
+    texts = [f"survey_{q['key']}" for q in study.questions or [] if q["kind"] == "text"]
+    return csv_bytes(participant_columns(study), [{**r, **{c: defuse(r[c] or "") for c in texts}} for r in rows])
+
+
+def comprehension_csv(study: Study) -> bytes:
+    return csv_bytes(list(COMPREHENSION_COLUMNS), comprehension_rows(study))
+
+
+def payments_csv(study: Study, rounds: Sequence[Mapping] | None = None) -> bytes:
+    return csv_bytes(list(PAYMENT_COLUMNS), payment_rows(study, rounds))
 
 
 # One builder per single-file download.
@@ -87,6 +106,8 @@ DOWNLOADS: dict[str, Callable[[Study], bytes]] = {
     MESSAGES: messages_csv,
     SURVEY: survey_csv,
     PARTICIPANTS: participants_csv,
+    COMPREHENSION: comprehension_csv,
+    PAYMENTS: payments_csv,
 }
 
 
@@ -128,10 +149,10 @@ def bundle(study: Study) -> dict[str, bytes]:
         **result.figures,
         ROUNDS: rounds_csv(study, rounds),
         MESSAGES: messages_csv(study),
-        SURVEY: csv_bytes(list(SURVEY_COLUMNS), answers),
-        PARTICIPANTS: csv_bytes(
-            participant_columns(study), measures.participant_rows(study, rounds=rounds, answers=answers)
-        ),
+        SURVEY: survey_csv(study, answers),
+        PARTICIPANTS: participants_csv(study, measures.participant_rows(study, rounds=rounds, answers=answers)),
+        COMPREHENSION: comprehension_csv(study),
+        PAYMENTS: payments_csv(study, rounds),
     }
 
 
@@ -186,6 +207,7 @@ def readme(study: Study) -> str:
             f"  {i['key']}: {i['prompt']} (1 = {i['low']}, {study.likert_scale} = {i['high']})"
             for i in study.likert_items or []
         ),
+        *questionnaire_lines(study),
         "",
         "OUTCOME MEASURES THE GAME DECLARES (one rounds.csv column each, named m_<measure>; the prefix keeps them",
         "apart from the platform's own columns):",
@@ -227,8 +249,10 @@ def readme(study: Study) -> str:
             "by participants and agents alike, in each match's order",
             MESSAGE_COLUMNS,
         ),
-        (SURVEY, "one row per survey answer", SURVEY_COLUMNS),
+        (SURVEY, "one row per item a participant answered (Likert items, then the questions)", SURVEY_COLUMNS),
         (PARTICIPANTS, "one row per participant", participant_column_docs(study)),
+        (COMPREHENSION, "one row per comprehension question per try", COMPREHENSION_COLUMNS),
+        (PAYMENTS, "one row per participant: what they are owed (the rule is above)", PAYMENT_COLUMNS),
         (ANOVA, "one-way ANOVA per numeric outcome and round", report.ANOVA_COLUMNS),
         (TUKEY, "Tukey HSD, one row per pair of conditions compared in anova.csv", report.TUKEY_COLUMNS),
         (KRUSKAL, "Kruskal-Wallis per survey item", report.KRUSKAL_COLUMNS),

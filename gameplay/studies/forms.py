@@ -1,4 +1,4 @@
-"""Input parsing for participant pages: the study link's query parameters and the Likert survey."""
+"""Input parsing for participant pages: the study link's query parameters, the survey and the comprehension check."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ from dataclasses import dataclass
 
 from django import forms
 
+from gameplay.studies import questionnaire
+from gameplay.studies.questionnaire import MULTIPLE, NUMBER, SINGLE, TEXT
 from gameplay.writes.text_input import TextRejected, clean_text
 
 # Prolific ids are 24 hex characters; accept any short token of word characters so other panels work too,
@@ -61,12 +63,52 @@ def entry_params(data: Mapping) -> EntryParams:
     )
 
 
-class SurveyForm(forms.Form):
-    """One required radio group per Likert item, valued 1..scale."""
+CHOOSE_ONE = "Please choose one answer."
 
-    def __init__(self, items: list[dict], scale: int, *args, **kwargs):
+
+class FreeTextField(forms.CharField):
+    """Text as a person types it: several lines allowed, no control characters (``text_input``'s rules)."""
+
+    def to_python(self, value):
+        try:
+            return clean_text(value if isinstance(value, str) else "", max_length=self.max_length or 10**6,
+                              multiline=True, what="Your answer")
+        except TextRejected as err:
+            raise forms.ValidationError(f"{err}.") from None
+
+
+def question_field(item: dict) -> forms.Field:
+    """The form field of one question (``questionnaire``: what the kinds are); choices are valued by option number,
+    1 for the first."""
+    kind, required = item["kind"], questionnaire.is_required(item)
+    common = {"label": item["prompt"], "required": required}
+    choices = [(n, label) for n, label in enumerate(item.get("options") or [], start=1)]
+    if kind == SINGLE:
+        return forms.TypedChoiceField(choices=choices, coerce=int, widget=forms.RadioSelect, empty_value=None,
+                                      error_messages={"required": CHOOSE_ONE}, **common)
+    if kind == MULTIPLE:
+        return forms.TypedMultipleChoiceField(choices=choices, coerce=int, widget=forms.CheckboxSelectMultiple,
+                                              error_messages={"required": "Please choose at least one answer."},
+                                              **common)
+    if kind == NUMBER:
+        bounds = {"min_value": item.get("min"), "max_value": item.get("max")}
+        if item.get("integer"):
+            return forms.IntegerField(widget=forms.NumberInput(attrs={"inputmode": "numeric"}), **bounds, **common)
+        return forms.FloatField(widget=forms.NumberInput(attrs={"inputmode": "decimal", "step": "any"}), **bounds,
+                                **common)
+    if kind == TEXT:
+        limit = questionnaire.text_limit(item)
+        return FreeTextField(max_length=limit, widget=forms.Textarea(attrs={"rows": 3}), **common)
+    raise ValueError(f"unknown question kind {kind!r}")
+
+
+class SurveyForm(forms.Form):
+    """The survey: one required radio group per Likert item, valued 1..scale, then one field per question."""
+
+    def __init__(self, items: list[dict], scale: int, *args, questions: list[dict] | tuple = (), **kwargs):
         super().__init__(*args, **kwargs)
         self.items = items
+        self.questions = list(questions)
         choices = [(n, str(n)) for n in range(1, scale + 1)]
         for item in items:
             self.fields[item["key"]] = forms.TypedChoiceField(
@@ -74,9 +116,29 @@ class SurveyForm(forms.Form):
                 choices=choices,
                 coerce=int,
                 widget=forms.RadioSelect,
-                error_messages={"required": "Please choose one answer."},
+                error_messages={"required": CHOOSE_ONE},
             )
+        for item in self.questions:
+            self.fields[item["key"]] = question_field(item)
 
     def groups(self):
-        """(item, bound field) pairs for the template, in the study's order."""
+        """(item, bound field) pairs for the template's Likert grid, in the study's order."""
+        return [(item, self[item["key"]]) for item in self.items]
+
+    def question_groups(self):
+        """(item, bound field) pairs of the questions after the grid."""
+        return [(item, self[item["key"]]) for item in self.questions]
+
+
+class ComprehensionForm(forms.Form):
+    """The comprehension check: one radio group per question, valued by option number. The right answers stay on
+    the server (``questionnaire.wrong_keys``): nothing in the form knows them."""
+
+    def __init__(self, items: list[dict], *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.items = items
+        for item in items:
+            self.fields[item["key"]] = question_field({**item, "kind": SINGLE, "required": True})
+
+    def groups(self):
         return [(item, self[item["key"]]) for item in self.items]

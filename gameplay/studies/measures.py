@@ -27,6 +27,7 @@ from gameplay.engines.api import EngineError, MeasureSpec, State
 from gameplay.engines.registry import create_game, game_class
 from gameplay.models import Event, Seat
 from gameplay.reads.selectors import state_of
+from gameplay.studies import questionnaire
 from gameplay.studies.models import AGENT, Condition, Participant, ParticipantRound, Study, SurveyAnswer
 from gameplay.studies.selectors import is_dropped
 
@@ -53,6 +54,11 @@ def condition_keys(study: Study) -> list[str]:
 
 def likert_keys(study: Study) -> list[str]:
     return [item["key"] for item in study.likert_items or []]
+
+
+def survey_keys(study: Study) -> list[str]:
+    """Every item of the survey in page order: the Likert items, then the questions (``Study.questions``)."""
+    return likert_keys(study) + [item["key"] for item in study.questions or []]
 
 
 # --- what the study's game declares ---------------------------------------------------------------------------
@@ -272,7 +278,9 @@ def round_rows(study: Study) -> list[dict]:
 
 
 def answer_rows(study: Study) -> list[dict]:
-    order = {key: i for i, key in enumerate(likert_keys(study))}
+    """survey.csv: one row per item a participant was asked (Likert items, then the questions), in page order."""
+    order = {key: i for i, key in enumerate(survey_keys(study))}
+    items = {item["key"]: item for item in study.questions or []}
     answers = (
         SurveyAnswer.objects.filter(participant__study=study)
         .select_related("participant__condition")
@@ -285,11 +293,26 @@ def answer_rows(study: Study) -> list[dict]:
             "participant": participant_code(a.participant_id),
             "condition": a.participant.condition.key,
             "item_key": a.item_key,
-            "value": a.value,
+            "value": _number(a.number) if a.kind == questionnaire.NUMBER else a.value,
             "answered_at": iso(a.answered_at),
+            "kind": a.kind,
+            "choices": ";".join(str(n) for n in a.choices or []),
+            "text": questionnaire.words(a.kind, items.get(a.item_key), a.value, a.choices or [], a.text),
+            "passed": a.passed,
         }
         for a in answers
     ]
+
+
+def _number(value: float | None) -> int | float | None:
+    """A number answer as written: 25, not 25.0."""
+    return int(value) if value is not None and value.is_integer() else value
+
+
+def wide_answer(row: dict) -> object:
+    """An answer of survey.csv as participants.csv shows it: the value, the chosen numbers of a multiple-choice
+    item, or the text of a text item."""
+    return {questionnaire.MULTIPLE: row["choices"], questionnaire.TEXT: row["text"]}.get(row["kind"], row["value"])
 
 
 # --- one row per participant --------------------------------------------------------------------------------------
@@ -320,9 +343,9 @@ def participant_rows(
     by_round: dict[str, dict[int, dict]] = defaultdict(dict)
     for row in round_rows(study) if rounds is None else rounds:
         by_round[row["participant"]][row["round"]] = row
-    by_item: dict[str, dict[str, int]] = defaultdict(dict)
+    by_item: dict[str, dict[str, dict]] = defaultdict(dict)
     for a in answer_rows(study) if answers is None else answers:
-        by_item[a["participant"]][a["item_key"]] = a["value"]
+        by_item[a["participant"]][a["item_key"]] = a
     declared = declared_measures(study)
     flags = [measure_column(m.name) for m in declared if m.kind == "bool"]
     cooperative = is_cooperative(study)
@@ -357,8 +380,14 @@ def participant_rows(
             r = mine.get(k, {})
             for suffix, column in participant_round_fields(declared):
                 row[f"round{k}_{suffix}"] = r.get(column)
-        for key in likert_keys(study):
-            row[f"survey_{key}"] = by_item[code].get(key)
+        checks = [a["passed"] for a in by_item[code].values() if a["passed"] is not None]
+        row["attention_checks"] = len(checks)
+        row["attention_passed"] = sum(checks)
+        row["comprehension_attempts"] = p.comprehension_attempts
+        row["comprehension_passed"] = p.comprehension_passed
+        for key in survey_keys(study):
+            answer = by_item[code].get(key)
+            row[f"survey_{key}"] = wide_answer(answer) if answer else None
         rows.append(row)
     return rows
 

@@ -10,6 +10,7 @@ server timestamps, so there is one source of truth.
 from __future__ import annotations
 
 import secrets
+from decimal import Decimal
 
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
@@ -30,6 +31,13 @@ def default_likert_items() -> list[dict]:
     ]
 
 
+def default_fail_message() -> str:
+    return (
+        "Thank you for your time. Your answers show that the rules were not clear enough for you to play this "
+        "study, so it ends here for you. This is not a judgement of you."
+    )
+
+
 class Study(models.Model):
     class Assignment(models.TextChoices):
         BALANCED = "balanced", "Balanced random (between-subject)"
@@ -47,6 +55,10 @@ class Study(models.Model):
         AGENT = "agent", "The fallback agent takes over their seat and the round goes on"
         END = "end", "The round ends without a result and the others go on to the next"
 
+    class ComprehensionFailed(models.TextChoices):
+        END = "end", "Screen them out: the session ends with the screen-out message (and code)"
+        CONTINUE = "continue", "Let them play on (recorded as failed in the exports)"
+
     slug = models.SlugField(max_length=80, unique=True, help_text="The study link is /s/<slug>/.")
     title = models.CharField(max_length=200)
     game_id = models.CharField(max_length=64, help_text="A registered game id, e.g. gnomes or santorini.")
@@ -58,6 +70,44 @@ class Study(models.Model):
     likert_items = models.JSONField(default=default_likert_items, help_text="[{key, prompt, low, high}, …]")
     likert_scale = models.PositiveSmallIntegerField(
         default=5, validators=[MinValueValidator(2), MaxValueValidator(11)], help_text="Points on every item."
+    )
+    # Questionnaire items beyond the Likert grid, answered after it on the survey page. Each is an object with a
+    # key, a kind (single, multiple, number or text), a prompt and the kind's fields; an "expected" answer makes
+    # it an attention check (gameplay.studies.questionnaire; the rules: gameplay.studies.validation).
+    questions = models.JSONField(
+        default=list, blank=True,
+        help_text='[{key, kind: single|multiple|number|text, prompt, options, min, max, integer, max_length, '
+        'required, expected}, …], after the Likert items.',
+    )
+    # The comprehension check between the instructions and round 1: single-choice questions whose right answer
+    # stays on the server; a participant has comprehension_max_attempts tries to answer them all right.
+    comprehension_items = models.JSONField(
+        default=list, blank=True,
+        help_text="[{key, prompt, options, answer}, …]; empty: no comprehension check.",
+    )
+    comprehension_max_attempts = models.PositiveSmallIntegerField(
+        default=3, validators=[MinValueValidator(1), MaxValueValidator(10)],
+        help_text="Tries at answering every comprehension question right (the wrong ones are marked each time).",
+    )
+    comprehension_fail_action = models.CharField(
+        max_length=8, choices=ComprehensionFailed.choices, default=ComprehensionFailed.END,
+        help_text="What happens after the last failed try.",
+    )
+    comprehension_fail_message = models.TextField(
+        default=default_fail_message, help_text="Shown to a participant screened out by the comprehension check."
+    )
+    comprehension_fail_code = models.CharField(
+        max_length=64, blank=True, help_text="A code for the screened-out page (e.g. Prolific's screen-out code)."
+    )
+    # Payment: payments.csv gives every participant the base payment (once complete) and a bonus by this rule.
+    base_payment = models.DecimalField(
+        max_digits=8, decimal_places=2, default=Decimal("0.00"), validators=[MinValueValidator(Decimal("0"))],
+        help_text="Paid to every participant who completes the study.",
+    )
+    payment_currency = models.CharField(max_length=3, default="GBP", help_text="ISO code, e.g. GBP or USD.")
+    bonus_rule = models.JSONField(
+        default=dict, blank=True,
+        help_text='{"measure": "<measure>", "per_unit": 0.05, "cap": 1.0, "over": "sum"|"mean"}; {}: no bonus.',
     )
     completion_message = models.TextField(default="Thank you for taking part!")
     completion_code = models.CharField(max_length=64, blank=True, help_text="Shown at the end (e.g. Prolific's).")
@@ -183,10 +233,12 @@ class Participant(models.Model):
     class Step(models.TextChoices):
         CONSENT = "consent", "Consent"
         INSTRUCTIONS = "instructions", "Instructions"
+        COMPREHENSION = "comprehension", "Comprehension check"
         ROUNDS = "rounds", "Playing rounds"
         SURVEY = "survey", "Survey"
         COMPLETE = "complete", "Complete"
         ENDED = "ended", "Ended early (not paired)"
+        SCREENED = "screened", "Screened out (comprehension check)"
 
     study = models.ForeignKey(Study, on_delete=models.PROTECT, related_name="participants")
     condition = models.ForeignKey(Condition, on_delete=models.PROTECT, related_name="participants")
@@ -206,6 +258,10 @@ class Participant(models.Model):
         default=0, help_text="Times this PROLIFIC_PID came back from another browser (refused each time)."
     )
     pid_reused_at = models.DateTimeField(null=True, blank=True, help_text="The last such time.")
+    comprehension_attempts = models.PositiveSmallIntegerField(default=0, help_text="Comprehension check tries made.")
+    comprehension_passed = models.BooleanField(
+        null=True, blank=True, help_text="Passed the comprehension check; empty while not taken (or none)."
+    )
 
     class Meta:
         ordering = ["study", "pk"]
@@ -269,11 +325,41 @@ class PairingTicket(models.Model):
 
 
 class SurveyAnswer(models.Model):
+    """One questionnaire item as the participant answered it (a skipped optional item has no value).
+
+    The kind, and whether an attention check was passed, are recorded when the answer is given, so later edits of
+    the study's items never re-score what people answered."""
+
     participant = models.ForeignKey(Participant, on_delete=models.CASCADE, related_name="answers")
     item_key = models.CharField(max_length=40)
-    value = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=10, default="likert", help_text="likert, single, multiple, number or text.")
+    value = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Likert: the point; single choice: the option's number (1 = first)."
+    )
+    number = models.FloatField(null=True, blank=True, help_text="A number item's answer.")
+    choices = models.JSONField(default=list, blank=True, help_text="Multiple choice: the chosen options' numbers.")
+    text = models.TextField(blank=True, help_text="A text item's answer.")
+    passed = models.BooleanField(null=True, blank=True, help_text="Attention checks: the expected answer was given.")
     answered_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["participant", "item_key"]
         constraints = [models.UniqueConstraint(fields=["participant", "item_key"], name="one_answer_per_item")]
+
+
+class ComprehensionAnswer(models.Model):
+    """One comprehension question in one try: the option chosen and whether it was right (checked on the server:
+    the right answers never reach the page)."""
+
+    participant = models.ForeignKey(Participant, on_delete=models.CASCADE, related_name="comprehension_answers")
+    attempt = models.PositiveSmallIntegerField(help_text="1 for the first try.")
+    item_key = models.CharField(max_length=40)
+    choice = models.PositiveSmallIntegerField(help_text="The option chosen (1 = first).")
+    correct = models.BooleanField()
+    answered_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["participant", "attempt", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["participant", "attempt", "item_key"], name="one_answer_per_try_and_item")
+        ]

@@ -2,19 +2,20 @@
 
 A preset is checked with the rules of gameplay.studies.validation before anything is written (the game
 exists, every round merged with every condition's options is a valid configuration for the condition's seats,
-every named agent exists, the Likert items are well formed), so a typo fails at load time, not in front of a
-participant. Reloading updates the study and its conditions in place; it never touches participants, the
-declined count, or (without ``open_study``) whether the study is open.
+every named agent exists, the Likert items, questions, comprehension check and bonus rule are well formed), so a
+typo fails at load time, not in front of a participant. Reloading updates the study and its conditions in place;
+it never touches participants, the declined count, or (without ``open_study``) whether the study is open.
 """
 
 from __future__ import annotations
 
 import json
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import models, transaction
 
 from gameplay.studies.models import Condition, Study
 from gameplay.studies.validation import format_errors, study_errors
@@ -26,6 +27,8 @@ STUDY_FIELDS = (
     "partner_left_action",
     "dropout_after_s", "require_pid",
     "max_participants",
+    "questions", "comprehension_items", "comprehension_max_attempts", "comprehension_fail_action",
+    "comprehension_fail_message", "comprehension_fail_code", "base_payment", "payment_currency", "bonus_rule",
 )
 CONDITION_FIELDS = ("label", "seats", "options")
 
@@ -71,13 +74,21 @@ def load_preset(data: dict[str, Any], *, open_study: bool = False) -> tuple[Stud
         study = study or Study(slug=slug)
         for field in STUDY_FIELDS:
             if field in data:
-                setattr(study, field, data[field])
+                setattr(study, field, _stored(field, data[field]))
         if open_study:
             study.is_open = True
         _save(study, exclude=None)
         for spec in conditions:
             _load_condition(study, spec)
     return study, created
+
+
+def _stored(field: str, value: Any) -> Any:
+    """A JSON value as the model field stores it: an amount such as 2.55 becomes Decimal("2.55"), not the float's
+    binary expansion (which a two-decimal field would refuse)."""
+    if isinstance(Study._meta.get_field(field), models.DecimalField) and isinstance(value, int | float):
+        return Decimal(str(value))
+    return value
 
 
 def _load_condition(study: Study, spec: dict[str, Any]) -> None:

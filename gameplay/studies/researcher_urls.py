@@ -15,5 +15,8 @@ urlpatterns = [
     path("<slug:slug>/messages.csv", views.download, {"filename": exports.MESSAGES}, name="messages_csv"),
     path("<slug:slug>/survey.csv", views.download, {"filename": exports.SURVEY}, name="survey_csv"),
     path("<slug:slug>/participants.csv", views.download, {"filename": exports.PARTICIPANTS}, name="participants_csv"),
+    path("<slug:slug>/comprehension.csv", views.download, {"filename": exports.COMPREHENSION},
+         name="comprehension_csv"),
+    path("<slug:slug>/payments.csv", views.download, {"filename": exports.PAYMENTS}, name="payments_csv"),
     path("<slug:slug>/analysis.zip", views.download, {"filename": exports.ZIP}, name="analysis_zip"),
 ]

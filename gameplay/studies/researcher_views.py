@@ -107,9 +107,11 @@ def _downloads() -> list[tuple[str, str, str]]:
         ("study_research:messages_csv", exports.MESSAGES, "one row per chat line and free-text action"),
         ("study_research:survey_csv", exports.SURVEY, "one row per survey answer"),
         ("study_research:participants_csv", exports.PARTICIPANTS, "one row per participant (wide)"),
+        ("study_research:comprehension_csv", exports.COMPREHENSION, "one row per comprehension question per try"),
+        ("study_research:payments_csv", exports.PAYMENTS, "one row per participant: base, bonus and total owed"),
         (
             "study_research:analysis_zip",
             exports.ZIP,
-            "ANOVA, Tukey HSD, Kruskal-Wallis, yes/no rates, box plots, README and the four CSVs",
+            "ANOVA, Tukey HSD, Kruskal-Wallis, yes/no rates, box plots, README and the data CSVs",
         ),
     ]

@@ -8,12 +8,19 @@ from django.db.models import Count
 from django.utils import timezone
 
 from gameplay.models import Match, Seat
-from gameplay.studies.models import Condition, PairingTicket, Participant, ParticipantRound, Study
+from gameplay.studies.models import (
+    ComprehensionAnswer,
+    Condition,
+    PairingTicket,
+    Participant,
+    ParticipantRound,
+    Study,
+)
 from gameplay.web import presence
 from gameplay.writes.text_input import clean_token
 
 # Steps after which a silent participant is finished, not dropped out.
-FINAL_STEPS = (Participant.Step.COMPLETE, Participant.Step.ENDED)
+FINAL_STEPS = (Participant.Step.COMPLETE, Participant.Step.ENDED, Participant.Step.SCREENED)
 
 
 def plays_in_match(participant_tokens, match: Match) -> bool:
@@ -157,3 +164,10 @@ def dropout_step(participant: Participant, now: datetime | None = None) -> str |
     if participant.step == Participant.Step.ROUNDS:
         return f"{participant.step}:{participant.round_index + 1}"
     return participant.step
+
+
+def last_comprehension_try(participant: Participant) -> dict[str, tuple[int, bool]]:
+    """The participant's latest try at the comprehension check: {question key: (option chosen, right)}; {} before
+    the first."""
+    answers = ComprehensionAnswer.objects.filter(participant=participant, attempt=participant.comprehension_attempts)
+    return {a.item_key: (a.choice, a.correct) for a in answers}

@@ -1,4 +1,5 @@
-"""Writes for the participant journey: consent, assignment, rounds (with the waiting room), survey, completion.
+"""Writes for the participant journey: consent, assignment, the comprehension check, rounds (with the waiting
+room), survey, completion.
 
 Every step is a small transaction that checks the participant's current step first, so a double click, a
 second tab or a replayed POST cannot skip or repeat a step. Rounds are ordinary private matches created
@@ -19,9 +20,17 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from gameplay.studies import selectors
+from gameplay.studies import questionnaire, selectors
 from gameplay.studies.forms import EntryParams
-from gameplay.studies.models import Condition, PairingTicket, Participant, ParticipantRound, Study, SurveyAnswer
+from gameplay.studies.models import (
+    ComprehensionAnswer,
+    Condition,
+    PairingTicket,
+    Participant,
+    ParticipantRound,
+    Study,
+    SurveyAnswer,
+)
 from gameplay.writes import seat_claims
 from gameplay.writes import services as match_services
 from gameplay.writes.services import SeatController, ServiceError
@@ -162,13 +171,54 @@ def _assign_condition(study: Study, condition_key: str | None) -> Condition:
 
 
 def finish_instructions(participant: Participant) -> Participant:
+    """On from the instructions: to the comprehension check when the study has one, else to round 1."""
     with transaction.atomic():
         p = _locked(participant)
         if p.step == Step.INSTRUCTIONS:
-            p.step = Step.ROUNDS if selectors.round_count(p.study) else Step.SURVEY
-            p.round_index = 0
+            if p.study.comprehension_items:
+                p.step = Step.COMPREHENSION
+            else:
+                _to_first_round(p)
             p.save(update_fields=["step", "round_index"])
     return _begin_round(p)
+
+
+def _to_first_round(p: Participant) -> None:
+    p.step = Step.ROUNDS if selectors.round_count(p.study) else Step.SURVEY
+    p.round_index = 0
+
+
+def submit_comprehension(participant: Participant, choices: Mapping[str, int]) -> tuple[Participant, list[str]]:
+    """Grade one try at the comprehension check on the server and record every answer of it.
+
+    All right: on to round 1. Wrong answers with tries left: the participant stays on the check and the keys of
+    the wrong questions are returned (the page marks them, never the right answers). After the last failed try
+    the study's ``comprehension_fail_action`` applies: screened out (the session ends) or on to round 1 anyway;
+    either way ``comprehension_passed`` is False. A replayed POST after the check changes nothing."""
+    with transaction.atomic():
+        p = _locked(participant)
+        if p.step != Step.COMPREHENSION:
+            return p, []
+        study, attempt = p.study, p.comprehension_attempts + 1
+        items = study.comprehension_items
+        wrong = questionnaire.wrong_keys(items, choices)
+        ComprehensionAnswer.objects.bulk_create([
+            ComprehensionAnswer(participant=p, attempt=attempt, item_key=item["key"],
+                                choice=choices.get(item["key"]) or 0, correct=item["key"] not in wrong)
+            for item in items
+        ])
+        p.comprehension_attempts = attempt
+        if not wrong:
+            p.comprehension_passed = True
+            _to_first_round(p)
+        elif attempt >= study.comprehension_max_attempts:
+            p.comprehension_passed = False
+            if study.comprehension_fail_action == Study.ComprehensionFailed.CONTINUE:
+                _to_first_round(p)
+            else:
+                p.step = Step.SCREENED
+        p.save(update_fields=["step", "round_index", "comprehension_attempts", "comprehension_passed"])
+    return _begin_round(p), wrong
 
 
 def start_round(participant: Participant) -> ParticipantRound | None:
@@ -404,19 +454,19 @@ def end_round_without_agent(participant: Participant, round_index: int) -> Parti
 # --- survey and completion -----------------------------------------------------------------------------------
 
 
-def submit_survey(participant: Participant, answers: Mapping[str, int]) -> Participant:
-    """Store one answer per Likert item (every item, each 1..scale) and complete the participant."""
+def submit_survey(participant: Participant, answers: Mapping[str, object]) -> Participant:
+    """Store one answer per item (every Likert item 1..scale, each question as its kind allows; an optional
+    question left blank is stored blank), with each attention check's outcome, and complete the participant."""
     study = participant.study
-    keys = [item["key"] for item in study.likert_items]
-    for key in keys:
-        value = answers.get(key)
-        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= study.likert_scale:
-            raise ServiceError(f"Please answer every question (missing or invalid: {key}).")
+    try:
+        recorded = questionnaire.record_all(study.likert_items, study.likert_scale, study.questions or [], answers)
+    except questionnaire.AnswerError as err:
+        raise ServiceError(str(err)) from None
     with transaction.atomic():
         p = _locked(participant)
         if p.step != Step.SURVEY:
             return p
-        SurveyAnswer.objects.bulk_create([SurveyAnswer(participant=p, item_key=k, value=answers[k]) for k in keys])
+        SurveyAnswer.objects.bulk_create([SurveyAnswer(participant=p, **vars(r)) for r in recorded])
         p.step = Step.COMPLETE
         p.completed_at = timezone.now()
         p.save(update_fields=["step", "completed_at"])

@@ -14,6 +14,7 @@ urlpatterns = [
     path("<slug:slug>/declined/", views.declined, name="declined"),
     path(participant, views.resume, name="resume"),
     path(participant + "instructions/", views.instructions, name="instructions"),
+    path(participant + "comprehension/", views.comprehension, name="comprehension"),
     path(participant + "round/<int:n>/", views.round_page, name="round"),
     path(participant + "round/<int:n>/start/", views.round_start, name="round_start"),
     path(participant + "round/<int:n>/status/", views.round_status, name="round_status"),
@@ -24,4 +25,5 @@ urlpatterns = [
     path(participant + "survey/", views.survey, name="survey"),
     path(participant + "complete/", views.complete, name="complete"),
     path(participant + "ended/", views.ended, name="ended"),
+    path(participant + "screened/", views.screened, name="screened"),
 ]

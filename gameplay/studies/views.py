@@ -9,8 +9,8 @@ saying it has already taken part.
 
 GET pages only read (the session lives in a signed cookie, so binding a browser writes no row). Everything
 that changes the database is a POST: consent, finishing the instructions (which creates round 1 or joins the
-waiting room), Continue, "Start round", the waiting room's poll, the survey, and the pages' heartbeat, which
-records presence (last_seen_at) for dropout and partner-gone detection.
+waiting room), each try at the comprehension check, Continue, "Start round", the waiting room's poll, the
+survey, and the pages' heartbeat, which records presence (last_seen_at) for dropout and partner-gone detection.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from gameplay.reads import selectors as match_selectors
 from gameplay.studies import selectors, services
-from gameplay.studies.forms import SurveyForm, entry_params
+from gameplay.studies.forms import ComprehensionForm, SurveyForm, entry_params
 from gameplay.studies.models import Participant, Study
 from gameplay.web.rate_limits import limited_per_client
 from gameplay.web.rendering import view_context
@@ -172,8 +172,38 @@ def instructions(request, participant: Participant):
         "rounds": selectors.round_count(participant.study),
         "human_partner": participant.condition.needs_partner,
         "partner_summary": participant.condition.partner_summary,
+        "comprehension": bool(participant.study.comprehension_items),
     }
     return render(request, "studies/instructions.html", context)
+
+
+@participant_page
+@require_http_methods(["GET", "POST"])
+def comprehension(request, participant: Participant):
+    """The comprehension check after the instructions, graded on the server. Each try is a POST that redirects
+    (a reload never sends a try again); after a wrong try the page shows the last try's wrong questions marked and
+    cleared, the right ones kept, and how many tries are left."""
+    if participant.step != Step.COMPREHENSION:
+        return _to_current_step(request, participant)
+    study = participant.study
+    wrong: list[str] = []
+    if request.method == "POST":
+        form = ComprehensionForm(study.comprehension_items, request.POST)
+        if form.is_valid():
+            participant, _ = services.submit_comprehension(participant, form.cleaned_data)
+            return redirect(step_url(participant))
+    else:
+        last = selectors.last_comprehension_try(participant)
+        wrong = [key for key, (_, correct) in last.items() if not correct]
+        kept = {key: choice for key, (choice, correct) in last.items() if correct}
+        form = ComprehensionForm(study.comprehension_items, initial=kept)
+    context = {
+        **_page_context(participant),
+        "form": form,
+        "wrong": wrong,
+        "tries_left": study.comprehension_max_attempts - participant.comprehension_attempts,
+    }
+    return render(request, "studies/comprehension.html", context)
 
 
 @participant_page
@@ -306,7 +336,7 @@ def survey(request, participant: Participant):
     if participant.step != Step.SURVEY:
         return _to_current_step(request, participant)
     study = participant.study
-    form = SurveyForm(study.likert_items, study.likert_scale, request.POST or None)
+    form = SurveyForm(study.likert_items, study.likert_scale, request.POST or None, questions=study.questions or [])
     if request.method == "POST" and form.is_valid():
         try:
             participant = services.submit_survey(participant, form.cleaned_data)
@@ -334,6 +364,15 @@ def ended(request, participant: Participant):
     return render(request, "studies/ended.html", {"study": participant.study})
 
 
+@participant_page
+@require_GET
+def screened(request, participant: Participant):
+    """The end for a participant screened out by the comprehension check: the study's message (and code)."""
+    if participant.step != Step.SCREENED:
+        return _to_current_step(request, participant)
+    return render(request, "studies/screened.html", {"study": participant.study})
+
+
 # --- helpers -------------------------------------------------------------------------------------------------
 
 
@@ -347,9 +386,11 @@ def step_url(participant: Participant) -> str:
         )
         return _url("study:wait" if waiting else "study:round", participant, n=n)
     name = {
+        Step.COMPREHENSION: "study:comprehension",
         Step.SURVEY: "study:survey",
         Step.COMPLETE: "study:complete",
         Step.ENDED: "study:ended",
+        Step.SCREENED: "study:screened",
     }.get(step, "study:instructions")  # CONSENT is never stored (participants exist from consent on)
     return _url(name, participant)
 

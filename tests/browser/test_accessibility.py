@@ -2,9 +2,9 @@
 
 axe-core (tests/support/vendor/axe.min.js, vendored: never served to players) runs in Debian's Chromium on the
 lobby, each game's new-match and live match page (after the socket drew it), a replay, the match list, the study
-journey (consent, instructions, a round, the survey, the completion page), the researcher dashboard and the
-leaderboard. The pages' Content-Security-Policy allows scripts from the site only, so the test's browser context
-bypasses it to inject axe; nothing else about the pages changes.
+journey (consent, instructions, the comprehension check, a round, the survey, the completion page), the researcher
+dashboard and the leaderboard. The pages' Content-Security-Policy allows scripts from the site only, so the test's
+browser context bypasses it to inject axe; nothing else about the pages changes.
 """
 
 from __future__ import annotations
@@ -31,15 +31,28 @@ RUN_AXE = """async () => {
 }"""
 
 
+# The study's comprehension check and a question of every kind after its Likert items (issue 38, point 6).
+COMPREHENSION = [{"key": "goal", "prompt": "What is the goal?", "options": ["Find the treasure", "Hide"],
+                  "answer": "Find the treasure"}]
+QUESTIONS = [
+    {"key": "tactics", "kind": "multiple", "prompt": "Which tactics did you use?", "options": ["Left", "Wait"]},
+    {"key": "colour", "kind": "single", "prompt": "Please choose Blue.", "options": ["Red", "Blue"],
+     "expected": "Blue"},
+    {"key": "age", "kind": "number", "prompt": "How old are you?", "min": 18, "max": 99, "integer": True},
+    {"key": "notes", "kind": "text", "prompt": "Anything else?", "required": False},
+]
+
+
 @pytest.fixture(scope="module")
 def a11y_server(tmp_path_factory):
-    """A server with a one-round copy of the Gnomes study (two moves a round, against the mute agent) and a
-    staff account for the researcher pages."""
+    """A server with a one-round copy of the Gnomes study (two moves a round, against the mute agent, with a
+    comprehension check and questions of every kind) and a staff account for the researcher pages."""
     tmp = tmp_path_factory.mktemp("a11y-db")
     env = server_env(f"sqlite:///{tmp / 'db.sqlite3'}", RATING_BOOTSTRAP="200")
     migrate(env)
     preset = json.loads(GNOMES_PRESET.read_text(encoding="utf-8"))
-    short = {**preset, "slug": "a11y", "assignment": "url", "rounds": [{"round": 1, "turn_cap": 2, "first_seat": 0}]}
+    short = {**preset, "slug": "a11y", "assignment": "url", "rounds": [{"round": 1, "turn_cap": 2, "first_seat": 0}],
+             "comprehension_items": COMPREHENSION, "questions": QUESTIONS}
     (tmp / "a11y.json").write_text(json.dumps(short), encoding="utf-8")
     manage(env, "loaddata", str(GNOMES_LLM_AGENT))  # the preset's LLM partner
     manage(env, "load_study", str(tmp / "a11y.json"), "--open")
@@ -127,7 +140,15 @@ def test_the_study_journey_and_the_researcher_pages(axe_page, a11y_server):
     check(page, "consent", found)
     page.get_by_role("button", name="I agree, start the study").click()
     check(page, "instructions", found)
-    page.get_by_role("button", name="I'm ready, start round 1").click()
+    page.get_by_role("button", name="Continue to a few questions about the rules").click()
+    page.wait_for_url(re.compile(r"/comprehension/$"))
+    check(page, "comprehension check", found)
+    page.get_by_label("Hide").check()
+    page.get_by_role("button", name="Check my answers").click()
+    page.get_by_role("alert").filter(has_text="not right").wait_for()
+    check(page, "comprehension check, a wrong answer marked", found)
+    page.get_by_label("Find the treasure").check()
+    page.get_by_role("button", name="Check my answers").click()
     page.wait_for_url(re.compile(r"/round/1/$"))
     wait_until_live(page)
     check(page, "study round", found)
@@ -146,6 +167,9 @@ def test_the_study_journey_and_the_researcher_pages(axe_page, a11y_server):
     check(page, "survey", found)
     for fieldset in page.locator("fieldset.likert").all():
         fieldset.locator('input[value="3"]').check()
+    page.get_by_label("Wait").check()
+    page.get_by_label("Blue").check()
+    page.get_by_label("How old are you?").fill("30")
     page.get_by_role("button", name="Submit answers").click()
     page.wait_for_url(re.compile(r"/complete/$"))
     check(page, "completion", found)

@@ -223,6 +223,8 @@ def test_the_command_writes_every_file(exported):
         "messages.csv",
         "survey.csv",
         "participants.csv",
+        "comprehension.csv",
+        "payments.csv",
         "analysis.zip",
     }
     expected |= {f"boxplot_{m}_{r}.png" for m in GNOMES_OUTCOMES for r in ("round1", "round2", "round3", "all")}

@@ -188,6 +188,7 @@ def test_dropouts():
     assert dict(zip([v for v, _ in board.dropout_steps], h.dropped_by_step, strict=True)) == {
         "consent": 0,
         "instructions": 1,
+        "comprehension": 0,
         "rounds": 1,
         "survey": 1,
     }

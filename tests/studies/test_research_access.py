@@ -55,7 +55,7 @@ def participant_client(study) -> Client:
 
 def test_every_researcher_url_is_listed(study):
     urls = research_urls(study.slug)
-    assert len(urls) == 8
+    assert len(urls) == 10  # with comprehension.csv and payments.csv
     assert "/studies/" in urls and f"/studies/{study.slug}/analysis.zip" in urls
 
 
@@ -83,7 +83,8 @@ def test_staff_gets_every_page_and_file(study):
         assert "no-store" in response["Cache-Control"] or "no-cache" in response["Cache-Control"]
     page = client.get(reverse("study_research:dashboard", kwargs={"slug": study.slug})).content.decode()
     assert 'hx-trigger="every 5s"' in page
-    for name in ("rounds_csv", "messages_csv", "survey_csv", "participants_csv", "analysis_zip"):
+    for name in ("rounds_csv", "messages_csv", "survey_csv", "participants_csv", "comprehension_csv", "payments_csv",
+                 "analysis_zip"):
         assert reverse(f"study_research:{name}", kwargs={"slug": study.slug}) in page
     assert client.get(reverse("study_research:list")).content.decode().count(study.title) >= 1
 
