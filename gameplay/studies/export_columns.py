@@ -244,10 +244,10 @@ def questionnaire_lines(study: Study) -> list[str]:
                 lines.append("    options: " + "; ".join(f"{n} = {o}" for n, o in enumerate(item["options"], 1)))
     items = study.comprehension_items or []
     if items:
-        after = ("screened out (step screened)" if study.comprehension_fail_action == Study.ComprehensionFailed.END
+        after = ("is screened out (step screened)" if study.comprehension_fail_action == Study.ComprehensionFailed.END
                  else "plays on, recorded as failed")
         lines.append(f"Comprehension check before round 1 (comprehension.csv; {study.comprehension_max_attempts} "
-                     f"tries; after the last failed try the participant is {after}):")
+                     f"tries; after the last failed try the participant {after}):")
         for item in items:
             right = questionnaire.option_number(item, item["answer"])
             lines.append(f"  {item['key']}: {item['prompt']} (right answer: {right} = {item['answer']})")
