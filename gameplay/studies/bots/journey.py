@@ -144,9 +144,12 @@ class Journey:
         timeout: float,
         log: Callable[[str], None],
         policy: str = "random",
+        condition: str = "",
     ):
         self.client = BotClient(base_url)
         self.policy = policy
+        # A study whose assignment is "url" seats the bot in this condition (?condition=, as in piloting).
+        self.condition = condition
         self.slug = slug
         self.number = number
         self.seed = seed
@@ -185,6 +188,7 @@ class Journey:
                 "PROLIFIC_PID": self.outcome.prolific_pid,
                 "STUDY_ID": f"bots-{self.seed}",
                 "SESSION_ID": f"{self.outcome.prolific_pid}-session",
+                **({"condition": self.condition} if self.condition else {}),
             }
         )
         self.outcome.last_page = f"/s/{self.slug}/"
@@ -320,5 +324,6 @@ class Journey:
 
 
 def run_participant(base_url: str, slug: str, number: int, **journey_options) -> Outcome:
-    """One bot participant's whole journey (the keywords are Journey's: seed, run_id, timeout, log, policy)."""
+    """One bot participant's whole journey (the keywords are Journey's: seed, run_id, timeout, log, policy,
+    condition)."""
     return Journey(base_url, slug, number, **journey_options).run()

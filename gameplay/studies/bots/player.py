@@ -2,36 +2,65 @@
 
 The bot behaves like the browser page: it reads its seat's observation (GET /play/<token>/observation.json),
 decides with its policy, and sends the same frames the page sends: {"kind": "chat"} for a message (only when
-the page has a chat box), then {"kind": "action"} with the version it saw. The server pushes HTML fragments
+the page has a chat box), then {"kind": "action"} with the version it saw (in a live match, a realtime game on the
+clock, {"kind": "live"}: the input the clock applies at its next decision point). The server pushes HTML fragments
 after every change; the bot only uses them as a signal to read its observation again (the fragments are for
 people, the JSON is the contract).
 
-Policies (``--bot-agent`` of run_study_bots): "random" plays a seeded random legal action of any game;
-"gnomes-partner" is the simulated Gnomes at Night partner (a pure agent that plays a side like a cooperative
-person and talks). The policy is chosen by the command, never by the study's game id.
+Policies (``--bot-agent`` of run_study_bots, in policies.py): "random" plays a seeded random legal move of any
+game, free text included (the engine's example); "gnomes-partner" is the simulated Gnomes at Night partner (a pure
+agent that plays a side like a cooperative person and talks). The policy is chosen by the command, never by the
+study's game id.
+
+A refused move is answered on the socket with the unchanged board and the reason in the page's #flash message. The
+bot reads that reason, never sends the refused frame again and chooses another move, at most
+MAX_REFUSALS_PER_POSITION times at one position before it gives up with the reasons (a BotError). Only a frame that
+got no answer at all is sent again, after a quiet spell (the server applies an action only at the version it names,
+so a duplicate can do no harm).
 """
 
 from __future__ import annotations
 
+import html
 import json
-import random
 import re
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.sync.client import ClientConnection, connect
 
-from gameplay.engines.api import Action, Observation
 from gameplay.engines.seeding import derive_seed
 
 from .client import BotClient, BotError, Page
+from .policies import (  # noqa: F401  (re-exported: the bots' callers and tests know them from here)
+    BOT_LINES,
+    POLICIES,
+    Decision,
+    Policy,
+    Refusal,
+    can_act,
+    gnomes_partner_policy,
+    legal_actions,
+    random_policy,
+    text_actions,
+    turn_view,
+)
 
 # Without a pushed frame for this long the bot reads its observation anyway (a lost push must not stall it).
 IDLE_POLL_S = 1.0
 _DATA_VERSION = re.compile(r'data-version="(\d+)"')
+# The page's #flash message when it reports an error (gameplay/partials/flash.html): a refused move's reason.
+_FLASH_ERROR = re.compile(r'<[^>]*\bid="flash"[^>]*\bclass="[^"]*\berror\b[^"]*"[^>]*>(.*?)</', re.S)
+_TAG = re.compile(r"<[^>]+>")
+# Moves the bot may have refused at one position, each a different one, before it stops with the reasons: a bot
+# that keeps being refused has found a bug (an engine's example it refuses, a page offering what it refuses).
+MAX_REFUSALS_PER_POSITION = 3
+# A frame with no answer for this long (and nothing else heard meanwhile) is sent again.
+RESEND_AFTER_S = 5.0
 OPEN_TIMEOUT_S = 10.0
+CONNECT_ATTEMPTS = 3
+RECONNECT_PAUSE_S = 1.0
 HEARTBEAT_S = 25.0
 
 
@@ -48,6 +77,11 @@ class RoundPlay:
     partner_messages: int
     seconds: float
     reads: int = 0  # observation.json requests: what the bot cost the server beyond its moves
+    refusals: int = 0  # moves the server refused (each followed by a different move, never the same frame again)
+    refusal_reasons: tuple[str, ...] = ()  # the server's reasons, in order
+    # Of those, moves refused while the match was still where the bot chose them (not overtaken by another seat's
+    # move): a legal move or an engine's example refused. Zero in a sound game.
+    refused_in_place: int = 0
     # The bot's side reached the goal: the treasure found (cooperative Gnomes) or the bot's seat named winner.
     succeeded: bool = False
 
@@ -66,86 +100,6 @@ def seat_token(page: Page) -> str:
 def chat_enabled(page: Page) -> bool:
     """A person can chat only when the page has the chat form (its hidden kind=chat field); mute conditions don't."""
     return any(f.name == "kind" and f.value == "chat" for form in page.forms for f in form.fields)
-
-
-def legal_actions(payload: dict) -> list[Action]:
-    legal = []
-    for entry in payload.get("legal_actions") or ():
-        if isinstance(entry, dict):
-            legal.append(Action(str(entry["id"]), str(entry.get("label", entry["id"]))))
-        else:
-            legal.append(Action(str(entry), str(entry)))
-    return legal
-
-
-def turn_view(payload: dict, seed: int, game_id: str = "gnomes"):
-    """The agent's view built from observation.json, as agents_app.services.turn_view builds it from a state."""
-    from agents_app.agents.base import TurnView  # only the agent-backed policies need the agents app
-
-    data = payload["observation"]
-    seat = int(payload.get("seat", data.get("side", 0)))
-    return TurnView(
-        game_id=game_id,
-        seat=seat,
-        observation=Observation(seat, data, ""),
-        legal_actions=tuple(legal_actions(payload)),
-        seed=seed,
-    )
-
-
-def text_actions(payload: dict) -> list[dict]:
-    """The open-ended actions of observation.json ({id, label, hint, max_length}): a dialogue game's moves."""
-    return [t for t in payload.get("text_actions") or () if isinstance(t, dict) and t.get("id")]
-
-
-def can_act(payload: dict) -> bool:
-    return bool(payload.get("legal_actions") or text_actions(payload))
-
-
-# What a bot writes with an open-ended action (a dialogue game's message), as a person would type something short.
-BOT_LINES = ("Hello! Shall we find a deal?", "That sounds fair to me.", "Let me think about it.",
-             "I would like something in return.")
-
-
-@dataclass(frozen=True)
-class Decision:
-    action_id: str
-    message: str | None = None
-    text: str | None = None  # the text of an open-ended action
-
-
-Policy = Callable[[dict, int], Decision]
-
-
-def random_policy() -> Policy:
-    """A seeded random legal action of any game (the same seed in the same spot makes the same choice); where the
-    game's moves are open-ended (text actions), one of those with a short line."""
-
-    def decide(payload: dict, seed: int) -> Decision:
-        rng = random.Random(seed)
-        legal = legal_actions(payload)
-        if legal:
-            return Decision(rng.choice(legal).id)
-        chosen = rng.choice(text_actions(payload))
-        return Decision(str(chosen["id"]), text=rng.choice(BOT_LINES)[: int(chosen.get("max_length") or 200)])
-
-    return decide
-
-
-def gnomes_partner_policy() -> Policy:
-    """The simulated Gnomes at Night partner: moves and chat messages like a cooperative person."""
-    from agents_app.agents.gnomes.partner import SimulatedPartner
-
-    brain = SimulatedPartner()
-
-    def decide(payload: dict, seed: int) -> Decision:
-        decision = brain.decide(turn_view(payload, seed, "gnomes"))
-        return Decision(decision.action_id, decision.message or None)
-
-    return decide
-
-
-POLICIES: dict[str, Callable[[], Policy]] = {"random": random_policy, "gnomes-partner": gnomes_partner_policy}
 
 
 def decision_seed(bot_seed: int, round_number: int, version: int) -> int:
@@ -177,14 +131,8 @@ class RoundPlayer:
         started = time.monotonic()
         ws_url = "ws" + self.client.origin[len("http") :] + f"/ws/play/{self.token}/"
         try:
-            # Origin must match ALLOWED_HOSTS (the server's origin validator); the cookies are sent as a browser would.
-            with connect(
-                ws_url,
-                origin=self.client.origin,
-                open_timeout=OPEN_TIMEOUT_S,
-                additional_headers={"Cookie": self.client.cookie_header()},
-            ) as ws:
-                payload, moves, messages, reads = self._loop(ws)
+            with self._connect(ws_url) as ws:
+                payload, tally = self._loop(ws)
         except ConnectionClosed as err:
             raise BotError(f"the match websocket closed during the round: {err}") from None
         except (OSError, TimeoutError) as err:
@@ -199,57 +147,120 @@ class RoundPlayer:
             seat=seat,
             status=str(game_status if isinstance(game_status, str) else payload.get("status")),
             turns=int(data.get("turn") or 0),
-            my_moves=moves,
-            my_messages=messages,
+            my_moves=tally.moves,
+            my_messages=tally.messages,
             partner_messages=partner_lines,
             seconds=time.monotonic() - started,
-            reads=reads,
+            reads=tally.reads,
+            refusals=tally.refusals,
+            refusal_reasons=tuple(tally.reasons),
+            refused_in_place=tally.refused_in_place,
             succeeded=game_status == "found" or (data.get("winner") == seat and data.get("winner") is not None),
         )
 
-    def _loop(self, ws: ClientConnection) -> tuple[dict, int, int, int]:
-        acted_at: int | None = None  # the version we last acted on: never act twice on one position
-        last_action = ""
-        moves = messages = reads = 0
-        quiet = False
+    def _connect(self, ws_url: str) -> ClientConnection:
+        """The match socket, opened like the page's: a handshake the server did not complete (a busy server closes
+        one it cannot accept in time) is tried again after a pause, as the page's socket reconnects."""
+        for attempt in range(1, CONNECT_ATTEMPTS + 1):
+            try:
+                # Origin must match ALLOWED_HOSTS (the server's origin validator); the cookies go as a browser's would.
+                return connect(
+                    ws_url,
+                    origin=self.client.origin,
+                    open_timeout=OPEN_TIMEOUT_S,
+                    additional_headers={"Cookie": self.client.cookie_header()},
+                )
+            except (InvalidHandshake, OSError, TimeoutError) as err:
+                if attempt == CONNECT_ATTEMPTS or time.monotonic() + RECONNECT_PAUSE_S >= self.deadline:
+                    raise BotError(f"match websocket {ws_url}: {type(err).__name__}: {err} "
+                                   f"(after {attempt} attempts)") from None
+                time.sleep(RECONNECT_PAUSE_S)
+        raise AssertionError("unreachable")
+
+    def _loop(self, ws: ClientConnection) -> tuple[dict, Tally]:
+        """Read, decide, send; until the match is over. One action frame is in flight at a time, so the server's
+        answers (which come in the order of the frames) are never mistaken for one another."""
+        tally = Tally()
+        position: int | None = None  # the version the bot is deciding at
+        refused: list[Refusal] = []  # moves refused at ``position``
+        flight: InFlight | None = None
+        news = News()
         while True:
             payload = self.client.get_json(self.observation_path)
-            reads += 1
+            tally.reads += 1
             if self.heartbeat_url and time.monotonic() - self.heartbeat_at >= HEARTBEAT_S:
                 self.client.post(self.heartbeat_url, [], {"HX-Request": "true"})
                 self.heartbeat_at = time.monotonic()
             if payload.get("status") != "active":  # the match is over (finished or aborted)
-                return payload, moves, messages, reads
+                return payload, tally
             version = int(payload["version"])
-            if can_act(payload) and version != acted_at:
-                decision = self.brain(payload, decision_seed(self.bot_seed, self.round_number, version))
-                # The message first, like a person who types and then moves: the partner (an agent moving
-                # right after our move) then reads it with the move.
-                if decision.message and self.can_chat:
-                    ws.send(json.dumps({"kind": "chat", "text": decision.message}))
-                    messages += 1
-                frame = {"kind": "action", "action_id": decision.action_id, "version": version}
-                if decision.text is not None:
-                    frame["text"] = decision.text
-                last_action = json.dumps(frame)
-                ws.send(last_action)
-                acted_at = version
-                moves += 1
-            elif can_act(payload) and quiet:
-                # Still our turn at the version we acted on, after a quiet spell: the move did not land (a
-                # rejected frame answers with the unchanged view). Sending it again is safe: the server applies
-                # an action only at the version it names.
-                ws.send(last_action)
-            quiet = self._wait_for_news(ws, version)
+            if payload.get("live"):
+                self._hold(ws, payload, version, tally)
+                news = self._wait_for_news(ws, version, expecting_answer=False)
+                continue
+            if version != position:
+                position, refused = version, []
+            if flight is not None and news.refusal is not None:
+                # The answer to the frame in flight: refused, with the reason. Counted against this position only
+                # when it was chosen here (a frame overtaken by other seats' moves was refused as out of date).
+                tally.refusals += 1
+                tally.reasons.append(news.refusal)
+                if flight.version == position:
+                    tally.refused_in_place += 1
+                    refused.append(Refusal(flight.decision, news.refusal))
+                    if len(refused) >= MAX_REFUSALS_PER_POSITION:
+                        reasons = "; ".join(dict.fromkeys(r.reason for r in refused))
+                        raise BotError(f"the server refused {len(refused)} moves in a row at version {position}: "
+                                       f"{reasons}")
+                flight = None
+            elif flight is not None and int(payload.get("own_moves", 0)) > flight.own_moves:
+                flight = None  # it landed
+            if flight is None and can_act(payload):
+                seed = decision_seed(self.bot_seed, self.round_number, version) + len(refused)
+                decision = self.brain(payload, seed, tuple(refused))  # never a refused move again
+                flight = self._send(ws, decision, version, int(payload.get("own_moves", 0)), tally)
+            elif flight is not None and news.quiet and time.monotonic() - flight.sent_at >= RESEND_AFTER_S:
+                # No answer at all (a frame the server dropped unread, e.g. over its frames-per-second limit): send
+                # it again. Harmless if it was only slow: the server applies an action only at the version it
+                # names, and refuses the copy.
+                ws.send(flight.frame)
+                flight.sent_at = time.monotonic()
+            news = self._wait_for_news(ws, version, expecting_answer=flight is not None)
 
-    def _wait_for_news(self, ws: ClientConnection, seen_version: int) -> bool:
-        """Block until the server pushes a view newer than ``seen_version``; True when nothing came for
-        IDLE_POLL_S (the caller reads anyway: a lost push must not stall the bot).
+    def _hold(self, ws: ClientConnection, payload: dict, version: int, tally: Tally) -> None:
+        """A live match (a realtime game on the clock): like the page, hold an input, which the clock applies at its
+        next decision point (the seat's idle action without one). A new choice at each position the bot reads; the
+        clock answers with its frames, never with a refusal."""
+        if not can_act(payload) or version == tally.held_at:
+            return
+        decision = self.brain(payload, decision_seed(self.bot_seed, self.round_number, version))
+        ws.send(json.dumps({"kind": "live", "action_id": decision.action_id, "seq": tally.moves}))
+        tally.held_at = version
+        tally.moves += 1
+
+    def _send(self, ws: ClientConnection, decision: Decision, version: int, own_moves: int, tally: Tally) -> InFlight:
+        # The message first, like a person who types and then moves: the partner (an agent moving right after our
+        # move) then reads it with the move.
+        if decision.message and self.can_chat:
+            ws.send(json.dumps({"kind": "chat", "text": decision.message}))
+            tally.messages += 1
+        frame = {"kind": "action", "action_id": decision.action_id, "version": version}
+        if decision.text is not None:
+            frame["text"] = decision.text
+        flight = InFlight(decision, json.dumps(frame), version, own_moves, time.monotonic())
+        ws.send(flight.frame)
+        tally.moves += 1
+        return flight
+
+    def _wait_for_news(self, ws: ClientConnection, seen_version: int, *, expecting_answer: bool) -> News:
+        """Block until the server pushes a view newer than ``seen_version`` or, with a move in flight, refuses it;
+        quiet news when nothing came for IDLE_POLL_S (the caller reads anyway: a lost push must not stall the bot).
 
         A pushed view carries its match version (data-version). One not newer than the observation already
         read was rendered for a position the bot has seen: each change is rendered separately, often after
         the bot has read past it (our move and the agent's reply land before the first push). Skipping those
-        halves the bot's requests. Pushes without a version (errors) count as news.
+        halves the bot's requests. Pushes without a version (chat lines, messages) count as news. A refusal is
+        the board drawn again with an error in #flash (a flash alone answers a chat line or a flood).
         """
         quiet_at = time.monotonic() + IDLE_POLL_S
         while True:
@@ -260,11 +271,54 @@ class RoundPlayer:
                 frame = ws.recv(timeout=min(quiet_at, self.deadline) - now)
             except TimeoutError:
                 if time.monotonic() >= quiet_at:
-                    return True
+                    return News(quiet=True)
                 continue
             pushed = pushed_version(frame)
+            reason = refusal_reason(frame) if pushed is not None else None
+            if expecting_answer and reason:
+                return News(refusal=reason)
             if pushed is None or pushed > seen_version:
-                return False
+                return News()
+
+
+@dataclass
+class Tally:
+    moves: int = 0
+    messages: int = 0
+    reads: int = 0
+    refusals: int = 0
+    refused_in_place: int = 0
+    reasons: list[str] = field(default_factory=list)
+    held_at: int | None = None  # a live match: the version the bot last chose an input at
+
+
+@dataclass
+class InFlight:
+    """The bot's action frame the server has not answered yet."""
+
+    decision: Decision
+    frame: str
+    version: int  # the position it was chosen at
+    own_moves: int  # the seat's actions before it: one more means it landed
+    sent_at: float
+
+
+@dataclass(frozen=True)
+class News:
+    """What the socket brought while the bot waited: a newer view, the refusal of its move (the server's reason)
+    or nothing for IDLE_POLL_S (quiet)."""
+
+    quiet: bool = False
+    refusal: str | None = None
+
+
+def refusal_reason(frame: str | bytes) -> str | None:
+    """The error a pushed fragment shows in the page's #flash, as plain text, if it shows one."""
+    text = frame.decode(errors="replace") if isinstance(frame, bytes) else frame
+    found = _FLASH_ERROR.findall(text)
+    if not found:
+        return None
+    return " ".join(html.unescape(_TAG.sub(" ", found[-1])).split()) or None
 
 
 def pushed_version(frame: str | bytes) -> int | None:
