@@ -48,13 +48,19 @@ def chromium():
 
 
 @pytest.fixture(scope="session")
-def server_url(tmp_path_factory):
-    """One daphne process on a fresh SQLite file, on the embedded default (in-memory layer, eager Celery)."""
+def server_url_env(tmp_path_factory) -> dict[str, str]:
+    """The environment of server_url's process (its database), for a test that adds data with manage.py."""
     db = tmp_path_factory.mktemp("browser-db") / "db.sqlite3"
     env = server_env(f"sqlite:///{db}", RATING_BOOTSTRAP="500")  # leaderboard pages in well under a second
     migrate(env)
+    return env
+
+
+@pytest.fixture(scope="session")
+def server_url(server_url_env):
+    """One daphne process on a fresh SQLite file, on the embedded default (in-memory layer, eager Celery)."""
     ARTIFACTS.mkdir(exist_ok=True)
-    with daphne_server(env, log_path=ARTIFACTS / "browser-daphne.log") as url:
+    with daphne_server(server_url_env, log_path=ARTIFACTS / "browser-daphne.log") as url:
         yield url
 
 
