@@ -248,6 +248,7 @@ def test_rows_name_the_seat_team_kind_audience_and_writer():
         (3, "Player 4 (Blue Operative)", "Blue", "random", "team_chat", "", "Blue listens", "1 3", 1),
     ]
     assert [r["participant"] for r in rows] == [participant_code(p.pk) for p in people]
+    assert all(set(r) == set(exports.MESSAGE_COLUMNS) for r in rows)  # the codebook names every column, no more
     assert rows[0]["action_label"] and clue.split(",")[0] in rows[0]["action_label"].lower()
     _, exported = parse(exports.messages_csv(study))
     assert exported[1]["text"] == "'=the bank, surely" and exported[1]["length"] == "17"
