@@ -5,7 +5,7 @@ For each game of ``all_specs()`` (never a list of ids written here) one study is
 options the game declares for a short match (``OptionSpec.short_value``: a turn cap, fewer rounds), and a condition
 for each kind of seat the game allows at its smallest table: every seat a participant (k bots gathered by the
 waiting room into one match: Codenames' two teams, Two Rooms' six players), and one participant among agents (the
-built-in random agent, where it plays the game). The studies' "url" assignment puts each bot in the condition it is
+built-in random agent, which plays every game). The studies' "url" assignment puts each bot in the condition it is
 sent to. One daphne server on a SQLite file serves every study; the bots run at once, a few at a time, like
 ``run_study_bots``. Then every bot has completed, every round was played in the seats its condition prescribes,
 and no move was refused where the bot chose it (a legal move or an engine's example the engine turns down): the
@@ -37,18 +37,19 @@ AGENT = "random"  # the built-in agent: it plays every game
 # Bots on the site at once: at least the largest table of people (they wait for each other), few enough that one
 # server on a shared two-core machine answers every handshake in time.
 CONCURRENCY = max(8, max(spec.min_seats for spec in all_specs()))
-BOT_TIMEOUT_S = 180.0  # one bot's whole study; a hang shows as a timeout naming the page it hung on
-PAIRING_TIMEOUT_S = 240  # longer than any wait here: a table of people is never filled by the fallback agent
+BOT_TIMEOUT_S = 300.0  # one bot's whole study; a hang shows as a timeout naming the page it hung on
+PAIRING_TIMEOUT_S = 400  # longer than any wait here: a table of people is never filled by the fallback agent
 
 
 def conditions(spec) -> list[dict]:
-    """Every seat a participant; one participant among agents (where the agent plays the game)."""
+    """Every seat a participant; one participant among agents."""
+    assert agent_plays(AGENT, spec.id), f"the {AGENT} agent should play every game, {spec.id} included"
     seats = spec.min_seats
     people = {"key": "people", "label": "Participants only", "seats": [{"kind": "participant"}] * seats,
               "options": {}}
     mixed = {"key": "agents", "label": "One participant among agents",
              "seats": [{"kind": "participant"}] + [{"kind": "agent", "agent": AGENT}] * (seats - 1), "options": {}}
-    return [people, mixed] if agent_plays(AGENT, spec.id) else [people]
+    return [people, mixed]
 
 
 def study_preset(spec) -> dict:
