@@ -56,8 +56,11 @@ _TAG = re.compile(r"<[^>]+>")
 # Moves the bot may have refused at one position, each a different one, before it stops with the reasons: a bot
 # that keeps being refused has found a bug (an engine's example it refuses, a page offering what it refuses).
 MAX_REFUSALS_PER_POSITION = 3
-# A frame with no answer for this long (and nothing else heard meanwhile) is sent again.
-RESEND_AFTER_S = 5.0
+# A frame with no answer for this long (and nothing heard in the last IDLE_POLL_S) is sent again. The server answers
+# every frame it reads; only one it dropped unread (over a seat's frames-per-second limit) goes unanswered. Long, so
+# that a busy server's slow answer is not taken for none: a copy would be refused, and that refusal could arrive while
+# the bot's next move is in flight.
+RESEND_AFTER_S = 10.0
 OPEN_TIMEOUT_S = 10.0
 CONNECT_ATTEMPTS = 3
 RECONNECT_PAUSE_S = 1.0
