@@ -32,8 +32,12 @@ ROOTS = (
     "gameplay.web.access",
     "gameplay.studies.models",
     "gameplay.studies.services",
+    "gameplay.studies.pairing",
+    "gameplay.studies.questionnaire_services",
     "gameplay.studies.selectors",
     "gameplay.studies.views",
+    "gameplay.studies.waiting_views",
+    "gameplay.studies.questionnaire_views",
 )
 # Not roots, and not clean today: the management commands play_match and bench_play drive agents directly, and
 # the study bots (gameplay.studies.bots, a load-testing harness) build agent views; none is imported by the above.

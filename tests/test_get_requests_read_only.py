@@ -140,8 +140,9 @@ def test_no_get_request_writes_and_every_route_is_requested(world):
     # Every participant page, whatever step the participant is at (a wrong step redirects to the right one).
     mine = f"/s/gnomes-seeds003/p/{world['participant_token']}/"
     starts += [mine] + [
-        mine + page for page in ("instructions/", "survey/", "complete/", "ended/", "round/1/", "round/1/status/",
-                                 "round/1/continue/", "round/1/start/", "wait/1/", "wait/1/status/", "heartbeat/")
+        mine + page for page in ("instructions/", "comprehension/", "survey/", "complete/", "ended/", "screened/",
+                                 "round/1/", "round/1/status/", "round/1/continue/", "round/1/start/", "wait/1/",
+                                 "wait/1/status/", "heartbeat/")
     ]
     for who in ("anonymous", "participant", "staff"):
         crawl(world[who], starts, recorder, seen_by := set())

@@ -1,11 +1,12 @@
-"""Writes for the participant journey: consent, assignment, the comprehension check, rounds (with the waiting
-room), survey, completion.
+"""Writes for the participant journey: entry and consent (with assignment), the instructions and the rounds.
 
-Every step is a small transaction that checks the participant's current step first, so a double click, a
-second tab or a replayed POST cannot skip or repeat a step. Rounds are ordinary private matches created
-through the match service, seated as the participant's condition says (participants, agents); the measures a
-study reports come from those matches' event logs and the game's declared measures, so nothing is recorded
-twice. Only POSTs reach this module: GET pages read through selectors.
+Every step is a small transaction that checks the participant's current step first (under
+``participant_lock.locked``), so a double click, a second tab or a replayed POST cannot skip or repeat a step.
+Rounds are ordinary private matches created through the match service (``round_matches``), seated as the
+participant's condition says (participants, agents); a condition with several participant seats goes through the
+waiting room (``pairing``). The answers to the comprehension check and the survey are written by
+``questionnaire_services``. The measures a study reports come from the rounds' event logs and the game's declared
+measures, so nothing is recorded twice. Only POSTs reach this module: GET pages read through selectors.
 """
 
 from __future__ import annotations
@@ -13,38 +14,22 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Mapping
-from datetime import timedelta
-from functools import partial
 
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from gameplay.studies import questionnaire, selectors
+from gameplay.studies import pairing, selectors
 from gameplay.studies.forms import EntryParams
-from gameplay.studies.models import (
-    ComprehensionAnswer,
-    Condition,
-    PairingTicket,
-    Participant,
-    ParticipantRound,
-    Study,
-    SurveyAnswer,
-)
-from gameplay.writes import seat_claims
+from gameplay.studies.models import Condition, Participant, ParticipantRound, Study
+from gameplay.studies.participant_lock import locked
+from gameplay.studies.round_matches import create_round
 from gameplay.writes import services as match_services
-from gameplay.writes.services import SeatController, ServiceError
+from gameplay.writes.services import ServiceError
 
 logger = logging.getLogger(__name__)
 
 Step = Participant.Step
-
-# The outcome of a ticket left open when its participant kept the fallback agent instead (see pair_or_wait).
-KEPT_AGENT = "kept-agent"
-
-# A waiting participant's page polls every 2 s and each poll touches last_seen_at. Someone silent for longer
-# than this has closed the page: pairing them would leave their partner alone in a round that never ends.
-WAITING_PRESENCE_S = 15
 
 
 class StudyClosed(ServiceError):
@@ -173,52 +158,20 @@ def _assign_condition(study: Study, condition_key: str | None) -> Condition:
 def finish_instructions(participant: Participant) -> Participant:
     """On from the instructions: to the comprehension check when the study has one, else to round 1."""
     with transaction.atomic():
-        p = _locked(participant)
+        p = locked(participant)
         if p.step == Step.INSTRUCTIONS:
             if p.study.comprehension_items:
                 p.step = Step.COMPREHENSION
             else:
-                _to_first_round(p)
+                to_first_round(p)
             p.save(update_fields=["step", "round_index"])
-    return _begin_round(p)
+    return begin_round(p)
 
 
-def _to_first_round(p: Participant) -> None:
+def to_first_round(p: Participant) -> None:
+    """Move ``p`` (locked, not saved) to round 1, or to the survey when the study has no rounds."""
     p.step = Step.ROUNDS if selectors.round_count(p.study) else Step.SURVEY
     p.round_index = 0
-
-
-def submit_comprehension(participant: Participant, choices: Mapping[str, int]) -> tuple[Participant, list[str]]:
-    """Grade one try at the comprehension check on the server and record every answer of it.
-
-    All right: on to round 1. Wrong answers with tries left: the participant stays on the check and the keys of
-    the wrong questions are returned (the page marks them, never the right answers). After the last failed try
-    the study's ``comprehension_fail_action`` applies: screened out (the session ends) or on to round 1 anyway;
-    either way ``comprehension_passed`` is False. A replayed POST after the check changes nothing."""
-    with transaction.atomic():
-        p = _locked(participant)
-        if p.step != Step.COMPREHENSION:
-            return p, []
-        study, attempt = p.study, p.comprehension_attempts + 1
-        items = study.comprehension_items
-        wrong = questionnaire.wrong_keys(items, choices)
-        ComprehensionAnswer.objects.bulk_create([
-            ComprehensionAnswer(participant=p, attempt=attempt, item_key=item["key"],
-                                choice=choices.get(item["key"]) or 0, correct=item["key"] not in wrong)
-            for item in items
-        ])
-        p.comprehension_attempts = attempt
-        if not wrong:
-            p.comprehension_passed = True
-            _to_first_round(p)
-        elif attempt >= study.comprehension_max_attempts:
-            p.comprehension_passed = False
-            if study.comprehension_fail_action == Study.ComprehensionFailed.CONTINUE:
-                _to_first_round(p)
-            else:
-                p.step = Step.SCREENED
-        p.save(update_fields=["step", "round_index", "comprehension_attempts", "comprehension_passed"])
-    return _begin_round(p), wrong
 
 
 def start_round(participant: Participant) -> ParticipantRound | None:
@@ -226,18 +179,18 @@ def start_round(participant: Participant) -> ParticipantRound | None:
     through the waiting room, so None means "still waiting" (or, after a timeout with action "end", that the
     participant was ended); None also when the participant is not playing rounds (any more)."""
     if participant.condition.needs_partner:
-        return pair_or_wait(participant)
+        return pairing.pair_or_wait(participant)
     with transaction.atomic():
-        p = _locked(participant)
+        p = locked(participant)
         if p.step != Step.ROUNDS:
             return None
         existing = selectors.participant_round(p, p.round_index)
         if existing is not None:
             return existing
-        return _create_round([p], p.round_index, fallback_agent="")
+        return create_round([p], p.round_index, fallback_agent="")
 
 
-def _begin_round(p: Participant) -> Participant:
+def begin_round(p: Participant) -> Participant:
     """After a step moved the participant to a round: create it (or join the waiting room) right away.
 
     A failure here (e.g. an agent removed since the study was checked) leaves the participant on the round
@@ -253,135 +206,13 @@ def _begin_round(p: Participant) -> Participant:
     return p
 
 
-def pair_or_wait(participant: Participant) -> ParticipantRound | None:
-    """The waiting room of a condition with k >= 2 participant seats, one call per arrival or poll (POSTs).
-
-    Starts the round once k-1 other participants of the same study, condition and round are waiting and still
-    on the waiting page: ONE match, the participants in the condition's participant seats in arrival order.
-    After ``study.pairing_timeout_s`` the study's timeout action applies: play the round with the fallback
-    agent in the other participant seats, or end the participant's session. Once a wait has timed out into the
-    fallback agent, ``study.pairing_after_timeout`` decides the later rounds: wait again (the waiting page says
-    for how long at most), or "agent": start at once with the fallback agent, with no ticket (the round's seats,
-    the agent where the condition names a participant, tell the exports: ``as_assigned`` 0). Returns the round
-    once there is one, else None.
-    """
-    with transaction.atomic():
-        # One lock per condition serialises every waiting room decision in it, so two people polling at the
-        # same moment cannot both take the same third, and no two locks are ever taken in opposite orders.
-        Condition.objects.select_for_update().get(pk=participant.condition_id)
-        p = _locked(participant)
-        if p.step != Step.ROUNDS:
-            return None
-        existing = selectors.participant_round(p, p.round_index)
-        if existing is not None:
-            return existing  # another participant's poll started our round while we waited for the lock
-        now = timezone.now()
-        study = p.study
-        if selectors.keeps_fallback_agent(p, p.round_index):
-            # A ticket opened for this round before the study switched to keeping the agent would still be offered
-            # to newcomers: close it, so nobody is paired with someone who is already playing.
-            PairingTicket.objects.filter(participant=p, round_index=p.round_index, resolved_at__isnull=True).update(
-                outcome=KEPT_AGENT, resolved_at=now
-            )
-            return _create_round([p], p.round_index, fallback_agent=study.pairing_fallback_agent)
-        ticket, _ = PairingTicket.objects.get_or_create(participant=p, round_index=p.round_index)
-        # The timeout is checked first: what the waiting page promised happens at the stated time, and an
-        # expired ticket is never paired (newcomers skip it too), so every side sees the same rule.
-        if not selectors.pairing_timed_out(ticket, p.study, now):
-            others = _waiting_tickets(p, now, len(p.condition.participant_seats) - 1)
-            if len(others) < len(p.condition.participant_seats) - 1:
-                return None
-            tickets = sorted([ticket, *others], key=lambda t: (t.created_at, t.pk))
-            for t in tickets:
-                _resolve(t, "paired", now)
-            people = [p if t.pk == ticket.pk else t.participant for t in tickets]
-            return _create_round(people, p.round_index, fallback_agent="", me=p)
-        if study.pairing_timeout_action == Study.PairingTimeout.AGENT and study.pairing_fallback_agent:
-            _resolve(ticket, selectors.TIMED_OUT_TO_AGENT, now)
-            return _create_round([p], p.round_index, fallback_agent=study.pairing_fallback_agent)
-        _resolve(ticket, "timeout-end", now)
-        p.step = Step.ENDED
-        p.save(update_fields=["step"])
-        return None
-
-
-def _waiting_tickets(p: Participant, now, wanted: int) -> list[PairingTicket]:
-    """Up to ``wanted`` open tickets of others waiting for the same round of the same condition, oldest first."""
-    study = p.study
-    present_since = now - timedelta(seconds=WAITING_PRESENCE_S)
-    not_expired_since = now - timedelta(seconds=study.pairing_timeout_s)
-    return list(
-        PairingTicket.objects.select_related("participant__study", "participant__condition")
-        .filter(
-            participant__study=study,
-            participant__condition_id=p.condition_id,
-            participant__step=Step.ROUNDS,
-            participant__round_index=p.round_index,
-            participant__last_seen_at__gte=present_since,
-            round_index=p.round_index,
-            resolved_at__isnull=True,
-            created_at__gt=not_expired_since,  # an expired ticket gets its timeout action, as configured
-        )
-        .exclude(participant=p)
-        .order_by("created_at", "pk")[: max(0, wanted)]
-    )
-
-
-def _create_round(
-    people: list[Participant], round_index: int, *, fallback_agent: str, me: Participant | None = None
-) -> ParticipantRound:
-    """One private match for ``people`` (in arrival order, seated in the condition's participant seats in seat
-    order), agents in the condition's agent seats and ``fallback_agent`` in participant seats nobody took.
-    Returns the round of ``me`` (default: the first person)."""
-    condition = people[0].condition
-    study = people[0].study
-    participant_seats = condition.participant_seats
-    seat_of = dict(zip((x.pk for x in people), participant_seats, strict=False))
-    agents = dict(condition.agent_seats)
-    for seat in participant_seats[len(people):]:
-        agents[seat] = fallback_agent
-    controllers = [
-        SeatController("agent", agent_name=agents[i]) if i in agents else SeatController("human")
-        for i in range(len(condition.seats))
-    ]
-    match = match_services.create_match(
-        study.game_id, controllers, seed=_new_seed(), options=round_options(study, condition, round_index),
-        host_seat=None, schedule_agents=False, private=True,
-    )
-    if agents:
-        # An agent may move first: queue it only once the match is committed, so a worker can see it.
-        transaction.on_commit(partial(match_services.schedule_agent_turns, match))
-    # Each participant's seat is held by the participant's browser (its round page hands the seat's cookie over):
-    # the seat link alone opens nothing (issue 37, point 4).
-    seat_claims.bind_seats(match, [seat_of[person.pk] for person in people])
-    first_agent = agents[min(agents)] if agents else ""
-    rounds = {}
-    for person in people:
-        others = sorted((x for x in people if x.pk != person.pk), key=lambda x: seat_of[x.pk])
-        rounds[person.pk] = ParticipantRound.objects.create(
-            participant=person, round_index=round_index, match=match, seat_index=seat_of[person.pk],
-            partner_participant=others[0] if others else None, partner_agent=first_agent,
-        )
-    return rounds[(me or people[0]).pk]
-
-
-def round_options(study: Study, condition: Condition, round_index: int) -> dict:
-    """The game options of one round as this condition plays it: the round's, with the condition's on top."""
-    return {**study.rounds[round_index], **(condition.options or {})}
-
-
-def _resolve(ticket: PairingTicket, outcome: str, now) -> None:
-    ticket.outcome, ticket.resolved_at = outcome, now
-    ticket.save(update_fields=["outcome", "resolved_at"])
-
-
 def finish_round(participant: Participant, round_index: int) -> Participant:
     """Leave round ``round_index`` (0-based) once its match is over: on to the next round or the survey.
 
     Idempotent: a second POST for a round already left changes nothing.
     """
     with transaction.atomic():
-        p = _locked(participant)
+        p = locked(participant)
         if p.step != Step.ROUNDS or p.round_index != round_index:
             return p
         current = selectors.participant_round(p, round_index)
@@ -392,7 +223,7 @@ def finish_round(participant: Participant, round_index: int) -> Participant:
         else:
             p.step = Step.SURVEY
         p.save(update_fields=["step", "round_index"])
-    return _begin_round(p)
+    return begin_round(p)
 
 
 # The reasons recorded in the match's log when a participant left a round.
@@ -449,41 +280,3 @@ def end_round_without_agent(participant: Participant, round_index: int) -> Parti
     if current is not None and not selectors.round_is_over(current):
         match_services.end_match_for_silent_agent(current.match_id, current.seat_index)
     return finish_round(participant, round_index)
-
-
-# --- survey and completion -----------------------------------------------------------------------------------
-
-
-def submit_survey(participant: Participant, answers: Mapping[str, object]) -> Participant:
-    """Store one answer per item (every Likert item 1..scale, each question as its kind allows; an optional
-    question left blank is stored blank), with each attention check's outcome, and complete the participant."""
-    study = participant.study
-    try:
-        recorded = questionnaire.record_all(study.likert_items, study.likert_scale, study.questions or [], answers)
-    except questionnaire.AnswerError as err:
-        raise ServiceError(str(err)) from None
-    with transaction.atomic():
-        p = _locked(participant)
-        if p.step != Step.SURVEY:
-            return p
-        SurveyAnswer.objects.bulk_create([SurveyAnswer(participant=p, **vars(r)) for r in recorded])
-        p.step = Step.COMPLETE
-        p.completed_at = timezone.now()
-        p.save(update_fields=["step", "completed_at"])
-    return p
-
-
-# --- helpers -----------------------------------------------------------------------------------------------------
-
-
-def _locked(participant: Participant) -> Participant:
-    # of=("self",): lock the participant row only, not the joined study and condition rows.
-    return (
-        Participant.objects.select_for_update(of=("self",))
-        .select_related("study", "condition")
-        .get(pk=participant.pk)
-    )
-
-
-def _new_seed() -> int:
-    return secrets.randbelow(2**31)

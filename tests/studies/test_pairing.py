@@ -9,7 +9,7 @@ from django.test import Client
 from django.utils import timezone
 
 from gameplay.models import Match
-from gameplay.studies import services
+from gameplay.studies import pairing
 from gameplay.studies.models import PairingTicket, Participant, ParticipantRound, Study
 from tests.studies.test_journey import (  # noqa: F401 (eager_celery is an autouse fixture)
     consent,
@@ -108,7 +108,7 @@ class TestPairing:
         study = make_study(conditions=HUMAN)
         _, gone = arrive(study, "gone")
         Participant.objects.filter(pk=gone.pk).update(
-            last_seen_at=timezone.now() - timedelta(seconds=services.WAITING_PRESENCE_S + 5)
+            last_seen_at=timezone.now() - timedelta(seconds=pairing.WAITING_PRESENCE_S + 5)
         )
         client, here = arrive(study, "here")
         assert client.post(participant_url("wait_status", here, n=1), HTTP_HX_REQUEST="true").status_code == 200

@@ -15,7 +15,7 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from gameplay.studies import exports, services
+from gameplay.studies import exports, questionnaire_services
 from gameplay.studies.admin_questionnaire import QuestionsField
 from gameplay.studies.bots.journey import Journey, page_kind
 from gameplay.studies.models import ComprehensionAnswer, Participant, ParticipantRound, Study, SurveyAnswer
@@ -247,7 +247,7 @@ def test_a_survey_of_every_kind_is_recorded_scored_exported_and_documented(clien
 def test_free_text_answers_are_defused_in_the_files(client):
     study_ = make_study(rounds=1, questions=[QUESTIONS[4]])
     participant = factories.make_participant(study_, "mute", step=Step.SURVEY)
-    services.submit_survey(participant, {"engagement": 3, "satisfaction": 3, "notes": "=HYPERLINK(1)"})
+    questionnaire_services.submit_survey(participant, {"engagement": 3, "satisfaction": 3, "notes": "=HYPERLINK(1)"})
     assert parse(exports.survey_csv(study_))[-1]["text"] == "'=HYPERLINK(1)"
     assert parse(exports.participants_csv(study_))[0]["survey_notes"] == "'=HYPERLINK(1)"
 
@@ -318,12 +318,12 @@ def test_the_codenames_preset_has_a_check_and_a_multiple_choice_item_in_its_expo
     study_ = Study.objects.get(slug="codenames-teams")
     participant = factories.make_participant(study_, "teammates", step=Step.COMPREHENSION)
     right = {i["key"]: i["options"].index(i["answer"]) + 1 for i in study_.comprehension_items}
-    participant, wrong = services.submit_comprehension(participant, right)
+    participant, wrong = questionnaire_services.submit_comprehension(participant, right)
     assert wrong == [] and participant.comprehension_passed
     Participant.objects.filter(pk=participant.pk).update(step=Step.SURVEY)
     answers = {"teamwork": 6, "agent_understanding": 4, "enjoyment": 7, "strategy": [1, 3], "attention": 2,
                "played_before": 3, "feedback": ""}
-    services.submit_survey(Participant.objects.get(pk=participant.pk), answers)
+    questionnaire_services.submit_survey(Participant.objects.get(pk=participant.pk), answers)
     files = {name: exports.DOWNLOADS[name](study_)
              for name in (exports.SURVEY, exports.COMPREHENSION, exports.PAYMENTS)}
     files[exports.README] = exports.readme(study_).encode()

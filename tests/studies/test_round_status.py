@@ -15,7 +15,7 @@ from django.test import Client
 from gameplay.engines.registry import GAMES
 from gameplay.models import Match
 from gameplay.reads import selectors as match_selectors
-from gameplay.studies import services
+from gameplay.studies import pairing
 from gameplay.studies.models import Condition, ParticipantRound, Study
 from gameplay.web.rendering import seat_fragments
 from gameplay.writes import services as match_services
@@ -37,7 +37,7 @@ def people_round(game_id: str) -> list[ParticipantRound]:
     Condition.objects.create(study=study, key="people", label="People", seats=[{"kind": "participant"}] * seats)
     people = [make_participant(study, "people", pid=f"p{i}") for i in range(seats)]
     for person in people:
-        services.pair_or_wait(person)
+        pairing.pair_or_wait(person)
     rounds = list(ParticipantRound.objects.filter(participant__study=study).order_by("seat_index"))
     assert len(rounds) == seats and len({r.match_id for r in rounds}) == 1, "the waiting room did not fill the table"
     return rounds
