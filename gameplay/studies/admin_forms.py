@@ -16,7 +16,7 @@ from django import forms
 from gameplay.engines.api import GameSpec, OptionSpec
 from gameplay.engines.registry import all_specs
 from gameplay.reads.agent_directory import agent_exists, agent_plays
-from gameplay.studies import validation
+from gameplay.studies import questionnaire_validation, validation
 from gameplay.studies.admin_questionnaire import QuestionnaireAdminMixin
 from gameplay.studies.admin_seats import SeatsField, default_seats
 from gameplay.studies.admin_widgets import FALSE_WORDS, TRUE_WORDS, Column, TableWidget
@@ -60,7 +60,7 @@ class LikertItemsField(forms.Field):
 
     def validate(self, value):
         # The scale is checked by the form, which knows it; here only the items themselves.
-        problems = validation.likert_errors(value, 5).get("likert_items", [])
+        problems = questionnaire_validation.likert_errors(value, 5).get("likert_items", [])
         if problems:
             raise forms.ValidationError(problems)
 
@@ -220,7 +220,7 @@ class StudyAdminForm(QuestionnaireAdminMixin, forms.ModelForm):
                 self.add_error("rounds", message)
         items, scale = data.get("likert_items"), data.get("likert_scale")
         if items is not None and scale is not None:
-            for message in validation.likert_errors(items, scale).get("likert_scale", []):
+            for message in questionnaire_validation.likert_errors(items, scale).get("likert_scale", []):
                 self.add_error("likert_scale", message)
         fallback = data.get("pairing_fallback_agent")
         if fallback and not agent_exists(fallback):

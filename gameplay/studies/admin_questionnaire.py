@@ -3,8 +3,8 @@
 ``QuestionnaireAdminMixin`` goes before ``forms.ModelForm`` in the study's admin form: it draws ``questions`` and
 ``comprehension_items`` as tables of one item per row (options written "A | B | C") and ``bonus_rule`` as a one-row
 table whose measure is chosen among the study's game's measures, and checks them with the study rules
-(gameplay.studies.validation), every message beside its field. ``QUESTIONNAIRE_FIELDSET`` is the admin's fieldset
-for them and the plain fields that go with them (attempts, what follows a failed check, payment).
+(gameplay.studies.questionnaire_validation), every message beside its field. ``QUESTIONNAIRE_FIELDSET`` is the
+admin's fieldset for them and the plain fields that go with them (attempts, what follows a failed check, payment).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any
 from django import forms
 
 from gameplay.engines.registry import all_specs
-from gameplay.studies import payments, validation
+from gameplay.studies import payments, questionnaire_validation, validation
 from gameplay.studies.admin_widgets import TRUE_WORDS, Column, TableWidget
 from gameplay.studies.models import Study
 from gameplay.studies.questionnaire import MULTIPLE, NUMBER, QUESTION_KINDS
@@ -270,15 +270,15 @@ class QuestionnaireAdminMixin:
                 data[name] = Study._meta.get_field(name).get_default()
         found = {}
         if "questions" in data:
-            found.update(validation.questions_errors(data["questions"], data.get("likert_items") or []))
+            found.update(questionnaire_validation.questions_errors(data["questions"], data.get("likert_items") or []))
         if "comprehension_items" in data:
-            found.update(validation.comprehension_errors(
+            found.update(questionnaire_validation.comprehension_errors(
                 data["comprehension_items"], data.get("comprehension_max_attempts", 3),
                 data.get("comprehension_fail_action", "end"),
             ))
         if "bonus_rule" in data:
             spec = validation.game_spec(data.get("game_id"))
-            found.update(validation.payment_errors(
+            found.update(questionnaire_validation.payment_errors(
                 spec, data.get("base_payment", 0), data.get("payment_currency", "GBP"), data["bonus_rule"]
             ))
         for field, messages in found.items():

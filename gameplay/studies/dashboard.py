@@ -15,8 +15,9 @@ from django.utils import timezone
 from gameplay.models import Match
 from gameplay.studies.analysis import report
 from gameplay.studies.exports import flags
-from gameplay.studies.measures import condition_keys, goal_column, participants_of, round_count, round_rows
+from gameplay.studies.measures import condition_keys, goal_column, round_count, round_rows
 from gameplay.studies.models import Participant, ParticipantRound, Study
+from gameplay.studies.participant_measures import participants_of
 from gameplay.studies.selectors import FINAL_STEPS, is_dropped
 
 Step = Participant.Step

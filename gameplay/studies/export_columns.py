@@ -4,7 +4,7 @@ declares (``GameSpec.measures``, ``goal_measure``), never from its id. ``exports
 
 from __future__ import annotations
 
-from gameplay.studies import measures, questionnaire
+from gameplay.studies import measures, participant_measures, questionnaire
 from gameplay.studies.analysis import report
 from gameplay.studies.models import Study
 
@@ -176,7 +176,7 @@ def participant_column_docs(study: Study) -> dict[str, str]:
     for m in declared:
         if m.kind == "bool":
             docs[f"rounds_{measures.measure_column(m.name)}"] = f"rounds where {measures.measure_column(m.name)} = 1"
-    for suffix, column in measures.participant_round_fields(declared):
+    for suffix, column in participant_measures.participant_round_fields(declared):
         docs[f"round<k>_{suffix}"] = PER_ROUND_COLUMNS.get(suffix) or f"per round k: {column} (see rounds.csv)"
     docs["survey_<item>"] = (
         "the answer to each item, in survey order: likert, single and number items as survey.csv's value, multiple as "
@@ -191,7 +191,7 @@ def participant_columns(study: Study) -> list[str]:
     per_round = [
         f"round{k}_{suffix}"
         for k in range(1, measures.round_count(study) + 1)
-        for suffix, _ in measures.participant_round_fields(declared)
+        for suffix, _ in participant_measures.participant_round_fields(declared)
     ]
     return fixed + per_round + [f"survey_{key}" for key in measures.survey_keys(study)]
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from django.utils import timezone
 
-from gameplay.studies import measures, words
+from gameplay.studies import measures, participant_measures, words
 from gameplay.studies.analysis import chat, report, time_to_goal
 from gameplay.studies.comprehension_rows import comprehension_rows
 from gameplay.studies.export_columns import (
@@ -81,13 +81,13 @@ def messages_csv(study: Study) -> bytes:
 
 def survey_csv(study: Study, answers: Sequence[Mapping] | None = None) -> bytes:
     """survey.csv; free-text answers defused."""
-    answers = measures.answer_rows(study) if answers is None else answers
+    answers = participant_measures.answer_rows(study) if answers is None else answers
     return csv_bytes(list(SURVEY_COLUMNS), [{**a, "text": defuse(a["text"])} for a in answers])
 
 
 def participants_csv(study: Study, rows: Sequence[Mapping] | None = None) -> bytes:
     """participants.csv; the survey_ columns of text items defused."""
-    rows = measures.participant_rows(study) if rows is None else rows
+    rows = participant_measures.participant_rows(study) if rows is None else rows
     texts = [f"survey_{q['key']}" for q in study.questions or [] if q["kind"] == "text"]
     return csv_bytes(participant_columns(study), [{**r, **{c: defuse(r[c] or "") for c in texts}} for r in rows])
 
@@ -114,7 +114,7 @@ DOWNLOADS: dict[str, Callable[[Study], bytes]] = {
 def bundle(study: Study) -> dict[str, bytes]:
     """Every file of the analysis bundle, by name: README first, then analysis tables, figures and data."""
     rounds = measures.round_rows(study)
-    answers = measures.answer_rows(study)
+    answers = participant_measures.answer_rows(study)
     conditions = measures.condition_keys(study)
     items = measures.likert_keys(study)
     result = report.analyse(
@@ -150,7 +150,9 @@ def bundle(study: Study) -> dict[str, bytes]:
         ROUNDS: rounds_csv(study, rounds),
         MESSAGES: messages_csv(study),
         SURVEY: survey_csv(study, answers),
-        PARTICIPANTS: participants_csv(study, measures.participant_rows(study, rounds=rounds, answers=answers)),
+        PARTICIPANTS: participants_csv(
+            study, participant_measures.participant_rows(study, rounds=rounds, answers=answers)
+        ),
         COMPREHENSION: comprehension_csv(study),
         PAYMENTS: payments_csv(study, rounds),
     }

@@ -73,7 +73,7 @@ class Study(models.Model):
     )
     # Questionnaire items beyond the Likert grid, answered after it on the survey page. Each is an object with a
     # key, a kind (single, multiple, number or text), a prompt and the kind's fields; an "expected" answer makes
-    # it an attention check (gameplay.studies.questionnaire; the rules: gameplay.studies.validation).
+    # it an attention check (gameplay.studies.questionnaire; the rules: gameplay.studies.questionnaire_validation).
     questions = models.JSONField(
         default=list, blank=True,
         help_text='[{key, kind: single|multiple|number|text, prompt, options, min, max, integer, max_length, '

@@ -20,7 +20,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from gameplay.engines.api import GameSpec
-from gameplay.studies import measures
+from gameplay.studies import measures, participant_measures
 from gameplay.studies.models import Participant, Study
 
 PLATFORM_MEASURES = ("score", "won")  # rounds.csv columns a rule may use besides the game's m_<name> ones
@@ -94,7 +94,7 @@ def payment_rows(study: Study, rounds: Sequence[Mapping] | None = None) -> list[
     for row in rounds:
         by_participant[row["participant"]].append(row)
     rows = []
-    for p in measures.participants_of(study):
+    for p in participant_measures.participants_of(study):
         code = measures.participant_code(p.pk)
         completed = p.step == Participant.Step.COMPLETE
         value = basis(rule, by_participant[code], column) if rule else None

@@ -13,7 +13,7 @@ check (an option's label for single choice, the list of labels for multiple choi
 without case and surrounding spaces); whether it was given is recorded with the answer. The comprehension check
 (``Study.comprehension_items``) is a list of single-choice questions with the right ``answer``; it is graded here
 on the server, and the right answers never reach a page. The rules a study's items must follow are in
-``gameplay.studies.validation``.
+``gameplay.studies.questionnaire_validation``.
 """
 
 from __future__ import annotations

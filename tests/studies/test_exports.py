@@ -16,7 +16,7 @@ from django.utils import timezone
 from gameplay.engines.api import MeasureSpec
 from gameplay.engines.registry import create_game
 from gameplay.models import Event, Seat
-from gameplay.studies import dashboard, exports, measures, words
+from gameplay.studies import dashboard, exports, measures, participant_measures, words
 from gameplay.studies.models import Condition, Participant, ParticipantRound, Study, SurveyAnswer
 from tests.studies.factories import TURN_CAP, build_study, make_participant, make_study, play_round, route
 
@@ -178,7 +178,7 @@ def test_dropouts():
     }
     for pid, (step, seen, _) in cases.items():
         make_participant(study, "H", step=step, pid=pid, last_seen_at=seen, round_index=1)
-    rows = {r["prolific_pid"]: r for r in measures.participant_rows(study, now=now)}
+    rows = {r["prolific_pid"]: r for r in participant_measures.participant_rows(study, now=now)}
     for pid, (*_, expected) in cases.items():
         row = rows[pid]
         assert (row["dropped"], row["dropout_step"], row["dropout_round"]) == expected, pid

@@ -10,7 +10,8 @@ from django.core.management import CommandError, call_command
 
 from gameplay.studies.models import Study
 from gameplay.studies.presets import PresetError, load_preset, read_preset
-from gameplay.studies.validation import condition_errors, likert_errors, study_errors
+from gameplay.studies.questionnaire_validation import likert_errors
+from gameplay.studies.validation import condition_errors, study_errors
 
 pytestmark = pytest.mark.django_db
 
