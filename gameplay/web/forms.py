@@ -48,7 +48,11 @@ class NewMatchForm(forms.Form):
                 choices=[(n, n) for n in range(spec.min_seats, spec.max_seats + 1)], coerce=int, initial=spec.min_seats
             )
         for opt in spec.options:
-            self.fields[f"opt_{opt.name}"] = option_form_field(opt)
+            field = option_form_field(opt)
+            # A number or choice left empty, or out of a scripted client's POST, is the game's default (as an
+            # unticked box is a switch's "off"): the engine fills in every option not given.
+            field.required = False
+            self.fields[f"opt_{opt.name}"] = field
         for seat in range(spec.max_seats):
             name = spec.seat_names[seat] if seat < len(spec.seat_names) else f"Player {seat + 1}"
             self.fields[f"seat_{seat}"] = forms.ChoiceField(
@@ -67,7 +71,8 @@ class NewMatchForm(forms.Form):
         return self.cleaned_data.get("num_seats") or self.spec.min_seats
 
     def options(self) -> dict:
-        return {o.name: self.cleaned_data[f"opt_{o.name}"] for o in self.spec.options}
+        values = {o.name: self.cleaned_data[f"opt_{o.name}"] for o in self.spec.options}
+        return {name: value for name, value in values.items() if value not in (None, "")}
 
     def controllers(self) -> list[str]:
         return [self.cleaned_data[f"seat_{i}"] for i in range(self.seat_count())]

@@ -432,7 +432,7 @@ def test_list_and_detail_pages_show_progress_results_and_match_links(client):
 
 def test_the_page_shows_the_command_that_resumes_it_with_only_the_chosen_options(client):
     tournament = services.create_or_resume("santorini", ["random", "random-b"], 1, 3, {"win_on_any_level3": "yes"})
-    assert tournament.options == {"alternate_workers": False, "win_on_any_level3": True}
+    assert tournament.options == {"alternate_workers": False, "win_on_any_level3": True, "max_turns": 0}
     assert selectors.chosen_options(tournament) == {"win_on_any_level3": True}
     page = client.get(reverse("tournaments:detail", args=[tournament.pk])).content.decode()
     assert "--seed 3 --options '{&quot;win_on_any_level3&quot;: true}'</code>" in page

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from gameplay.engines.api import IllegalActionError, InvalidOptionsError
 from gameplay.engines.registry import create_game
 from gameplay.engines.santorini import SantoriniGame, SantoriniState
+from tests.engines.conformance import check_playouts
 
 EMPTY = """
 0. 0. 0. 0. 0.
@@ -337,7 +338,7 @@ def test_options_validation():
     with pytest.raises(InvalidOptionsError):
         SantoriniGame(num_seats=3)
     game = create_game("santorini", {"alternate_workers": "true"})
-    assert game.options == {"alternate_workers": True, "win_on_any_level3": False}
+    assert game.options == {"alternate_workers": True, "win_on_any_level3": False, "max_turns": 0}
     assert SantoriniGame().max_actions() == 204
     assert SantoriniGame.rules.topic("variant")
 
@@ -364,6 +365,85 @@ def test_json_round_trip_mid_turn():
     assert restored.to_json() == state.to_json()
     assert ids(restored) == ids(state)
     assert restored.observation(0) == state.observation(0)
+
+
+# --- the platform's turn cap (max_turns) -------------------------------------------
+def test_max_turns_is_off_by_default_bounded_and_bounds_the_actions():
+    assert SantoriniGame().options["max_turns"] == 0  # the published game: no cap, no draws
+    for wrong in (-1, 101, "many"):
+        with pytest.raises(InvalidOptionsError):
+            SantoriniGame({"max_turns": wrong})
+    # Four placements, then two actions a turn.
+    assert SantoriniGame({"max_turns": 10}).max_actions() == 24
+    assert SantoriniGame({"max_turns": 1}).max_actions() == 6
+
+
+def test_the_turn_that_reaches_the_cap_ends_the_game_as_a_draw():
+    state = position("""
+    0. 0. 0. 0. 0.
+    0. 0. 0. 0. 0.
+    0. 0A 0. 0. 0.
+    0. 0. 0. 0. 0.
+    0a 0b 0. 0. 0B
+    """, to_move=1, turns_taken=(2, 1), max_turns=4)
+    assert "Turn 4 of 4" in state.observation(1).text and "draw once turn 4" in state.observation(1).text
+    state.apply_action(1, "move:a1-a2")
+    assert not state.is_terminal()  # the turn is played to its end: the build
+    assert "turn_cap" in state.rule_topics(1, "build:a3")
+    state.apply_action(1, "build:a3")
+    assert state.is_terminal() and state.current_seats() == [] and state.legal_actions(0) == []
+    assert state.scores() == [0.5, 0.5] and state.winner() is None
+    assert state.measures(0) == {"turns": 4}
+    text = "The turn cap (4 turns) was reached with no winner: a draw."
+    assert state.result_text() == text
+    data = state.observation(0).data
+    assert (data["phase"], data["winner"], data["max_turns"], data["result"]) == ("over", None, 4, text)
+    assert f"Game over after 4 turns. {text}" in state.observation(None).text
+    with pytest.raises(IllegalActionError):
+        state.apply_action(0, "move:b3-b4")
+
+
+def test_a_win_on_the_last_turn_the_cap_allows_is_a_win():
+    state = position("""
+    0. 0. 0. 0. 0.
+    0. 0. 0. 0. 0.
+    0. 2A 3. 0. 0.
+    0. 0. 0. 0. 0.
+    0a 0b 0. 0. 0B
+    """, turns_taken=(1, 1), max_turns=3)
+    state.apply_action(0, "move:b3-c3")
+    assert state.is_terminal() and state.scores() == [1.0, 0.0]
+    assert state.result_text() == "Player 1 wins." and state.observation(1).data["result"] == "Player 1 wins."
+
+
+BOXED_IN_BY_THE_NEXT_DOME = """
+0. 0. 0. 0. 0.
+0. 0. 0. 0. 0.
+0. 0. 0. 0. 0.
+## ## 3. 0A 0.
+0a 0b ## 0. 0B
+"""
+
+
+@pytest.mark.parametrize("cap,scores", [(0, [1.0, 0.0]), (2, [0.5, 0.5]), (3, [1.0, 0.0])])
+def test_the_cap_ends_the_game_before_a_stuck_seat_would_lose(cap, scores):
+    """Seat 0's dome on c2 leaves both of seat 1's workers without a move: seat 1 loses at the start of its turn,
+    unless that dome completed the last turn the cap allows (then no turn of seat 1's starts: a draw)."""
+    state = position(BOXED_IN_BY_THE_NEXT_DOME, turns_taken=(1, 0), max_turns=cap)
+    state.apply_action(0, "move:d2-d3")
+    state.apply_action(0, "build:c2")
+    assert state.is_terminal() and state.scores() == scores
+
+
+@pytest.mark.parametrize("options", [{"max_turns": 1}, {"max_turns": 10},
+                                     {"max_turns": 25, "alternate_workers": True, "win_on_any_level3": True}])
+def test_conformance_with_a_turn_cap(options):
+    """The conformance suite (legal actions, JSON round trips, replays, scores, observations, topics) on capped
+    games: every game ends by the cap at the latest, and random games reach it, as draws."""
+    finals = check_playouts(lambda: SantoriniGame(options), n_playouts=20, base_seed=900)
+    assert all(state.is_terminal() and state.turn <= options["max_turns"] for state in finals)
+    draws = [state for state in finals if state.winner() is None]
+    assert draws and all(state.turn == options["max_turns"] for state in draws)
 
 
 # --- properties --------------------------------------------------------------

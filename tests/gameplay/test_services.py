@@ -101,7 +101,7 @@ def test_create_match_writes_start_event_and_snapshot_v0():
 
 def test_create_match_stores_validated_options():
     match = human_match(options={"alternate_workers": True})
-    assert match.options == {"alternate_workers": True, "win_on_any_level3": False}
+    assert match.options == {"alternate_workers": True, "win_on_any_level3": False, "max_turns": 0}
     assert match.state["options"] == match.options
 
 

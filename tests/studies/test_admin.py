@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from gameplay.engines.registry import GAMES
 from gameplay.reads.agent_directory import agent_choices
 from gameplay.studies.models import Condition, Study
 from tests.support.presets import load_gnomes_preset
@@ -24,8 +25,10 @@ def admin_client(client, django_user_model):
 
 
 def study_post(*, game="santorini", rounds=None, conditions=None, **fields) -> dict:
-    """A complete add-form submission (main form, rounds and Likert tables, the conditions inline)."""
-    rounds = rounds if rounds is not None else [{}, {}]
+    """A complete add-form submission (main form, rounds and Likert tables, the conditions inline); each round's
+    cells hold the game's defaults where ``rounds`` names no value, as the table shows them."""
+    defaults = {o.name: o.default for o in GAMES[game].spec.options if o.default is not None} if game in GAMES else {}
+    rounds = [{**defaults, **options} for options in (rounds if rounds is not None else [{}, {}])]
     conditions = conditions if conditions is not None else [("random", "Random agent", "participant, random", "")]
     data = {
         "title": "Santorini with agents", "slug": "santorini-admin", "game_id": game, "rounds_game": game,
@@ -95,8 +98,8 @@ def test_a_valid_study_is_saved_with_typed_rounds_and_conditions(admin_client):
     assert response.status_code == 302, response.content.decode()[:3000]
     study = Study.objects.get(slug="santorini-admin")
     assert study.rounds == [
-        {"alternate_workers": False, "win_on_any_level3": True},
-        {"alternate_workers": False, "win_on_any_level3": False},
+        {"alternate_workers": False, "win_on_any_level3": True, "max_turns": 0},
+        {"alternate_workers": False, "win_on_any_level3": False, "max_turns": 0},
     ]
     assert study.likert_items == [{"key": "fun", "prompt": "How much fun was it?", "low": "None", "high": "A lot"}]
     seats = {c.key: c.seats for c in study.conditions.all()}

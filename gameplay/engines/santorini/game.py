@@ -19,6 +19,9 @@ COLUMNS = "abcde"
 NAMES = [f"{COLUMNS[i % SIZE]}{i // SIZE + 1}" for i in range(SIZE * SIZE)]
 INDEX = {name: i for i, name in enumerate(NAMES)}
 WORKER_IDS = ("A", "B")
+# The highest turn cap an option may set: no game reaches it, as every turn adds a level and the board holds at most
+# 96 (see SantoriniGame.max_actions).
+MAX_TURNS_BOUND = 100
 
 
 def _neighbours(i: int) -> tuple[int, ...]:
@@ -32,6 +35,10 @@ def _neighbours(i: int) -> tuple[int, ...]:
 
 
 NEIGHBOURS = [_neighbours(i) for i in range(SIZE * SIZE)]
+
+
+def _turns(count: int) -> str:
+    return f"{count} turn" if count == 1 else f"{count} turns"
 
 
 class SantoriniState(State):
@@ -156,6 +163,8 @@ class SantoriniState(State):
         options = self.game.options
         if topics and (options["alternate_workers"] or options["win_on_any_level3"]):
             topics += ("variant",)  # the GameBench variant changes which worker moves and what wins
+        if kind == "build" and options["max_turns"]:
+            topics += ("turn_cap",)  # the build that completes the last turn the cap allows ends the game
         return topics
 
     def _apply(self, seat: int, action_id: str, text: str | None) -> None:
@@ -189,17 +198,32 @@ class SantoriniState(State):
             self.levels[cell] += 1
             self.turn += 1
             self.turns_taken[seat] += 1
-            self._start_turn(1 - seat)
+            if self._at_turn_cap():
+                # Drawn before the next seat's turn starts: the cap ends the game, not that seat's being stuck.
+                self.phase, self.to_move = "over", None
+            else:
+                self._start_turn(1 - seat)
+
+    def _at_turn_cap(self) -> bool:
+        cap = self.game.options["max_turns"]
+        return bool(cap) and self.turn >= cap
 
     def is_terminal(self) -> bool:
         return self.phase == "over"
 
     def scores(self) -> list[float]:
-        # Santorini has no draws; before the end both seats share equally so the
-        # result still sums to 1 for any caller that asks early.
+        # The published game has no draws; the platform's turn cap (max_turns) ends one as a draw. Before the end
+        # both seats share equally so the result still sums to 1 for any caller that asks early.
         if self.winner_seat is None:
             return [0.5, 0.5]
         return [1.0 if s == self.winner_seat else 0.0 for s in range(2)]
+
+    def result_text(self) -> str | None:
+        if self.phase != "over":
+            return None
+        if self.winner_seat is None:
+            return f"The turn cap ({_turns(self.game.options['max_turns'])}) was reached with no winner: a draw."
+        return f"{self.game.seat_name(self.winner_seat)} wins."
 
     def measures(self, seat: int) -> dict[str, Any]:
         """See ``SantoriniGame.spec.measures``; the same for both seats."""
@@ -234,6 +258,8 @@ class SantoriniState(State):
             "turn": self.turn,
             "alternate_workers": alternate,
             "required_worker": required,
+            "max_turns": self.game.options["max_turns"],  # 0: no cap, the published game
+            "result": self.result_text(),
         }
         return Observation(seat, data, self._render(rows, seat, required))
 
@@ -259,15 +285,18 @@ class SantoriniState(State):
             lines.append(f"  {row[0]['name'][1]}  " + " ".join(cells))
         if self.last_action:
             lines.append(f"Last action: {self.last_action}.")
+        cap = self.game.options["max_turns"]
         if self.phase == "over":
-            lines.append(f"Game over after {self.turn} turns: {name(self.winner_seat)} wins.")
+            lines.append(f"Game over after {_turns(self.turn)}. {self.result_text()}")
         else:
             who = "your" if seat == self.to_move else f"{name(self.to_move)}'s"
             if self.phase == "build":
                 step = f"build next to the worker on {NAMES[self.moved]}"
             else:
                 step = f"{self.phase} a worker"
-            lines.append(f"Turn {self.turn + 1}: {who} turn to {step}.")
+            lines.append(f"Turn {self.turn + 1}{f' of {cap}' if cap else ''}: {who} turn to {step}.")
+            if cap:
+                lines.append(f"The game is a draw once turn {cap} has been played without a winner (turn cap).")
             if required is not None:
                 lines.append(f"Only worker {required} may be used this turn (alternating workers).")
         return "\n".join(lines)
@@ -328,6 +357,16 @@ class SantoriniGame(Game):
                 "Any move onto level 3 wins, even from level 3 (GameBench rules text); officially "
                 "only a move up from level 2 wins.",
             ),
+            OptionSpec(
+                "max_turns",
+                0,
+                "Platform cap, not in the published rules: the game ends as a draw once this many turns (a move "
+                "and its build; both players' turns counted) have been played without a winner. 0 = no cap, the "
+                "published game.",
+                type=int,
+                bounds=(0, MAX_TURNS_BOUND),
+                short_value=10,
+            ),
         ),
     )
     state_class = SantoriniState
@@ -338,5 +377,6 @@ class SantoriniGame(Game):
         # (or a final winning move with no build). Every build adds one level and
         # levels never go down. Workers always stand on 4 cells, which are at most
         # level 3, so the board never holds more than 21 * 4 + 4 * 3 = 96 levels:
-        # at most 96 builds, hence 4 + 2 * 96 + 1 = 197 actions <= 204.
-        return 4 + 2 * 100
+        # at most 96 builds, hence 4 + 2 * 96 + 1 = 197 actions <= 204. A turn cap of max_turns ends the game after
+        # at most max_turns turns of two actions each (the winning move has one).
+        return 4 + 2 * (self.options["max_turns"] or MAX_TURNS_BOUND)

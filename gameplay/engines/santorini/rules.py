@@ -52,5 +52,11 @@ RULES = Rules(
             "any move onto a level-3 cell wins, including a move from level 3 to level 3. The "
             "GameBench preset turns both options on; the official game turns both off."
         ),
+        "turn_cap": (
+            "A platform option, not in the published rules: with a turn cap of N (max_turns), the game ends as a "
+            "draw as soon as N turns have been played without a winner, counting both players' turns (a move and "
+            "its build is one turn; the opening placements do not count). A win on the last turn still wins. "
+            "Without a cap (the default) there are no draws."
+        ),
     },
 )
