@@ -5,10 +5,14 @@ from __future__ import annotations
 import re
 
 
-def start_against_agent(page, server_url: str, game: str, seat_label: str, agent: str, board: str) -> None:
-    """Open "New <game> match", give the seat labelled ``seat_label`` to ``agent``, start, and wait for ``board``."""
+def start_against_agent(page, server_url: str, game: str, seat_label: str, agent: str, board: str,
+                        choices: dict[str, str] | None = None) -> None:
+    """Open "New <game> match", pick each option's value in ``choices`` (select label -> value), give the seat
+    labelled ``seat_label`` to ``agent``, start, and wait for ``board``."""
     page.goto(server_url + "/")
     page.get_by_role("link", name=f"New {game} match").click()
+    for label, value in (choices or {}).items():
+        page.get_by_label(label).select_option(value)
     page.get_by_label(seat_label).select_option(f"agent:{agent}")
     page.get_by_role("button", name="Start match").click()
     page.wait_for_url(re.compile(r"/play/[\w-]+/$"))

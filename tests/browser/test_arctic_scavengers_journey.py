@@ -1,11 +1,17 @@
 """Arctic Scavengers in a real browser: a person plays a whole game against the random agent on a phone, using
 only the cards and buttons on the board (hunt with every hunter, hire the dearest mercenary it can, dig and keep
-the first card, keep the hand for the skirmish), until the result shows."""
+the first card, keep the hand for the skirmish), until the result shows.
+
+The phone's game is the short one the new-match form offers (three contested resources: the two quiet rounds, then
+three skirmish rounds), which holds every kind of round the published 16 do: a deck reshuffled from the discard
+pile (round 3), the Initiator passing on (round 4), skirmishes with face-down cards, a middle and a last one. The
+published length is played whole by the engine's tests (tests/engines/test_arctic_scavengers.py)."""
 
 from __future__ import annotations
 
 import time
 
+from gameplay.engines.registry import create_game
 from tests.browser.conftest import ARTIFACTS
 from tests.browser.new_match import start_against_agent
 from tests.browser.santorini_player import result_text, wait_until_live
@@ -14,6 +20,8 @@ CLICKABLE = "#board .arctic-buttons button, #board button.acard.playable, #resul
 # Buttons by preference (a prefix of the action id); cards are clicked while a group or a payment is open.
 PREFERENCE = ("go", "dig_keep:", "snipe:", "sabotage:", "hire:", "hunt", "dig", "keep", "skirmish_done",
               "end_turn", "trash_done", "dig_none")
+PHONE_CONTESTED = 3  # the phone's game: contested resources, one skirmish round each after the two quiet rounds
+PHONE_ROUNDS = create_game("arctic_scavengers", {"contested_count": PHONE_CONTESTED}).total_rounds()
 
 
 def board_version(page) -> str:
@@ -46,8 +54,11 @@ def choose(page):
 
 def test_person_plays_a_whole_game_against_the_random_agent_on_a_phone(phone_page, server_url):
     page = phone_page
-    start_against_agent(page, server_url, "Arctic Scavengers", "East Tribe", "random", "#board .arctic")
+    start_against_agent(page, server_url, "Arctic Scavengers", "East Tribe", "random", "#board .arctic",
+                        choices={"Contested count": str(PHONE_CONTESTED)})
     wait_until_live(page)
+    assert PHONE_ROUNDS == 5
+    assert f"Round 1 of {PHONE_ROUNDS}" in page.locator("#board .arctic").inner_text()
     assert page.locator("#board .arctic-hand .acard").count() >= 1  # my five cards are drawn
     assert page.locator("#board .pile.contested .back").count() == 1  # the contested pile lies face down
     page.screenshot(path=str(ARTIFACTS / "arctic-start.png"), full_page=True)
@@ -78,13 +89,13 @@ def test_person_plays_a_whole_game_against_the_random_agent_on_a_phone(phone_pag
 
     page.screenshot(path=str(ARTIFACTS / "arctic-end.png"), full_page=True)
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-    assert page.locator("#board .arctic").get_attribute("data-round") == "16"
+    assert page.locator("#board .arctic").get_attribute("data-round") == str(PHONE_ROUNDS)
     assert page.locator("#board .arctic-skirmish").count() == 1
     assert page.locator("#board .tribe .people").count() == 2  # the final count of each tribe
     ending = result_text(page).lower()
     # Against a random agent any of the three endings can come: more people, fewer, or as many (a draw).
     assert any(word in ending for word in ("people", "won", "lost", "draw")), ending
-    assert clicks >= 16 * 2  # at least an end of turn and a keep (or end) every round
+    assert clicks >= PHONE_ROUNDS * 2  # at least an end of turn and a keep (or end) every round
 
 
 def test_laptop_board_hunts_card_by_card(laptop_page, server_url):
