@@ -27,6 +27,28 @@ def click_something(page, timeout: int = 5_000) -> bool:
     return False
 
 
+# The building level of every highlighted square, from its class (lvl0 .. lvl3; a dome is never highlighted).
+TARGET_LEVELS = "cells => cells.map(c => Number((c.className.match(/\\blvl(\\d)/) || [0, 0])[1]))"
+
+
+def click_climbing(page, timeout: int = 5_000) -> bool:
+    """Click one square as a player racing upwards would: a move to the highest square highlighted, a build on the
+    highest one short of a dome (the first in the board's order among equals), else a worker to select. Two such
+    players end a game in a dozen turns, where clicking the first square takes about fifty. Returns as
+    ``click_something`` does."""
+    targets = page.locator("#board button.cell.target")
+    levels = targets.evaluate_all(TARGET_LEVELS)
+    if not levels:
+        return click_something(page, timeout)
+    building = page.locator("#board .santorini.phase-build").count() > 0
+    best = max(range(len(levels)), key=lambda i: (-1 if building and levels[i] == 3 else levels[i], -i))
+    try:
+        targets.nth(best).click(timeout=timeout)
+    except PlaywrightTimeoutError:
+        return False
+    return True
+
+
 def wait_until_live(page, timeout: int = 30_000) -> None:
     """Wait until the match socket's first frame has drawn the page (static/js/live.js marks it): a click before
     then can land on a cell that frame replaces."""
