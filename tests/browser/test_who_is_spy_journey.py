@@ -25,7 +25,10 @@ from tests.support.openai_server import ScriptedReply, scripted_openai_server
 SEED = 11
 PAIR = 29  # cucumber / zucchini: words no other text of the page contains
 AGENT = "spy-llm"
-VOTE_DELAY = 2.5  # the agents think a while before voting, so the person's "You have voted" state shows
+# The agents think a while before voting until the person has seen their "You have voted" state (a match's agents
+# play one after another: 7.5 s a ballot for the three); from then on they vote at once, as waiting in every ballot
+# showed nothing new and took most of the journey's time (42 s of its 43 alone).
+VOTE_DELAY = 2.5
 OWN_WORD = re.compile(r"Your secret word is ([^.\s]+)\.")
 MY_DESCRIPTIONS = ("You find it in a garden", "It is long and green", "Good sliced in a salad",
                    "Some people grill it", "It grows on a vine", "Mostly water inside", "Fresh in summer")
@@ -33,13 +36,18 @@ MY_DESCRIPTIONS = ("You find it in a garden", "It is long and green", "Good slic
 
 class SpyTable(TableModel):
     """TableModel's play (a fresh generic description that never holds its own word; a vote among the offered
-    ids), without its scripted mistake, and votes only after VOTE_DELAY seconds."""
+    ids), without its scripted mistake, and votes only after VOTE_DELAY seconds while ``hold_votes`` (the journey
+    clears it once the person saw their vote waiting for the others)."""
+
+    def __init__(self):
+        super().__init__()
+        self.hold_votes = True
 
     def __call__(self, body):
         reply = super().__call__(body)
         content = reply.content if isinstance(reply.content, dict) else {}
         if str(content.get("action", "")).startswith("vote:"):
-            return ScriptedReply.text(content, delay=VOTE_DELAY)
+            return ScriptedReply.text(content, delay=VOTE_DELAY if self.hold_votes else 0.0)
         return reply
 
     def _description(self, state, rng, correcting):
@@ -187,6 +195,7 @@ def test_a_person_plays_who_is_spy_against_three_llm_agents_on_a_phone(chromium,
                             assert page.locator("#board .spy-ballot").count() == 0
                             assert "you voted for Player" in page.locator("#board .spy-round .spy-votes").inner_text()
                             page.screenshot(path=str(ARTIFACTS / "who-is-spy-phone-voted.png"), full_page=True)
+                            model.hold_votes = False  # seen: the agents need not keep the person waiting
                         voted += 1
                     assert described + voted < 30, "the game does not end"
 
