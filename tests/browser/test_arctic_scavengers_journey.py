@@ -118,12 +118,15 @@ def test_laptop_board_hunts_card_by_card(laptop_page, server_url):
 
 def test_two_people_play_a_short_game_through_an_invite_link(chromium, server_url):
     """Two people, each in their own browser: the guest joins by the invite link, each sees the other's last
-    action and face-down counts, never the other's cards, and both reach the result (a one-resource game)."""
+    action and face-down counts, never the other's cards, and both reach the result. The shortest game the form
+    offers: GameBench's, whose skirmishes start in round 1, with one contested resource, so a single round of
+    resource turns, kept cards and the skirmish (the published rounds are the phone journey's)."""
     host_ctx, guest_ctx = chromium.new_context(), chromium.new_context()
     host, guest = host_ctx.new_page(), guest_ctx.new_page()
     try:
         host.goto(server_url + "/")
         host.get_by_role("link", name="New Arctic Scavengers match").click()
+        host.get_by_label("Gamebench rounds").check()
         host.get_by_label("Contested count").select_option("1")
         host.get_by_label("East Tribe").select_option("invite")
         host.get_by_role("button", name="Start match").click()
