@@ -135,15 +135,18 @@ class GenericPlayer:
 
     def _fill(self, form) -> None:
         """Choose one of each choice the form offers and write a short text in each text field."""
+        # Counted once: a frame may redraw the board between two counts (an agent's vote replaced a ballot), and a
+        # control gone by the time it is pressed times out, which the caller takes as "look again".
         radios = form.locator('input[type="radio"][name="action_id"]')
-        if radios.count():
-            radio = radios.nth(self.rng.randrange(radios.count()))
-            radio.check(timeout=2_000, force=True)
+        count = radios.count()
+        if count:
+            radios.nth(self.rng.randrange(count)).check(timeout=2_000, force=True)
         chooser = form.locator('select[name="action_id"]')
         if chooser.count():
             values = [v for v in chooser.first.locator("option:not([disabled])").evaluate_all(
                 "options => options.map(o => o.value)") if v]
-            chooser.first.select_option(self.rng.choice(values), timeout=2_000)
+            if values:
+                chooser.first.select_option(self.rng.choice(values), timeout=2_000)
         fields = form.locator('textarea, input[type="text"], input:not([type])')
         for n in range(fields.count()):
             field = fields.nth(n)
