@@ -153,6 +153,17 @@ class ActionLabels:
         return self.by_seat[seat]
 
 
+# GameBench's reasoning categories (seed 001, Table 1), in the paper's order, with the names reports show.
+REASONING_CATEGORIES = {
+    "abstract_strategy": "Abstract strategy",
+    "non_deterministic": "Non-deterministic",
+    "hidden_information": "Hidden information",
+    "language_communication": "Language communication",
+    "social_deduction": "Social deduction",
+    "cooperation": "Cooperation",
+}
+
+
 @dataclass(frozen=True)
 class GameSpec:
     """Immutable facts about a game, independent of any options: every capability is declared here.
@@ -192,6 +203,10 @@ class GameSpec:
     - ``turn_timer``: a seat may have a time limit for its current decision (``State.time_limit``, seconds, 0 for
       none); when it runs out the platform applies ``State.timeout_action`` for it (Who is Spy's description and
       vote limits). The server's clock decides, from ``Match.turn_started_at``.
+    - ``reasoning_categories``: the kinds of strategic reasoning the game exercises, named from
+      ``REASONING_CATEGORIES`` (GameBench's six axes, seed 001 Table 1). GameBench's nine games carry the paper's
+      own classification, as printed; the other games are classified by the same definitions. Benchmark reports
+      average scores per category over the games that declare it.
     """
 
     id: str
@@ -217,3 +232,4 @@ class GameSpec:
     concurrent_actions: bool = False
     dialogue: DialogueSpec | None = None
     turn_timer: bool = False
+    reasoning_categories: tuple[str, ...] = ()

@@ -17,6 +17,7 @@ class AirLandSeaGame(Game):
         ),
         min_seats=2,
         max_seats=2,
+        reasoning_categories=("abstract_strategy",),
         perfect_information=False,
         has_chance=True,
         seat_names=("Blue", "Red"),

@@ -132,6 +132,7 @@ class ArcticGame(Game):
         ),
         min_seats=2,
         max_seats=5,
+        reasoning_categories=("abstract_strategy", "non_deterministic", "hidden_information"),
         perfect_information=False,
         has_chance=True,
         options=(

@@ -277,6 +277,7 @@ class TraitorGame(Game):
         description="Hidden-role party game: talk, bluff and call Stop to hand over the Key or unmask a Traitor.",
         min_seats=4,
         max_seats=10,
+        reasoning_categories=("hidden_information", "language_communication", "social_deduction", "cooperation"),
         perfect_information=False,
         has_chance=True,
         options=(

@@ -254,6 +254,7 @@ class BoxingGame(Game):
         ),
         min_seats=2,
         max_seats=2,
+        reasoning_categories=(),
         perfect_information=False,  # the choices of a decision point are hidden until both are in
         simultaneous=True,
         realtime=True,

@@ -267,6 +267,7 @@ class CodenamesGame(Game):
                      "one-word clues, its Operatives guess. 4-10 players."),
         min_seats=4,
         max_seats=10,
+        reasoning_categories=("abstract_strategy", "language_communication", "cooperation"),
         perfect_information=False,
         has_chance=True,
         # Operatives talk within their team (the table's rule: they may discuss their guesses); the Spymaster hears

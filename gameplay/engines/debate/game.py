@@ -55,6 +55,7 @@ SPEC = GameSpec(
     description="Argue for or against a statement in turns; a judge decides who argued better.",
     min_seats=2,
     max_seats=2,
+    reasoning_categories=("language_communication",),
     perfect_information=True,
     has_chance=True,
     seat_names=SIDES,

@@ -40,6 +40,7 @@ SPEC = GameSpec(
                 "each fruit is worth to them.",
     min_seats=2,
     max_seats=2,
+    reasoning_categories=("hidden_information", "language_communication"),
     perfect_information=False,
     has_chance=True,
     seat_names=("Player 1", "Player 2"),

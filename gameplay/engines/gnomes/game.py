@@ -246,6 +246,7 @@ class GnomesGame(Game):
         ),
         min_seats=2,
         max_seats=2,
+        reasoning_categories=("hidden_information", "cooperation"),
         perfect_information=False,
         simultaneous=False,
         has_chance=False,

@@ -258,6 +258,7 @@ class HiveGame(Game):
         ),
         min_seats=2,
         max_seats=2,
+        reasoning_categories=("abstract_strategy",),
         perfect_information=True,
         seat_names=("White", "Black"),
         typed_moves="UHP",

@@ -197,6 +197,7 @@ class MeetingGame(Game):
                      "and how much you like each day; an agreement pays each your own value for the day."),
         min_seats=2,
         max_seats=2,
+        reasoning_categories=("hidden_information", "language_communication", "cooperation"),
         perfect_information=False,
         has_chance=True,
         seat_names=("Player 1", "Player 2"),

@@ -276,6 +276,7 @@ class PitGame(Game):
         description="Commodity-trading race: swap cards blind, announcing only how many, to corner a market.",
         min_seats=3,
         max_seats=7,
+        reasoning_categories=("language_communication",),
         perfect_information=False,
         simultaneous=True,
         # Everyone trades at once on their own hand: another seat's trade landing first must not void a click.

@@ -333,6 +333,7 @@ class SantoriniGame(Game):
         ),
         min_seats=2,
         max_seats=2,
+        reasoning_categories=("abstract_strategy",),
         perfect_information=True,
         # Two people playing each other may chat (a perfect-information game: chat cannot leak anything);
         # agents ignore it. The chat lives in the match's event log only.

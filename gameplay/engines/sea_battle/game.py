@@ -264,6 +264,7 @@ class SeaBattleGame(Game):
         ),
         min_seats=2,
         max_seats=2,
+        reasoning_categories=("abstract_strategy", "non_deterministic", "cooperation"),
         perfect_information=False,  # orders are secret until both fleets are in; other fleets' damage is hidden
         simultaneous=True,
         has_chance=True,

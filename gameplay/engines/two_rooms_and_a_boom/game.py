@@ -353,6 +353,9 @@ class TwoRoomsGame(Game):
                     "President (Red) or never does (Blue).",
         min_seats=6,
         max_seats=30,
+        reasoning_categories=(
+            "non_deterministic", "hidden_information", "language_communication", "social_deduction", "cooperation"
+        ),
         perfect_information=False,
         has_chance=True,
         options=(

@@ -317,6 +317,7 @@ class SpyGame(Game):
         description="Describe your secret word without saying it, and vote out the players whose word differs.",
         min_seats=4,
         max_seats=10,
+        reasoning_categories=("hidden_information", "language_communication", "social_deduction"),
         perfect_information=False,
         simultaneous=True,  # the vote: every voter chooses at once, in secret
         has_chance=True,
