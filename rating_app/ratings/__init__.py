@@ -6,7 +6,8 @@
 
 import importlib
 
-LIBRARY_VERSION = "1.1.0"  # 1.1: team results (MatchResult.teams)
+# 1.1: team results (MatchResult.teams); 1.2: RatingConfig.method, "paper" fits every agent in every game's scope
+LIBRARY_VERSION = "1.2.0"
 
 # Where each public name lives. They load on first use (PEP 562): the fitting modules need numpy, which the web
 # process's every command would otherwise import with the leaderboard's URLs, most of them never rating anything.

@@ -1,4 +1,8 @@
-"""Weighted bootstrap of Bradley–Terry ratings, overall (every game weighted equally) and per game."""
+"""Weighted bootstrap of Bradley–Terry ratings, overall (every game weighted equally) and per game.
+
+Per game, ``RatingConfig.method`` chooses whom to fit (see ``report.METHODS``): the agents that played the game
+("connected", the default) or every agent of the input ("paper", as the GameBench paper did).
+"""
 
 from __future__ import annotations
 
@@ -11,7 +15,7 @@ import numpy as np
 from . import LIBRARY_VERSION
 from .comparisons import comparison_matrix, connected_components
 from .ilsr import fit_batch, win_probability
-from .report import AgentRating, RatingConfig, RatingReport, ScopeRating
+from .report import METHODS, AgentRating, RatingConfig, RatingReport, ScopeRating
 from .results import MatchResult, RatingInputError
 
 # Resamples fitted per batch: bounds memory (batch x matches x agents^2) on large inputs.
@@ -25,15 +29,19 @@ def rate(matches: Sequence[MatchResult], config: RatingConfig | None = None) -> 
         raise RatingInputError("no matches to rate")
     if config.bootstrap < 1:
         raise RatingInputError("the number of bootstrap resamples must be at least 1")
+    if config.method not in METHODS:
+        raise RatingInputError(f"unknown rating method {config.method!r}: choose one of {', '.join(METHODS)}")
     games = sorted({m.game for m in matches})
+    agents = sorted({a for m in matches for a in m.agents})
+    # The paper method fits every agent of the input in each game's scope; the connected method, the game's own.
+    fitted = agents if config.method == "paper" else None
     per_game = Counter(m.game for m in matches)
     # w = 1 / N_game, counted over all of a game's matches (ties included), as the seeds did.
     weights = np.array([1.0 / per_game[m.game] for m in matches])
     scopes = {"overall": rate_scope("overall", matches, weights, config)}
     for game in games:
         subset = [m for m in matches if m.game == game]
-        scopes[game] = rate_scope(game, subset, np.ones(len(subset)), config)
-    agents = sorted({a for m in matches for a in m.agents})
+        scopes[game] = rate_scope(game, subset, np.ones(len(subset)), config, fitted)
     return RatingReport(
         config=config,
         library_version=LIBRARY_VERSION,
@@ -46,16 +54,24 @@ def rate(matches: Sequence[MatchResult], config: RatingConfig | None = None) -> 
     )
 
 
-def rate_scope(scope: str, matches: Sequence[MatchResult], weights: np.ndarray, config: RatingConfig) -> ScopeRating:
+def rate_scope(
+    scope: str,
+    matches: Sequence[MatchResult],
+    weights: np.ndarray,
+    config: RatingConfig,
+    fitted: Sequence[str] | None = None,
+) -> ScopeRating:
+    """One scope's ratings. ``fitted``: fit exactly these agents, absent ones and unlinked groups included (the
+    paper method); None: the scope's own agents, and only their largest connected group."""
     games = sorted({m.game for m in matches})
-    all_agents = sorted({a for m in matches for a in m.agents})
+    all_agents = sorted(fitted) if fitted is not None else sorted({a for m in matches for a in m.agents})
     rows = comparison_matrix(matches, all_agents, config.ties)
     k = len(all_agents)
     totals = rows.sum(axis=0).reshape(k, k)
     components = connected_components(all_agents, totals)
     excluded = []
     agents = all_agents
-    if len(components) > 1:
+    if len(components) > 1 and fitted is None:
         # Ratings of agents never compared, even indirectly, are not comparable: rate the largest
         # connected group and say who was left out, instead of letting regularisation invent numbers.
         agents = sorted(components[0])
@@ -119,7 +135,9 @@ def summarise(
     ratings = []
     for position, i in enumerate(order, start=1):
         notes = []
-        if wins_total[i] == 0 and losses_total[i] == 0:
+        if played[agents[i]] == 0:  # only the paper method fits agents absent from the scope
+            notes.append("played no match here: rating set by the regularisation alone (paper method)")
+        elif wins_total[i] == 0 and losses_total[i] == 0:
             notes.append("no counted comparison (only ties or self-play): the rating carries no information")
         elif wins_total[i] == 0:
             notes.append("never won a counted comparison: rating bounded only by the regularisation")
@@ -134,7 +152,7 @@ def summarise(
                 rank=position,
                 rank_low=int(np.floor(rank_low[i])),
                 rank_high=int(np.ceil(rank_high[i])),
-                average_score=scores[agents[i]],
+                average_score=scores.get(agents[i]),
                 matches=played[agents[i]],
                 absent_resamples=int(absent[i]),
                 notes=notes,

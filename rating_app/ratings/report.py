@@ -4,6 +4,15 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
+# How a game's scope chooses the agents it fits (the overall scope always fits every agent of the input):
+# "connected": only the agents that played the game, and of those only the largest group linked by counted
+#   comparisons; nobody gets a number the game's matches cannot support.
+# "paper": every agent of the whole input in every game, absent ones included, as the GameBench paper's script
+#   did; this reproduces its per-game ratings (Table 2). An absent agent's log-strength is held near the neutral
+#   value by the regularisation alone, and centring over all agents moves it and shifts everyone else's numbers
+#   (gpt-4-rap, which never played Sea Battle, gets about 1.4 there because gpt-4's -7.4 drags the mean down).
+METHODS = ("connected", "paper")
+
 
 @dataclass(frozen=True)
 class RatingConfig:
@@ -12,6 +21,7 @@ class RatingConfig:
     ties: str = "skip"
     alpha: float = 0.001  # choix ILSR regularisation, as in the seeds
     interval: float = 0.90
+    method: str = "connected"  # one of METHODS
 
 
 @dataclass
@@ -23,7 +33,7 @@ class AgentRating:
     rank: int  # 1 = best, by mean rating
     rank_low: int  # best rank within the interval
     rank_high: int  # worst rank within the interval
-    average_score: float  # mean score per match played in this scope (ties included)
+    average_score: float | None  # mean score per match played in this scope (ties included); None: played none
     matches: int
     absent_resamples: int = 0  # resamples in which the agent had no counted comparison
     notes: list[str] = field(default_factory=list)

@@ -1,8 +1,10 @@
 """python manage.py rate_matches [--input FILE] [--games g1,g2] [--agents a,b]
-                                 --bootstrap B --seed S --ties skip|half [--json]
+                                 --bootstrap B --seed S --ties skip|half [--method connected|paper] [--json]
 
 Rates the platform's finished matches, or a file in the seeds' format, with bootstrapped
-Bradley–Terry ratings overall (every game weighted equally) and per game.
+Bradley–Terry ratings overall (every game weighted equally) and per game. ``--method paper`` fits every
+agent in every game, as the GameBench paper did (its Table 2's per-game columns); the default, ``connected``,
+fits a game's own connected agents only (see rating_app/README.md).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from rating_app.ratings import RatingConfig, RatingInputError, load_seed_file, rate
 from rating_app.ratings.comparisons import TIE_RULES
+from rating_app.ratings.report import METHODS
 
 
 class Command(BaseCommand):
@@ -31,6 +34,12 @@ class Command(BaseCommand):
         parser.add_argument("--seed", type=int, default=0)
         parser.add_argument("--ties", choices=TIE_RULES, default="skip", help="skip equal scores, or count half each")
         parser.add_argument("--alpha", type=float, default=0.001, help="ILSR regularisation (choix alpha)")
+        parser.add_argument(
+            "--method",
+            choices=METHODS,
+            default="connected",
+            help="per game, fit the game's connected agents (connected) or every agent, as the paper did (paper)",
+        )
         parser.add_argument("--json", action="store_true", help="print one JSON object")
 
     def handle(self, *args, **opts):
@@ -50,7 +59,11 @@ class Command(BaseCommand):
             if agents:
                 matches = [m for m in matches if set(m.agents) <= agents]
             config = RatingConfig(
-                bootstrap=opts["bootstrap"], seed=opts["seed"], ties=opts["ties"], alpha=opts["alpha"]
+                bootstrap=opts["bootstrap"],
+                seed=opts["seed"],
+                ties=opts["ties"],
+                alpha=opts["alpha"],
+                method=opts["method"],
             )
             started = time.perf_counter()
             report = rate(matches, config)
@@ -65,8 +78,9 @@ class Command(BaseCommand):
     def print_tables(self, report, seconds: float) -> None:
         c = report.config
         self.stdout.write(
-            f"{report.n_matches} matches, {len(report.games)} games, B={c.bootstrap}, seed={c.seed}, ties={c.ties}, "
-            f"alpha={c.alpha}, {int(c.interval * 100)}% intervals, library {report.library_version} ({seconds:.2f} s)"
+            f"{report.n_matches} matches, {len(report.games)} games, method={c.method}, B={c.bootstrap}, "
+            f"seed={c.seed}, ties={c.ties}, alpha={c.alpha}, {int(c.interval * 100)}% intervals, "
+            f"library {report.library_version} ({seconds:.2f} s)"
         )
         for name, scope in report.scopes.items():
             self.stdout.write(f"\n== {name} ({scope.n_matches} matches, {scope.n_counted} counted)")
@@ -76,9 +90,10 @@ class Command(BaseCommand):
             for r in scope.ratings:
                 interval = f"[{r.low:6.2f}, {r.high:6.2f}]"
                 ranks = f"{r.rank_low}-{r.rank_high}"
+                score = "-" if r.average_score is None else f"{r.average_score:.2f}"  # None: played no match here
                 line = (
                     f"{r.rank:>4}  {r.agent:<16}{r.rating:>8.2f}  {interval:<17}{ranks:<7}"
-                    f"{r.average_score:>9.2f}{r.matches:>5}"
+                    f"{score:>9}{r.matches:>5}"
                 )
                 self.stdout.write(line + ("  * " + "; ".join(r.notes) if r.notes else ""))
             for ex in scope.excluded:
