@@ -50,18 +50,25 @@ def match_seed(seed: int, index: int) -> int:
     return derive_seed("tournament", seed, index)
 
 
-def pairings(agents: Sequence[str], matches_per_pair: int, seats: int = DEFAULT_SEATS) -> list[tuple[str, ...]]:
+def pairings(
+    agents: Sequence[str], matches_per_pair: int, seats: int = DEFAULT_SEATS, seating: str = ""
+) -> list[tuple[str, ...]]:
     """Seat order of every entry: each unordered pair in the given order, seats swapped every other match.
 
     A game of more than two seats is still played by a pair: its two agents take the seats alternately (three
     seats: A, B, A), and the next match of the pair starts with the other agent, so over an even number of matches
-    each agent holds as many seats, and each seat position, as the other."""
+    each agent holds as many seats, and each seat position, as the other. ``seating`` ("AABBB": one letter per
+    seat) places them otherwise, e.g. one agent on a game's fixed Evil seats and the other on its Good seats as
+    GameBench played Are You the Traitor?; the two agents still swap letters every other match."""
+    if seating and len(seating) != seats:
+        raise TournamentError(f"the seating {seating!r} has {len(seating)} letters for {seats} seats")
+    pattern = seating or _alternating(seats)
     entries = []
     for i, first in enumerate(agents):
         for second in agents[i + 1 :]:
             for k in range(matches_per_pair):
                 a, b = (first, second) if k % 2 == 0 else (second, first)
-                entries.append(tuple(a if seat % 2 == 0 else b for seat in range(seats)))
+                entries.append(tuple(a if letter == "A" else b for letter in pattern))
     return entries
 
 
@@ -72,7 +79,13 @@ def default_seats(game_id: str) -> int:
 
 
 def tournament_key(
-    game_id: str, agents: Sequence[str], matches_per_pair: int, seed: int, options: Mapping, seats: int = DEFAULT_SEATS
+    game_id: str,
+    agents: Sequence[str],
+    matches_per_pair: int,
+    seed: int,
+    options: Mapping,
+    seats: int = DEFAULT_SEATS,
+    seating: str = "",
 ) -> str:
     params = {
         "game": game_id,
@@ -83,6 +96,8 @@ def tournament_key(
     }
     if seats != DEFAULT_SEATS:  # two-seat tournaments keep the keys they had before seat counts existed
         params["seats"] = seats
+    if seating and seating != _alternating(seats):  # the default seating keeps the keys it always had
+        params["seating"] = seating
     canonical = json.dumps(params, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(canonical.encode()).hexdigest()
 
@@ -94,13 +109,17 @@ def create_or_resume(
     seed: int,
     options: Mapping[str, Any] | None = None,
     seats: int | None = None,
+    seating: str = "",
 ) -> Tournament:
     """The tournament of these parameters, with all its entries; created on first use, found again after.
 
-    ``seats``: players per match (default: two where the game allows, else its minimum)."""
+    ``seats``: players per match (default: two where the game allows, else its minimum); ``seating``: which of
+    the pair sits where (``pairings``)."""
     agents = [a.strip() for a in agents if a and a.strip()]
     options, seats = _validated(game_id, agents, matches_per_pair, seed, options, seats)
-    key = tournament_key(game_id, agents, matches_per_pair, seed, options, seats)
+    if seating and (len(seating) != seats or set(seating) - {"A", "B"}):
+        raise TournamentError(f"seating: one letter A or B per seat ({seats} seats), not {seating!r}")
+    key = tournament_key(game_id, agents, matches_per_pair, seed, options, seats, seating)
     with transaction.atomic():
         tournament, _ = Tournament.objects.get_or_create(
             key=key,
@@ -117,24 +136,29 @@ def create_or_resume(
         existing = set(tournament.entries.values_list("index", flat=True))
         missing = [
             TournamentMatch(tournament=tournament, index=i, seat_agents=list(seat_agents), seed=match_seed(seed, i))
-            for i, seat_agents in enumerate(pairings(agents, matches_per_pair, seats))
+            for i, seat_agents in enumerate(pairings(agents, matches_per_pair, seats, seating))
             if i not in existing
         ]
         TournamentMatch.objects.bulk_create(missing, ignore_conflicts=True)
     return tournament
 
 
-def mark_for_scheduling(tournament: Tournament, *, requeue_active: bool = False) -> list[int]:
+def mark_for_scheduling(
+    tournament: Tournament,
+    *,
+    requeue_active: bool = False,
+    stale_after: timedelta = STALE_AFTER,
+    retry_failed: bool = True,
+) -> list[int]:
     """The ids of the entries that still have to be played, marked queued; ``tasks.schedule`` queues them.
 
-    Pending and failed entries are taken, and so are queued/running ones that look lost (no
-    update for STALE_AFTER, see ``_stale``) or all of them with ``requeue_active`` (the caller knows
-    no worker is on them).
+    Pending entries are taken, failed ones unless ``retry_failed`` is off, and so are queued/running ones that look
+    lost (no update for ``stale_after``, or played by a process of this machine that no longer exists; see
+    ``_stale``) or all of them with ``requeue_active`` (the caller knows no worker is on them).
     """
     refresh_status(tournament.pk)
-    todo = tournament.entries.filter(
-        status__in=[TournamentMatch.Status.PENDING, TournamentMatch.Status.FAILED]
-    ) | _stale(tournament, requeue_active)
+    statuses = [TournamentMatch.Status.PENDING] + ([TournamentMatch.Status.FAILED] if retry_failed else [])
+    todo = tournament.entries.filter(status__in=statuses) | _stale(tournament, requeue_active, stale_after)
     ids = list(todo.order_by("index").values_list("pk", flat=True))
     if ids:
         # Marked queued before anything is sent, so a fast worker never finds an entry still "pending"
@@ -227,14 +251,39 @@ def _preflight(name: str, game_id: str) -> None:
         raise TournamentError(f"agent {name!r} cannot play: {err}") from None
 
 
-def _stale(tournament: Tournament, everything: bool):
+def _stale(tournament: Tournament, everything: bool, stale_after: timedelta = STALE_AFTER):
     active = tournament.entries.filter(status__in=[TournamentMatch.Status.QUEUED, TournamentMatch.Status.RUNNING])
     if everything:
         return active
-    cutoff = timezone.now() - STALE_AFTER
+    cutoff = timezone.now() - stale_after
     # A running entry's match is saved on every move: that is its heartbeat, however long the match.
     quiet_match = Q(match__isnull=True) | Q(match__updated_at__lt=cutoff)
-    return active.filter(updated_at__lt=cutoff).filter(quiet_match)
+    # A worker of this machine that was killed is known lost at once: the process named in played_by is gone.
+    dead = [
+        pk
+        for pk, played_by in active.filter(status=TournamentMatch.Status.RUNNING).values_list("pk", "played_by")
+        if _process_gone(played_by)
+    ]
+    return active.filter(Q(updated_at__lt=cutoff) & quiet_match | Q(pk__in=dead))
+
+
+def _process_gone(played_by: str) -> bool:
+    """Whether ``played_by`` ("host:pid") names a process of this host that no longer runs (other hosts: unknown,
+    False; their entries are found by the quiet-match rule instead)."""
+    host, _, pid = played_by.rpartition(":")
+    if host != socket.gethostname() or not pid.isdigit():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:  # it exists, under another user
+        return False
+    return False
+
+
+def _alternating(seats: int) -> str:
+    return "".join("AB"[seat % 2] for seat in range(seats))
 
 
 def _start(entry_id: int) -> int | None:

@@ -4,6 +4,7 @@ autodiscovery registers them)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import timedelta
 
 from celery import shared_task
 
@@ -22,11 +23,15 @@ def schedule(
     *,
     requeue_active: bool = False,
     after_each: Callable[[TournamentMatch], None] | None = None,
+    stale_after: timedelta = services.STALE_AFTER,
+    retry_failed: bool = True,
 ) -> int:
     """Queue every entry that still has to be played (``services.mark_for_scheduling``); returns how many were
     queued. With eager Celery each task runs inside ``delay()``; ``after_each`` is called after each one (a progress
     bar uses it)."""
-    ids = services.mark_for_scheduling(tournament, requeue_active=requeue_active)
+    ids = services.mark_for_scheduling(
+        tournament, requeue_active=requeue_active, stale_after=stale_after, retry_failed=retry_failed
+    )
     for entry_id in ids:
         play_tournament_match.delay(entry_id)
         if after_each is not None:
