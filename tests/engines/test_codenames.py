@@ -306,7 +306,7 @@ def test_gamebench_unchecked_clues_take_any_text_but_a_bad_number():
     clue(state, "hello")
     assert state.clue == {"w": "None", "n": 1}
     state = position(options={"gamebench_unchecked_clues": True})
-    rejected(state, "apple,-1", "0 to 9")
+    rejected(state, "apple,-1", "negative")
 
 
 def test_gamebench_end_turn_anytime_lets_the_guesser_stop_before_guessing():

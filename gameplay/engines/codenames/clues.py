@@ -5,6 +5,7 @@ stands in for that judgement (the fact sheet's recommendation): one word of lett
 allowed) that is neither a visible grid word nor a part or form of one, nor contains one. Forms are compared after
 dropping the common English endings -s, -es, -ed, -ing and -er from both words, so RULES is refused while RULER is
 visible. Meaning-based rules (no spelling or rhyme hints) cannot be checked by a program and are left to players.
+GameBench's own reading, with no check at all, is ``read_gamebench`` (option gamebench_unchecked_clues).
 """
 
 from __future__ import annotations
@@ -114,20 +115,37 @@ def check_word(word: str, visible: Iterable[str]) -> str:
 
 def read(text: str, visible: Iterable[str], checked: bool = True) -> Clue:
     """The clue a text gives. ClueError when it cannot be read; InvalidClue when ``checked`` and it breaks a rule.
-
-    Unchecked (GameBench), the word is taken as written, spaces and all, and an unreadable text becomes GameBench's
-    stand-in clue "None" for 1 guess; only a number outside 0-9 is refused.
-    """
+    Unchecked, the text is read as GameBench reads it (``read_gamebench``)."""
     if not checked:
-        try:
-            word, number = parse(text)
-        except ClueError:
-            if _has_bad_number(text):
-                raise
-            return Clue("None", 1)
-        return Clue(" ".join(word.split()), number)
+        return read_gamebench(text)
     word, number = parse(text)
     return Clue(check_word(word, visible), number)
+
+
+def read_gamebench(text: str) -> Clue:
+    """A clue read as GameBench's code reads one (games/codenames/game.py, ``CodenamesGame.update_spymaster``).
+
+    The text is split at every comma. Unless that gives exactly two parts the clue is "None" for 1 guess ("river 2"
+    has one part, "river,2,3" three). Otherwise the first part is the word exactly as written (case, spaces and
+    all; no clue rule is checked) and the second is read by Python's ``int``, which allows spaces around the
+    number, a sign and an underscore between digits. Where ``int`` fails ("river,unlimited", "river,2.5",
+    "river,") or the number is negative, GameBench's game stops with an error; here that is a ClueError, so the
+    text is refused and the seat gives another. Any number from 0 up is taken as written: 0 allows any number of
+    guesses, N > 0 up to N + 1, and there is no upper bound and no 'unlimited'.
+    """
+    parts = text.split(",")
+    if len(parts) != 2:
+        return Clue("None", 1)
+    word, number_text = parts
+    try:
+        number = int(number_text)
+    except ValueError:
+        raise ClueError(f"GameBench reads the number after the comma with Python's int(), which cannot read "
+                        f"{number_text!r}: give a whole number (0 for no limit)") from None
+    if number < 0:
+        raise ClueError(f"GameBench stops on a negative number ({number}): give a whole number from 0 up (0 for no "
+                        "limit)")
+    return Clue(word, number)
 
 
 def example_clue(visible: Sequence[str], candidates: Sequence[str], start: int) -> Clue:
@@ -142,9 +160,3 @@ def example_clue(visible: Sequence[str], candidates: Sequence[str], start: int) 
         except InvalidClue:
             continue
     raise ValueError("no candidate clue word clashes with none of the visible words")
-
-
-def _has_bad_number(text: str) -> bool:
-    """A text ending in a number outside 0-9 (negative or too big), which GameBench too refuses."""
-    tail = re.split(r"[,\s]+", text.strip())[-1]
-    return bool(re.fullmatch(r"[-+]?\d+", tail)) and len(re.split(r"[,\s]+", text.strip())) > 1

@@ -21,9 +21,19 @@ from .words import ASSASSIN, GAMEBENCH, OFFICIAL, RED, TEAM_KEYS, TEAM_NAMES, de
 
 CLUE, END_TURN, GUESS, COVER = "clue", "end_turn", "guess:", "cover:"
 CLUE_HINT = "word,number (for example river,2; the number is 0 to 9 or unlimited)"
+# GameBench's reader (clues.read_gamebench) takes any whole number from 0 and has no 'unlimited'.
+GAMEBENCH_CLUE_HINT = "word,number (for example river,2; the number is a whole number, 0 for no limit)"
 # Phases of a team turn; "cover" is the invalid-clue penalty (the opposing Spymaster covers one of its agents).
 CLUE_PHASE, GUESS_PHASE, COVER_PHASE, OVER = "clue", "guess", "cover", "over"
 GAMEBENCH_WIN_BONUS = 3
+# The rule of GameBench's games/codenames/game.py (CodenamesGame.update_spymaster), as clues.read_gamebench plays it.
+GAMEBENCH_CLUES = (
+    "GameBench's clues, read as its code (games/codenames/game.py) reads them, with no clue rule checked: the text "
+    "is split at every comma; unless that gives exactly two parts the clue is 'None' for 1 (so 'river 2' is "
+    "'None' for 1). Otherwise the word is the first part as written and the number the second as Python's int() "
+    "reads it, any whole number from 0 (0: no limit); a number int() cannot read ('river,unlimited') or a "
+    "negative one stopped GameBench's game, so that text is refused."
+)
 EXAMPLE_STRIDE = 97  # how far the example clue moves through the word list from one team turn to the next
 
 
@@ -84,7 +94,8 @@ class CodenamesState(SeatViews, State):
     def text_actions(self, seat: int) -> list[TextAction]:
         if self.phase != CLUE_PHASE or seat not in self.current_seats():
             return []
-        return [TextAction(CLUE, "Give a clue", hint=CLUE_HINT, max_length=60, example=self.example_clue())]
+        hint = GAMEBENCH_CLUE_HINT if self.game.options["gamebench_unchecked_clues"] else CLUE_HINT
+        return [TextAction(CLUE, "Give a clue", hint=hint, max_length=60, example=self.example_clue())]
 
     def example_clue(self) -> str:
         """A valid clue from public facts only (the visible words, the word list, the turn count), starting at a
@@ -279,8 +290,7 @@ class CodenamesGame(Game):
                        "opposing Spymaster covers one of their own agents (the rulebook's penalty)."),
             OptionSpec("gamebench_board", False, "GameBench's board: 21 cards (9 Red, 8 Blue, 3 bystanders, "
                        "1 assassin); Red always starts."),
-            OptionSpec("gamebench_unchecked_clues", False, "GameBench's clues: any text is taken as the clue word "
-                       "(an unreadable clue counts as 'None' for 1); no clue rule is checked."),
+            OptionSpec("gamebench_unchecked_clues", False, GAMEBENCH_CLUES),
             OptionSpec("gamebench_end_turn_anytime", False, "GameBench's turn: the guesser may end the turn before "
                        "any guess."),
             OptionSpec("gamebench_scores", False, "GameBench's scores: revealed own agents, +3 for the winner, 0 "

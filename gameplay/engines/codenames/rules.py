@@ -40,8 +40,9 @@ RULES = Rules(
             "the endings -s, -es, -ed, -ing and -er. Once a word has been revealed, clues may use it. Clues must be "
             "about meaning, not spelling, letters or positions. This game refuses an invalid clue and asks again, "
             "unless the invalid_clue_penalty option is on: then the clue ends the turn and the opposing Spymaster "
-            "covers one of their own agents. Option gamebench_unchecked_clues accepts any clue text as GameBench "
-            "does."
+            "covers one of their own agents. Option gamebench_unchecked_clues reads clues as GameBench did and "
+            "checks no rule: a text without exactly one comma is the clue 'None' for 1; otherwise the word is "
+            "taken as written and the number must be a whole number from 0 (0: no limit; no 'unlimited')."
         ),
         GUESSING: (
             "After the clue, the team's guesser picks unrevealed words one at a time and each one's identity is "

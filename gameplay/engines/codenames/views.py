@@ -116,8 +116,11 @@ class SeatViews:
         mine = data["my_turn"]
         team = data["team_to_play"]
         if self.phase == "clue":
-            return ("Your turn: give a clue as WORD,N (N from 0 to 9, or unlimited)." if mine
-                    else f"{team}'s turn: {data['acting']} gives a clue.")
+            if not mine:
+                return f"{team}'s turn: {data['acting']} gives a clue."
+            if self.game.options["gamebench_unchecked_clues"]:  # GameBench's reader: clues.read_gamebench
+                return "Your turn: give a clue as WORD,N (N a whole number, 0 for no limit)."
+            return "Your turn: give a clue as WORD,N (N from 0 to 9, or unlimited)."
         if self.phase == "cover":
             return ("Your turn: the other team's clue was invalid; cover one of your own agents." if mine
                     else f"{data['acting']} covers one of their agents (penalty).")

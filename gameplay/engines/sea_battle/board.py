@@ -125,9 +125,9 @@ def _settle(claims: dict[str, Cell], position: dict[str, Cell], free: set[str]) 
     return moving
 
 
-def _step(ships: list[Ship], movers: set[str], rocks: set[Cell], report: Report, *, ram_damage: int,
-          gamebench: bool) -> None:
-    """One square of movement for the ships in ``movers``; every other ship claims the cell it is on."""
+def _step(ships: list[Ship], movers: set[str], rocks: set[Cell], report: Report, *, ram_damage: int) -> None:
+    """One square of movement for the ships in ``movers``; every other ship claims the cell it is on. All claims
+    are weighed at once and settled as a fixed point (``_settle``)."""
     position = {s.id: s.cell for s in ships}
     claims = {s.id: ahead(s.cell, s.heading) if s.id in movers else s.cell for s in ships}
     by_id = {s.id: s for s in ships}
@@ -138,12 +138,9 @@ def _step(ships: list[Ship], movers: set[str], rocks: set[Cell], report: Report,
             ship.damage += ROCK_DAMAGE
             report.bumps.append((ship.id, "rock"))
             continue
-        # GameBench checks each ship against the ships still afloat, so one that sank ramming earlier in this
-        # loop no longer counts as a rival; the fixed rules weigh every claim at once.
-        rivals = [o for o in ships if o.id != ship.id and claims[o.id] == claim
-                  and not (gamebench and o.damage >= SINK_AT)]
+        rivals = [o for o in ships if o.id != ship.id and claims[o.id] == claim]
         # Two ships heading into each other's cells meet on the way (GameBench let them pass through).
-        swapped = not gamebench and any(
+        swapped = any(
             claims[o.id] == ship.cell and o.id in movers and ship.id in movers and o.cell == claim for o in ships
         )
         if rivals or swapped:
@@ -155,12 +152,39 @@ def _step(ships: list[Ship], movers: set[str], rocks: set[Cell], report: Report,
             continue
         if ship.id in movers:
             free.add(ship.id)
-    moving = free if gamebench else _settle(claims, position, free)
+    moving = _settle(claims, position, free)
     for ship_id in sorted(free - moving):
         report.bumps.append((ship_id, "blocked"))
     for ship_id in moving:
         ship = by_id[ship_id]
         ship.x, ship.y = claims[ship_id]
+
+
+def _gamebench_step(ships: list[Ship], movers: set[str], rocks: set[Cell], report: Report, *, ram_damage: int
+                    ) -> None:
+    """One square of movement as GameBench's code makes it (games/sea_battle.py, ``SeaBattle.move_ships``, steps
+    2 and 5). Every ship afloat claims its cell ahead if it is in ``movers``, else its own cell. Then the ships are
+    checked one by one in fleet order, each moving as soon as it is checked: a claim on rock costs ROCK_DAMAGE and
+    the ship stays; otherwise its rivals are the ships still afloat at that moment (one sunk earlier in the loop no
+    longer counts) that claim the same cell and stand on another cell than the checked ship does at that moment.
+    GameBench tells "another ship" by position (its ``Player`` objects compare equal when their locations do), so
+    a ship sharing the checked ship's cell is never its rival, and one that has just sailed off that cell is. A
+    rival costs ``ram_damage`` (the first square; none on the second) and the ship stays; with none it moves."""
+    claims = {s.id: ahead(s.cell, s.heading) if s.id in movers else s.cell for s in ships}
+    for ship in ships:
+        claim = claims[ship.id]
+        if _rocky(claim, rocks):
+            ship.damage += ROCK_DAMAGE
+            report.bumps.append((ship.id, "rock"))
+            continue
+        if any(claims[o.id] == claim and o.cell != ship.cell and o.damage < SINK_AT for o in ships):
+            if ram_damage:
+                ship.damage += ram_damage
+                report.bumps.append((ship.id, "ram"))
+            elif ship.id in movers:
+                report.bumps.append((ship.id, "blocked"))
+            continue
+        ship.x, ship.y = claim
 
 
 def _trace(shooter: Ship, side: str, ships: list[Ship], rocks: set[Cell]) -> tuple[Cell, Ship | None]:
@@ -222,12 +246,14 @@ def resolve_turn(ships: list[Ship], orders: dict[str, str], rocks: set[Cell], *,
                  ) -> tuple[list[Ship], Report]:
     """Play one turn: orders (ship id -> order id) for every live ship. Returns the ships still afloat (ships
     are changed in place; a ship sinks as soon as its damage reaches SINK_AT) and the report. ``gamebench``
-    resolves as GameBench's code did (see the rules text)."""
+    resolves as GameBench's code (games/sea_battle.py) did: ``_gamebench_step`` for each square of movement and
+    ``_gamebench_volley`` for the shots."""
     report = Report(orders=dict(orders))
     start = {s.id: s.cell for s in ships}
     everyone = list(ships)
     movers = {s.id for s in ships if split_order(orders[s.id])[0] != "stay"}
-    _step(ships, movers, rocks, report, ram_damage=RAM_DAMAGE, gamebench=gamebench)
+    step = _gamebench_step if gamebench else _step
+    step(ships, movers, rocks, report, ram_damage=RAM_DAMAGE)
     # A ship that strikes its tenth point of damage while moving goes down at once (as in GameBench): it does
     # not turn, sail on, block the second step or fire.
     ships = _sink(ships, report)
@@ -235,7 +261,7 @@ def resolve_turn(ships: list[Ship], orders: dict[str, str], rocks: set[Cell], *,
     for ship in ships:
         if ship.id in turners:
             ship.heading = turn_left(ship.heading) if orders[ship.id].startswith("left") else turn_right(ship.heading)
-    _step(ships, turners, rocks, report, ram_damage=0, gamebench=gamebench)
+    step(ships, turners, rocks, report, ram_damage=0)
     ships = _sink(ships, report)
     report.moves = [(s.id, start[s.id], s.cell) for s in everyone if s.cell != start[s.id]]
     afloat = _gamebench_volley(ships, orders, rocks, report) if gamebench else _volley(ships, orders, rocks, report)

@@ -40,6 +40,18 @@ TEAMS = ("Red", "Blue")
 SHIPS_PER_TEAM = 3
 TURN_CAP_RANGE = (1, 1000)
 PLAYING, OVER = "playing", "over"
+# The rule of GameBench's games/sea_battle.py (SeaBattle.move_ships and fire_cannons), as board._gamebench_step and
+# board._gamebench_volley play it.
+GAMEBENCH_RESOLUTION = (
+    "Resolve turns exactly as GameBench's code (games/sea_battle.py) did. On each square of movement the ships are "
+    "checked one by one in the order R1-R3, B1-B3 and each moves as soon as it is checked: rock costs 1 and the "
+    "ship stays; otherwise its rivals are the ships then afloat that claim the same cell from another cell than its "
+    "own at that moment (GameBench tells ships apart by position), a rival costs 1 on the first square (nothing on "
+    "the second) and the ship stays. So a ship may sail into a cell its occupant failed to leave (two ships on one "
+    "cell), ships on one cell never collide with each other, ships heading into each other's cells pass through, "
+    "and balls fly one after another with ships sinking at once. Off: the fixed rules (no overlaps, such a swap is "
+    "a collision, all balls at once)."
+)
 
 
 def damage_fragment(ship_id: str, damage: int) -> str:
@@ -272,11 +284,7 @@ class SeaBattleGame(Game):
             OptionSpec("turn_cap", 100, "Platform rule (GameBench had no limit): the battle stops after this many "
                        "turns; then the fleet with more ships afloat wins, then the one with less damage, else a "
                        "draw.", type=int, bounds=TURN_CAP_RANGE, short_value=4),
-            OptionSpec("gamebench_resolution", False, "Resolve turns exactly as GameBench's code did: a ship may "
-                       "sail into a cell its occupant failed to leave (two ships on one cell), ships heading into "
-                       "each other's cells pass through, and balls fly one after another with ships sinking at "
-                       "once. Off: the fixed rules (no overlaps, such a swap is a collision, all balls at once).",
-                       type=bool),
+            OptionSpec("gamebench_resolution", False, GAMEBENCH_RESOLUTION, type=bool),
         ),
         seat_names=TEAMS,
         measures=(

@@ -37,8 +37,10 @@ RULES = Rules(
             "ships sailing into each other's cells also collide: 1 damage each, both stay. A ship whose target "
             "cell is held by a ship that fails to leave it is blocked without damage. Second step (turning ships "
             "only): rock still deals 1 damage; a cell wanted by another ship just blocks, without damage. Two "
-            "ships never end a turn on one cell. (Option gamebench_resolution restores GameBench's own code, "
-            "where a ship could end on a cell its occupant failed to leave and crossing ships passed through.)"
+            "ships never end a turn on one cell. (Option gamebench_resolution restores GameBench's own code: "
+            "ships are checked one at a time, R1-R3 then B1-B3, each moving at once, so a ship could end on a "
+            "cell its occupant failed to leave, crossing ships passed through, and ships sharing a cell never "
+            "collided with each other.)"
         ),
         "Cannons": (
             "After all movement every ship fires one cannonball to the side its order names, at right angles to "
