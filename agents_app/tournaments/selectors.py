@@ -9,6 +9,7 @@ from django.db.models import Count
 from agents_app.models import Tournament, TournamentMatch
 from gameplay.engines.registry import GAMES
 from gameplay.models import Match
+from gameplay.reads import player_results as rule
 from gameplay.reads.selectors import measures_at_end
 
 
@@ -104,11 +105,12 @@ def progress(tournament: Tournament) -> Progress:
 
 
 def results(tournament: Tournament) -> Results:
-    """Per agent and per pair, from the scores of finished entries; points are the sum of scores.
+    """Per agent and per pair, from the finished entries, by the one rule of gameplay/reads/player_results.py.
 
-    A win is a higher score than the opponent's in that match, a draw an equal one; so the same
-    rule serves games scored 1/0 and games scored by points. In a match of more than two seats an agent's
-    score is the sum of its seats' scores (``_shares``).
+    An agent's result in a match is the mean result of the seats it held (a seat's result: its score, or in a match
+    played in teams its team's summed score); a win is a higher result than the opponent's, a draw an equal one, so
+    the same rule serves games scored 1/0, by points, and of more than two seats (a three-way draw of A, B, A is a
+    draw). Points are the sum of an agent's results: a two-seat win 1, a draw 1/2, a three-seat three-way draw 1/3.
     """
     per_agent = {name: AgentResult(name) for name in tournament.agents}
     order = {name: i for i, name in enumerate(tournament.agents)}
@@ -130,24 +132,25 @@ def results(tournament: Tournament) -> Results:
             for name in dict.fromkeys(seat_agents):
                 per_agent[name].team.add(*outcome)
             per_pair[tuple(sorted(seat_agents, key=order.__getitem__))].team.add(*outcome)
-        shares = _shares(seat_agents, scores)
-        for name, mine in shares.items():
-            theirs = sum(share for other, share in shares.items() if other != name)
+        by_agent = _agent_results(entry)
+        for name, result in by_agent.items():
             row = per_agent[name]
             row.matches += 1
-            row.points += mine
-            row.wins += mine > theirs
-            row.draws += mine == theirs
-            row.losses += mine < theirs
-        first, second = sorted(shares, key=order.__getitem__)
+            row.points += result
+            verdict = rule.outcome(by_agent, name)
+            row.wins += verdict == rule.WIN
+            row.draws += verdict == rule.DRAW
+            row.losses += verdict == rule.LOSS
+        first, second = sorted(by_agent, key=order.__getitem__)
         pair = per_pair[(first, second)]
-        a, b = shares[first], shares[second]
+        verdict = rule.compare(by_agent[first], by_agent[second])
         pair.matches += 1
-        pair.first_points += a
-        pair.second_points += b
-        pair.first_wins += a > b
-        pair.draws += a == b
-        pair.second_wins += a < b
+        pair.first_points += by_agent[first]
+        pair.second_points += by_agent[second]
+        pair.first_wins += verdict == rule.WIN
+        pair.draws += verdict == rule.DRAW
+        pair.second_wins += verdict == rule.LOSS
+    _round_points(per_agent.values(), per_pair.values())
     if goal:
         ranked = sorted(per_agent.values(), key=lambda r: (-(r.success_rate or 0), r.team.mean_turns or 0,
                                                            order[r.agent]))
@@ -157,14 +160,18 @@ def results(tournament: Tournament) -> Results:
     return Results(agents=ranked, pairs=list(per_pair.values()))
 
 
-def _shares(seat_agents: list[str], scores: list[float]) -> dict[str, float]:
-    """Each agent's share of a match: the sum of its seats' scores (in a two-seat match, its score). A match of more
-    seats is still played by a pair, who hold the seats alternately, so the two shares sum to 1 and the agent with the
-    larger share won."""
-    shares: dict[str, float] = {}
-    for name, score in zip(seat_agents, scores, strict=True):
-        shares[name] = shares.get(name, 0.0) + score
-    return shares
+def _round_points(agents, pairs) -> None:
+    """Points to 9 decimals: six three-way draws are 2 points, not the 1.9999999999999998 adding thirds gives."""
+    for row in agents:
+        row.points = round(row.points, 9)
+    for pair in pairs:
+        pair.first_points, pair.second_points = round(pair.first_points, 9), round(pair.second_points, 9)
+
+
+def _agent_results(entry: TournamentMatch) -> dict[str, float]:
+    """Each agent's result in a finished entry's match (``player_results``: the mean of its seats' results, a seat
+    counting its team's result when the match kept its teams)."""
+    return rule.player_results(entry.seat_agents, entry.match.scores, entry.match.final_teams)
 
 
 def _teamwork_measures(tournament: Tournament) -> tuple[str, str]:
@@ -189,16 +196,13 @@ def chosen_options(tournament: Tournament) -> dict:
 
 def entries(tournament: Tournament) -> list[TournamentMatch]:
     """The entries in order, with their matches (for links and scores) and, once played, ``winner_agent``: the agent
-    with the larger share of the match (``_shares``), "" for a draw."""
+    whose result is the higher (``results``' rule: the mean of its seats' results), "" for a draw."""
     rows = list(tournament.entries.select_related("match").order_by("index"))
     for entry in rows:
         scores = entry.match.scores if entry.match is not None else None
         entry.winner_agent = ""
         if isinstance(scores, list) and len(scores) == len(entry.seat_agents):
-            shares = _shares(entry.seat_agents, scores)
-            best = max(shares.values())
-            leaders = [name for name, share in shares.items() if share == best]
-            entry.winner_agent = leaders[0] if len(leaders) == 1 else ""
+            entry.winner_agent = rule.winner(_agent_results(entry)) or ""
     return rows
 
 

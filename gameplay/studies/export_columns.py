@@ -36,7 +36,8 @@ ROUND_COLUMNS: dict[str, str] = {
     "cap was hit): its time and until-goal measures are censored, not times to the goal; 0 if the goal was "
     "reached; blank if not finished, or if the game declares no goal",
     "score": "the participant's seat's score from the game (0..1, all seats sum to 1); blank until finished",
-    "won": "1 if the participant's team won, 0 if it lost or drew; blank in cooperative games and until finished",
+    "won": "1 if the participant's team won (its summed score above every other team's, with the teams as they stood "
+    "at the end: hidden camps count), 0 if it lost or drew; blank in cooperative games and until finished",
     "actions": "actions applied in the match by all seats (the match version)",
     "time_to_complete_s": "seconds from the round's start event to the match's end; blank if not completed",
     "messages_participant": "chat lines sent by this participant (free-text actions are not counted here: they "

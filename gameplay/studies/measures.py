@@ -26,6 +26,7 @@ from datetime import UTC, datetime
 from gameplay.engines.api import EngineError, MeasureSpec, State
 from gameplay.engines.registry import create_game, game_class
 from gameplay.models import Event, Seat
+from gameplay.reads import player_results
 from gameplay.reads.selectors import state_of
 from gameplay.studies.models import AGENT, Condition, ParticipantRound, Study
 
@@ -188,14 +189,15 @@ def _as_assigned(condition: Condition, seats: dict[int, Seat]) -> bool:
 
 
 def _won(state: State, seat: int) -> bool | None:
-    """Whether ``seat``'s team won: its score is the highest and no seat of another team shares it. None for a
-    cooperative game (one team) or an unfinished one; a draw is False."""
-    teams = state.game.teams()
-    if len(set(teams)) == 1 or not state.is_terminal():
+    """Whether ``seat``'s team won: its result is above every other team's (gameplay/reads/player_results.py, each
+    team one player, with the teams as they stand at the end, ``State.result_teams``: a Who is Spy civilian whose
+    side won has won, though each civilian scores only a share of the win). None for a cooperative game (one team)
+    or an unfinished one; a draw is False."""
+    if len(set(state.game.teams())) == 1 or not state.is_terminal():
         return None
-    scores = state.scores()
-    best = max(scores)
-    return scores[seat] == best and all(s < best for i, s in enumerate(scores) if teams[i] != teams[seat])
+    teams = [int(t) for t in state.result_teams()]
+    by_team = player_results.player_results(teams, state.scores(), teams)
+    return player_results.outcome(by_team, teams[seat]) == player_results.WIN
 
 
 def _round_row(study: Study, r: PlayedRound, declared: tuple[MeasureSpec, ...]) -> dict:

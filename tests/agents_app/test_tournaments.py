@@ -21,6 +21,7 @@ from gameplay.engines import registry as game_registry
 from gameplay.engines.api import Game, GameSpec
 from gameplay.models import Match
 from gameplay.project.celery import app as celery_app
+from gameplay.reads.player_results import player_results
 from gameplay.reads.selectors import state_of
 from gameplay.writes import services as match_services
 
@@ -139,9 +140,10 @@ def test_a_pair_takes_the_seats_of_a_bigger_game_in_turn_starting_with_each_agen
         "santorini", ["a", "b"], 1, 1, {}, seats=2)
 
 
-def test_an_agents_share_of_a_bigger_match_is_the_sum_of_its_seats_scores():
-    assert selectors._shares(["a", "b", "a"], [0.0, 0.25, 0.75]) == {"a": 0.75, "b": 0.25}
-    assert selectors._shares(["a", "b"], [0.5, 0.5]) == {"a": 0.5, "b": 0.5}
+def test_an_agents_result_in_a_bigger_match_is_the_mean_of_its_seats_scores():
+    # More cases, the tables and the pages: tests/agents_app/test_multiseat_results.py.
+    assert player_results(["a", "b", "a"], [0.0, 0.25, 0.75]) == {"a": 0.375, "b": 0.25}
+    assert player_results(["a", "b"], [0.5, 0.5]) == {"a": 0.5, "b": 0.5}
 
 
 @pytest.mark.parametrize(

@@ -250,7 +250,8 @@ def test_export_study_refuses_a_study_whose_game_is_not_registered(tmp_path):
 
 
 class FakeState:
-    """Just what measures reads to decide a winner: the teams, whether it is over, the scores."""
+    """Just what measures reads to decide a winner: the teams (as State.result_teams gives them by default, the game's),
+    whether it is over, the scores."""
 
     def __init__(self, teams, scores, terminal=True):
         self.game = type("FakeGame", (), {"teams": lambda _self: list(teams)})()
@@ -261,6 +262,9 @@ class FakeState:
 
     def scores(self):
         return self._scores
+
+    def result_teams(self):
+        return self.game.teams()
 
 
 def test_won_is_per_team_and_blank_for_cooperative_or_unfinished_games():

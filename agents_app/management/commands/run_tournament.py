@@ -146,6 +146,8 @@ class Command(BaseCommand):
         if results.cooperative:
             self._report_teamwork(results, width)
             return
+        self.stdout.write("an agent's result in a match: the mean score of the seats it held (in teams, each seat "
+                          "counts its team's score); points: the sum of its results")
         self.stdout.write(f"{'agent':<{width}}  matches  wins  draws  losses   points")
         for r in results.agents:
             self.stdout.write(
