@@ -176,10 +176,23 @@ def summarise(
 
 
 def _mean_scores(matches: Sequence[MatchResult]) -> dict[str, float]:
+    """Each agent's mean result per match played. In a match, an agent's result is the mean of its seats' results, a
+    seat counting its score or, when the match was played in teams, its team's summed score (the rule of the
+    platform's tables, gameplay/reads/player_results.py, restated here so that the library stands alone): a
+    three-way draw seated A, B, A is 1/3 for each agent, and a team's win is a whole win for its agent."""
     total, count = defaultdict(float), Counter()
     for m in matches:
-        for agent, score in zip(m.agents, m.scores, strict=True):
-            total[agent] += score
+        results = m.scores
+        if m.teams is not None:
+            team_totals: dict[int, float] = defaultdict(float)
+            for team, score in zip(m.teams, m.scores, strict=True):
+                team_totals[team] += score
+            results = tuple(team_totals[team] for team in m.teams)
+        held: dict[str, list[float]] = defaultdict(list)
+        for agent, result in zip(m.agents, results, strict=True):
+            held[agent].append(result)
+        for agent, mine in held.items():
+            total[agent] += sum(mine) / len(mine)
             count[agent] += 1
     return {a: total[a] / count[a] for a in count}
 

@@ -1,11 +1,10 @@
 """The leaderboard's average score of matches with more seats than players (issue 40).
 
 The leaderboard's match counts and ratings already count a match once per agent (``pair_counts``, ``played``) and
-compare seats pairwise, teams included. Its average score does not follow the tables' rule (an agent's result in a
+compare seats pairwise, teams included. Its average score now follows the tables' rule (an agent's result in a
 match is the mean of its seats' results, a seat counting its team's summed score; gameplay/reads/player_results.py):
-``rating_app.ratings.bootstrap._mean_scores`` averages over seats, so a match where an agent held two seats weighs
-twice, and a Codenames team's win counts 1/2 per seat. The library is being changed elsewhere in issue 40, so the fix
-is left to be applied there; these tests say what the leaderboard should show and fail loudly (strict) once it does.
+``rating_app.ratings.bootstrap._mean_scores`` averaged over seats, so a match where an agent held two seats weighed
+twice, and a Codenames team's win counted 1/2 per seat. These tests say what the leaderboard shows now.
 """
 
 from __future__ import annotations
@@ -18,19 +17,11 @@ from tests.rating_app.factories import finished
 
 pytestmark = pytest.mark.django_db
 
-LIBRARY_POOLS_SEATS = pytest.mark.xfail(
-    strict=True,
-    reason="rating_app/ratings/bootstrap.py averages scores per seat and ignores teams (another helper's file): "
-    "apply the _mean_scores change proposed in the i40-multiseat report, then drop this mark",
-)
-
-
 def average(matches: list[MatchResult], agent: str, scope: str = "overall") -> float:
     report = rate(matches, RatingConfig(bootstrap=4, seed=0))
     return {r.agent: r.average_score for r in report.scopes[scope].ratings}[agent]
 
 
-@LIBRARY_POOLS_SEATS
 def test_the_average_score_is_per_match_the_mean_of_the_agents_seats():
     # A, B, A draw three ways (A: 1/3, B: 1/3); then B, A, B with A's seat winning (A: 1, B: 0).
     finished(["a", "b", "a"], [1 / 3, 1 / 3, 1 / 3], game="pit")
@@ -41,7 +32,6 @@ def test_the_average_score_is_per_match_the_mean_of_the_agents_seats():
     assert rate(matches, RatingConfig(bootstrap=4, seed=0)).average_scores["a"]["pit"] == pytest.approx(2 / 3)
 
 
-@LIBRARY_POOLS_SEATS
 def test_a_team_win_is_a_whole_win_in_the_average_score():
     # Codenames: A holds Red (seats 0 and 2) and wins; each Red seat scores 1/2 of the team's 1.
     matches = [MatchResult("codenames", ("a", "b", "a", "b"), (0.5, 0.0, 0.5, 0.0), teams=(0, 1, 0, 1)),
