@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
+from agents_app.agents import registry
+from agents_app.agents.random_agent import RandomAgent
 from agents_app.models import AgentCall, AgentConfig, Tournament, TournamentMatch
 from agents_app.protocols import schema, services
 from agents_app.protocols.report import category_scores
@@ -166,3 +168,20 @@ def test_a_match_whose_worker_process_died_is_queued_again_at_once():
     ids = tournament_services.mark_for_scheduling(tournament)
     assert ids == [lost.pk]
     assert {alive.pk, other_host.pk}.isdisjoint(ids)
+
+
+class OtherRandom(RandomAgent):
+    name = "random-b"
+
+
+@pytest.mark.django_db
+def test_run_tournament_seats_a_pair_by_a_seating_pattern(eager_celery, monkeypatch, capsys):  # noqa: F811
+    monkeypatch.setitem(registry.AGENTS, OtherRandom.name, OtherRandom)
+    args = ["run_tournament", "--game", "are_you_the_traitor", "--agents", "random,random-b", "--seats", "5",
+            "--matches", "2", "--options", '{"gamebench_fixed_roles": true, "gamebench_team_win": true}']
+    with pytest.raises(CommandError, match="seating: one letter A or B per seat \\(5 seats\\), not 'AAB'"):
+        call_command(*args, "--seating", "AAB")
+    call_command(*args, "--seating", "AABBB")
+    entries = TournamentMatch.objects.order_by("index")
+    assert [e.seat_agents for e in entries] == [["random"] * 2 + ["random-b"] * 3, ["random-b"] * 2 + ["random"] * 3]
+    assert all(e.status == "finished" for e in entries)

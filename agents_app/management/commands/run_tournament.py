@@ -34,6 +34,11 @@ class Command(BaseCommand):
             "--seats", type=int, default=None,
             help="seats per match (default 2, or the game's minimum): a pair of agents takes them alternately",
         )
+        parser.add_argument(
+            "--seating", default="",
+            help="which of the pair sits where, one letter per seat (e.g. AABBB: the first agent on seats 0-1); "
+                 "swapped every other match (default: alternate, ABAB...)",
+        )
         parser.add_argument("--no-wait", action="store_true", help="queue the matches and exit")
         parser.add_argument("--poll", type=float, default=1.0, help="seconds between progress checks (workers)")
         parser.add_argument(
@@ -53,7 +58,8 @@ class Command(BaseCommand):
         started = timezone.now()
         try:
             tournament = services.create_or_resume(
-                opts["game"], opts["agents"].split(","), opts["matches"], opts["seed"], options, seats=opts["seats"]
+                opts["game"], opts["agents"].split(","), opts["matches"], opts["seed"], options, seats=opts["seats"],
+                seating=opts["seating"],
             )
         except services.TournamentError as err:
             raise CommandError(str(err), returncode=2) from None
