@@ -156,8 +156,8 @@ def test_fact6_with_three_left_a_villager_going_out_wins_for_the_spy():
     vote(state, {spy: v2, v2: spy, v3: v2})
     assert state.is_terminal() and state.winners == "spies" and state.end_reason == "out"
     assert state.scores() == [1.0 if s == spy else 0.0 for s in range(4)]
-    assert state.measures(spy) == {"is_spy": True, "won": True, "rounds_survived": 2, "votes_received": 1,
-                                   "voted_out": False}
+    assert state.measures(spy) == {"is_spy": True, "won": True, "rounds_survived": 2, "rounds_played": 2,
+                                   "votes_received": 1, "voted_out": False}
     assert "the spies win" in state.result_text()
 
 

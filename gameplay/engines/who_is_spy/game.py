@@ -5,13 +5,16 @@ a time in a freshly shuffled order; then the voters vote at once and in secret (
 who has not voted yet is current). The count puts out the single most-voted player or resolves a tie (views.py words
 everything per viewer; rules.py explains it to players).
 
-Chance: the pair (option ``pair_index``, -1 draws it), which word of the pair is the spy word, the word-to-seat deal,
-the speaking order of every round and, for every voter, the order of its vote options. All of it comes from
-``self.rng()`` at the moment it happens and is stored, so legal actions never draw.
+Chance: the pair (option ``pair_index``, -1 draws it), which word of the pair is the spy word (option ``spy_word``),
+the word-to-seat deal (option ``spy_seat`` fixes the spy's seat), the speaking order of every round and, for every
+voter, the order of its vote options. All of it comes from ``self.rng()`` at the moment it happens and is stored, so
+legal actions never draw. The options and the deal are setup.py's.
 
 Names: the seed found anonymous, shuffled "Player k" names the least biased. The seats themselves are assigned to
 players at random and the words are dealt to seats at random, so the default "Player 1".."Player N" in seat order
-already is such an assignment; no second shuffle of names is needed.
+already is such an assignment; no second shuffle of names is needed. A run that fixes the spy's seat should vary that
+seat from match to match (agents_app/evaluations/spy_design.py does), or the spy's name never changes. Option
+``seat_names`` gives the seed's other two naming methods, for studies of name bias.
 """
 
 from __future__ import annotations
@@ -24,13 +27,12 @@ from ..api import (
     Game,
     GameSpec,
     IllegalActionError,
-    InvalidOptionsError,
     MeasureSpec,
-    OptionSpec,
     State,
     TextAction,
 )
 from .rules import DESCRIBING, ENDING, INFERRING, RULES, VOTING, WORDS
+from .setup import CONTENT_FREE_TEXT, OPTIONS, checked_setup, deal, seat_name
 from .views import SeatViews
 from .words import (
     EXAMPLE_GUESS,
@@ -39,8 +41,8 @@ from .words import (
     check_description,
     check_guess,
     example_description,
+    guess_names,
     normalise,
-    word_pairs,
 )
 
 DESCRIBE, VOTE, OVER = "describe", "vote", "over"
@@ -48,7 +50,6 @@ DESCRIBE, VOTE, OVER = "describe", "vote", "over"
 # seat it times, and applied by the platform for a person whose time runs out. An abstention is stored as ABSTAINED.
 SKIP_DESCRIBE, ABSTAIN, ABSTAINED = "skip_describe", "vote:none", -1
 SPIES, VILLAGERS = "spies", "villagers"
-REPEAT_RULES = ("strike", "reject", "allow")
 
 
 class SpyState(SeatViews, State):
@@ -56,14 +57,8 @@ class SpyState(SeatViews, State):
 
     def __init__(self, game: SpyGame, seed: int):
         super().__init__(game, seed)
-        n, opts = game.num_seats, game.options
-        rng = self.rng()
-        pairs = word_pairs()
-        self.pair_index = opts["pair_index"] if opts["pair_index"] >= 0 else rng.randrange(len(pairs))
-        first, second = pairs[self.pair_index]
-        self.villager_word, self.spy_word = (first, second) if rng.random() < 0.5 else (second, first)
-        dealt = [self.spy_word] * opts["spies"] + [self.villager_word] * (n - opts["spies"])
-        rng.shuffle(dealt)
+        n = game.num_seats
+        self.pair_index, self.villager_word, self.spy_word, dealt = deal(game.options, game.pairs, n, self.rng())
         self.words = dealt
         self.spies = [s for s in range(n) if dealt[s] == self.spy_word]
         self.out_round: list[int | None] = [None] * n  # the round in which a seat went out
@@ -89,6 +84,14 @@ class SpyState(SeatViews, State):
 
     def is_repeat(self, cleaned: str) -> bool:
         return normalise(cleaned) in self.said
+
+    def guess_is_right(self, seat: int, guess: str) -> bool:
+        """Whether ``seat``'s spy_guess wins: a spy naming the villagers' word (compared as words are: guess_names)."""
+        return seat in self.spies and guess_names(guess, self.villager_word)
+
+    def content_free(self, seat: int) -> bool:
+        """Whether ``seat``'s descriptions read as "..." whatever it writes (option content_free)."""
+        return seat in self.game.content_free_seats
 
     # --- round machinery -------------------------------------------------------------------------
     def _start_round(self, speakers: list[int], candidates: list[int], voters: list[int], runoff: bool) -> None:
@@ -215,18 +218,27 @@ class SpyState(SeatViews, State):
         if self.phase != DESCRIBE or seat not in self.current_seats():
             return []
         limit = self.game.options["max_description_words"]
-        actions = [TextAction("describe", "Describe your word",
-                              hint=f"one sentence of at most {limit} words that does not contain your word",
-                              max_length=MAX_DESCRIPTION_CHARS,
-                              example=example_description(self.words[seat], self.said, limit))]
+        if self.content_free(seat):
+            # The seed's content-free table: whatever the seat writes, the others read "...".
+            actions = [TextAction("describe", "Describe your word (the table reads '...')",
+                                  hint="anything: in this game your descriptions are shown as '...'",
+                                  max_length=MAX_DESCRIPTION_CHARS, example=CONTENT_FREE_TEXT)]
+        else:
+            actions = [TextAction("describe", "Describe your word",
+                                  hint=f"one sentence of at most {limit} words that does not contain your word",
+                                  max_length=MAX_DESCRIPTION_CHARS,
+                                  example=example_description(self.words[seat], self.said, limit))]
         if self.game.options["spy_guess"]:
             # Offered to every speaker: offering it to spies only would tell them their camp.
             actions.append(TextAction("spy_guess", "Claim to be a spy and guess the villagers' word",
-                                      hint="exactly one word; right: the spies win, anything else: you are out",
+                                      hint="the villagers' word and nothing more; right: the spies win, "
+                                      "anything else: you are out",
                                       max_length=MAX_GUESS_CHARS, example=EXAMPLE_GUESS))
         return actions
 
     def validate_text(self, seat: int, action_id: str, text: str) -> str:
+        if action_id == "describe" and self.content_free(seat):
+            return CONTENT_FREE_TEXT  # nothing of what was written is kept
         if action_id == "describe":
             cleaned = check_description(text, self.words[seat], self.game.options["max_description_words"])
             if self.game.options["repeat_rule"] == "reject" and self.is_repeat(cleaned):
@@ -238,14 +250,18 @@ class SpyState(SeatViews, State):
 
     def _apply(self, seat: int, action_id: str, text: str | None) -> None:
         r = self.round
-        if action_id == "describe":
+        if action_id == "describe" and self.content_free(seat):
+            # Never a repeat: every content-free description is the same "...", and it says nothing to repeat.
+            r["talk"].append({"s": seat, "text": CONTENT_FREE_TEXT, "struck": False})
+            self._advance_speaker()
+        elif action_id == "describe":
             struck = self.game.options["repeat_rule"] == "strike" and self.is_repeat(text)
             r["talk"].append({"s": seat, "text": text, "struck": struck})
             if not self.is_repeat(text):
                 self.said.append(normalise(text))
             self._advance_speaker()
         elif action_id == "spy_guess":
-            right = seat in self.spies and text == self.villager_word
+            right = self.guess_is_right(seat, text)
             r["talk"].append({"s": seat, "guess": text, "right": right})
             if right:
                 self._finish(SPIES, "guess")
@@ -293,12 +309,19 @@ class SpyState(SeatViews, State):
         over = self.phase == OVER
         rounds = len(self.rounds) if over else len(self.rounds) - 1  # rounds finished so far
         survived = self.out_round[seat] - 1 if self.out_round[seat] is not None else rounds
+        # Seed 002's Round ("the rounds the guest survives"), as SpyGame counts it: the round a seat goes out in is one
+        # it played (SpyGame's counter has moved on when the elimination is checked), so a spy voted out in round 1
+        # played 1 round and one who outlasted two villagers played 2. rounds_survived leaves the last round out: at 4
+        # players without ties a lost game then counts at most 1 round and a won one 2, so the seed's Win 0.16 would
+        # come with a Round of at most 1.16, not its 1.99.
+        played = self.out_round[seat] if self.out_round[seat] is not None else rounds
         received = sum(1 for r in self.rounds for target in r["votes"] if target == seat) if over else None
         # Camp, result and votes are hidden during play, so those measures are known only at the end.
         return {
             "is_spy": seat in self.spies if over else None,
             "won": (seat in self.spies) == (self.winners == SPIES) if over else None,
             "rounds_survived": survived,
+            "rounds_played": played,
             "votes_received": received,
             "voted_out": self.out_how[seat] == "vote",
         }
@@ -322,37 +345,14 @@ class SpyGame(Game):
         simultaneous=True,  # the vote: every voter chooses at once, in secret
         has_chance=True,
         turn_timer=True,  # options describe_seconds and vote_seconds (State.time_limit); both off by default
-        options=(
-            # A short list, not bounds: the largest count fits only larger tables (checked in __init__), while
-            # bounds promise that both ends work at any seat count.
-            OptionSpec("spies", 1, "Number of spies; there must be fewer spies than villagers (2 spies need 5 "
-                       "players, 3 need 7, 4 need 9).", int, choices=(1, 2, 3, 4)),
-            OptionSpec("pair_index", -1, "Which word pair of the list to play (0-based); -1 draws one at random.",
-                       int, bounds=(-1, len(word_pairs()) - 1)),
-            OptionSpec("max_description_words", 10, "Most words a description may have.", int, bounds=(3, 30)),
-            # SpyGame's rule by default: a repeat is refused and the speaker says something new (the platform's
-            # random players and language-model agents replace a refused text). 'strike' accepts a repeat but
-            # marks it as saying nothing; 'allow' lets repeats count.
-            OptionSpec("repeat_rule", "reject", "A description repeating an earlier one: 'reject' (refused, as in "
-                       "SpyGame), 'strike' (accepted, but struck: it counts as saying nothing) or 'allow'.",
-                       str, choices=REPEAT_RULES),
-            OptionSpec("show_votes", False, "Show every vote to everyone as it is cast (SpyGame keeps votes "
-                       "secret and announces only the result)."),
-            OptionSpec("spy_guess", False, "Variant: a speaker may instead claim to be a spy and name the "
-                       "villagers' word; right wins the game for the spies, wrong puts that speaker out."),
-            OptionSpec("max_rounds", 7, "Rounds before the game stops; the spies then win.", int, bounds=(1, 20),
-                       short_value=1),
-            OptionSpec("describe_seconds", 0, "Timer: seconds a person has to describe (0: no limit). With a limit a "
-                       "speaker may also pass, and one whose time runs out passes: no description.", int,
-                       bounds=(0, 600)),
-            OptionSpec("vote_seconds", 0, "Timer: seconds a person has to vote (0: no limit). With a limit a voter "
-                       "may also abstain, and one whose time runs out abstains: a vote for nobody.", int,
-                       bounds=(0, 600)),
-        ),
+        options=OPTIONS,  # setup.py: each option with its description
         measures=(
             MeasureSpec("is_spy", "Whether the seat held the spy word (known at the end).", "bool"),
             MeasureSpec("won", "Whether the seat's side won (known at the end).", "bool"),
-            MeasureSpec("rounds_survived", "Rounds the seat finished still in the game."),
+            MeasureSpec("rounds_survived", "Rounds the seat finished still in the game (the round it went out in "
+                        "not counted)."),
+            MeasureSpec("rounds_played", "Rounds the seat took part in: those it finished still in the game plus "
+                        "the one it went out in (seed 002's Round)."),
             MeasureSpec("votes_received", "Votes cast against the seat over the whole game (known at the end)."),
             MeasureSpec("voted_out", "Whether the seat was voted out.", "bool"),
         ),
@@ -362,10 +362,12 @@ class SpyGame(Game):
 
     def __init__(self, options: Mapping[str, Any] | None = None, num_seats: int | None = None):
         super().__init__(options, num_seats)
-        spies = self.options["spies"]
-        if 2 * spies >= self.num_seats:
-            raise InvalidOptionsError(f"{spies} spies need at least {2 * spies + 1} players (spies must be fewer "
-                                      f"than villagers); this game has {self.num_seats}")
+        # The pair list in play (built in, or option word_pairs read) and the content-free seats: read once here,
+        # where the options are checked against the table.
+        self.pairs, self.content_free_seats = checked_setup(self.options, self.num_seats)
+
+    def seat_name(self, seat: int) -> str:
+        return seat_name(self.options["seat_names"], seat) or super().seat_name(seat)
 
     # teams() keeps its default, one team per seat: the camps are secret during play and the platform shows
     # teams openly, so declaring them would tell every player who the spies are. The camp of each seat is in the

@@ -20,11 +20,13 @@ RULES = Rules(
     ),
     topics={
         WORDS: (
-            "A pair of related words is drawn from the game's list (a setting can fix the pair). One word of the "
-            "pair, chosen at random, is the spy word; the other is the villagers' word. The spy word goes to as "
-            "many players as there are spies (setting 'spies', 1 by default; there must be fewer spies than "
-            "villagers) and the villagers' word to everybody else, shuffled over the seats. Players are called "
-            "Player 1 to Player N. Each player sees only their own word. Everybody knows the number of players "
+            "A pair of related words is drawn from the game's list (settings can give a list of their own and fix "
+            "the pair). One word of the pair, chosen at random, is the spy word; the other is the villagers' word. "
+            "The spy word goes to as many players as there are spies (setting 'spies', 1 by default; there must be "
+            "fewer spies than villagers) and the villagers' word to everybody else, shuffled over the seats "
+            "(settings spy_word and spy_seat can fix which word is the spy's and one spy's seat, for experiments). "
+            "Players are called Player 1 to Player N (setting seat_names can name them otherwise). Each player sees "
+            "only their own word. Everybody knows the number of players "
             "and the number of spies. Words of players who are out stay hidden; when the game ends, both words "
             "and the spies are revealed to everyone."
         ),
@@ -39,7 +41,9 @@ RULES = Rules(
             "'allow' lets repeats count normally). Good descriptions show the others you share "
             "their word without giving it away to a player who holds the other word. Time limit (setting "
             "describe_seconds, off by default): with a limit, a speaker may also pass and give no description, and a "
-            "person whose time runs out passes; the table sees that the speaker gave no description."
+            "person whose time runs out passes; the table sees that the speaker gave no description. A setting for "
+            "experiments on bias (off by default) can make the descriptions of some or all players read '...', "
+            "whatever they write."
         ),
         VOTING: (
             "After everyone due to speak has spoken, the voters vote at the same time, each for one other player "
@@ -62,10 +66,10 @@ RULES = Rules(
             "(7 rounds by default, setting max_rounds) passes without a decision, the spies win because they "
             "survived. Every player of the winning side shares the win, including those who went out. Variant "
             "spy_guess (off by default): a speaker may, instead of describing, claim to be a spy and name the "
-            "villagers' word (exactly one word, letter case and punctuation aside). If that speaker really is a "
-            "spy and the word is right, the spies win at once; otherwise (a wrong word, more than the word, or a "
-            "villager who claimed) that speaker is out. The guessed word is shown "
-            "only to the guesser until the end; everyone learns whether the claim was right."
+            "villagers' word (exactly that word; letter case, punctuation and hyphens aside). If that speaker "
+            "really is a spy and the word is right, the spies win at once; otherwise (a wrong word, more than the "
+            "word, or a villager who claimed) that speaker is out. The guessed word is shown only to the guesser "
+            "until the end; everyone learns whether the claim was right."
         ),
         INFERRING: (
             "You are never told whether you are a villager or a spy. Compare the descriptions with your word: if "

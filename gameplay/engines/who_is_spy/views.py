@@ -20,6 +20,7 @@ from typing import Any
 
 from ..api import ActionLabels, Observation
 from .facts import SeatFacts
+from .setup import CONTENT_FREE_TEXT
 from .wording import (
     STRUCK_NOTE,
     abstain_sentence,
@@ -78,6 +79,14 @@ class SeatViews(SeatFacts):
                  f"{' (a run-off)' if data['runoff'] else ''}."]
         if seat is not None:
             lines.append(f"{data['word_text']} You are not told whether you are a villager or a spy.")
+        content_free = sorted(self.game.content_free_seats)
+        if content_free:  # option content_free (a bias experiment): public, like every option
+            # Worded without "content": the texts players read name no word of the pair list, not even inside a
+            # longer word ("tent" is one).
+            who = "every player" if len(content_free) == data["num_players"] else names_and([
+                name(s) + (" (you)" if s == seat else "") for s in content_free])
+            lines.append(f"In this game the descriptions of {who} read '{CONTENT_FREE_TEXT}', whatever is written "
+                         "(a setting for experiments).")
         still_in = [name(s) + (" (you)" if s == seat else "") for s in range(data["num_players"]) if self.alive(s)]
         lines.append("Still in: " + ", ".join(still_in) + ".")
         gone = [f"{name(s)} ({'voted out' if self.out_how[s] == 'vote' else 'wrong guess'} in round "
@@ -111,6 +120,9 @@ class SeatViews(SeatFacts):
             limit = self.game.options["max_description_words"]
             line = (f"It is your turn to describe your word: one sentence of at most {limit} words, without your "
                     "word (not even inside a longer word) and not repeating an earlier description.")
+            if self.content_free(seat):
+                line = (f"It is your turn to describe your word. Whatever you write, the table reads "
+                        f"'{CONTENT_FREE_TEXT}' (a setting for experiments).")
             if self.game.options["spy_guess"]:
                 line += " Instead, you may claim to be a spy and guess the villagers' word (wrong: you are out)."
             if self.game.options["describe_seconds"]:
@@ -150,7 +162,10 @@ class SeatViews(SeatFacts):
         name = self.game.seat_name
         n = self.game.num_seats
         who = name(seat)
-        if action_id == "describe" and text is not None:
+        if action_id == "describe" and text is not None and self.content_free(seat):
+            public = f"{who} describes their word: {CONTENT_FREE_TEXT}"
+            mine = f"You describe your word: {CONTENT_FREE_TEXT}"
+        elif action_id == "describe" and text is not None:
             said = clean(text)
             struck = self.game.options["repeat_rule"] == "strike" and self.is_repeat(said)
             note = STRUCK_NOTE if struck else ""
@@ -158,7 +173,7 @@ class SeatViews(SeatFacts):
             mine = f"You describe your word: {said}{note}"
         elif action_id == "spy_guess" and text is not None:
             guess = normalise(text)
-            right = seat in self.spies and guess == self.villager_word
+            right = self.guess_is_right(seat, guess)
             verdict = "right: the spies win" if right else f"wrong: {who} is out"
             public = f"{who} claims to be a spy and guesses the villagers' word: {verdict}"
             mine = f"You claim to be a spy and guess that the villagers' word is '{guess}': " + (
