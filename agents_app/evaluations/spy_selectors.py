@@ -22,18 +22,14 @@ class SeatOutcome:
     agent: str
     is_spy: bool
     won: bool
-    rounds_survived: int
+    rounds_survived: int  # rounds finished still in the game (the round the seat went out in not counted)
+    rounds_played: int  # rounds the seat took part in, the one it went out in included: seed 002's Round
     votes_received: int
     voted_out: bool
 
     @property
     def role(self) -> str:
         return "spy" if self.is_spy else "villager"
-
-    @property
-    def rounds_in(self) -> int:
-        """Rounds the seat took part in: those it survived, plus the one it was voted out in."""
-        return self.rounds_survived + (1 if self.voted_out else 0)
 
 
 def seat_agents(match: Match) -> dict[int, str]:
@@ -51,13 +47,14 @@ def finished_matches() -> Iterator[tuple[Match, list[dict]]]:
 
 
 def outcomes(match: Match, measures: list[dict]) -> list[SeatOutcome]:
-    """Every seat's outcome, from the measures the game declares (is_spy, won, rounds_survived, votes_received,
-    voted_out)."""
+    """Every seat's outcome, from the measures the game declares (is_spy, won, rounds_survived, rounds_played,
+    votes_received, voted_out)."""
     agents = seat_agents(match)
     rows = []
     for seat, m in enumerate(measures):
         rows.append(SeatOutcome(match.pk, seat, agents.get(seat, PERSON), bool(m["is_spy"]), bool(m["won"]),
-                                int(m["rounds_survived"] or 0), int(m["votes_received"] or 0), bool(m["voted_out"])))
+                                int(m["rounds_survived"] or 0), int(m["rounds_played"] or 0),
+                                int(m["votes_received"] or 0), bool(m["voted_out"])))
     return rows
 
 

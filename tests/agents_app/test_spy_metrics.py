@@ -1,6 +1,7 @@
 """spy_metrics over Who is Spy matches played by LLM agents through the match service (scripted model): Win, Round
-and Voted per agent and role, from the engine's measures; --agent keeps the matches where that agent is the spy;
---csv writes a file pandas reads."""
+(seed 002's: rounds played, the round of going out included), Voted and Completed (rounds finished still in) per agent
+and role, from the engine's measures; --agent keeps the matches where that agent is the spy; --csv writes a file
+pandas reads."""
 
 from __future__ import annotations
 
@@ -20,17 +21,19 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("
 
 
 def expected(matches, agent_of_seat):
-    """(agent, role) -> [won, rounds_survived, votes per round in], computed here from each final state."""
+    """(agent, role) -> (games, win, round, voted, completed), computed here from each final state: Round is the
+    rounds a seat took part in (the one it went out in included), Completed the rounds it finished still in."""
     found = {}
     for match in matches:
         state = state_of(match)
         for seat in range(state.game.num_seats):
             m = state.measures(seat)
             key = (agent_of_seat(match, seat), "spy" if m["is_spy"] else "villager")
-            rounds_in = m["rounds_survived"] + (1 if m["voted_out"] else 0)
-            found.setdefault(key, []).append((m["won"], m["rounds_survived"], m["votes_received"] / max(1, rounds_in)))
-    return {k: (len(v), sum(x[0] for x in v) / len(v), sum(x[1] for x in v) / len(v), sum(x[2] for x in v) / len(v))
-            for k, v in found.items()}
+            # From the state itself, not from the measure the command reads.
+            played = state.out_round[seat] if state.out_round[seat] is not None else len(state.rounds)
+            found.setdefault(key, []).append((m["won"], played, m["votes_received"] / max(1, played),
+                                              m["rounds_survived"]))
+    return {k: (len(v), *(sum(x[i] for x in v) / len(v) for i in range(4))) for k, v in found.items()}
 
 
 def test_spy_metrics_per_agent_and_role_and_the_guest_setting(tmp_path):
@@ -50,20 +53,22 @@ def test_spy_metrics_per_agent_and_role_and_the_guest_setting(tmp_path):
     call_command("spy_metrics", csv=str(path), stdout=out)
     text = out.getvalue()
     assert "3 finished match(es)" in text
-    assert "Agent" in text and "Win" in text and "Round" in text and "Voted" in text
+    assert "Agent" in text and "Win" in text and "Round" in text and "Voted" in text and "Completed" in text
     frame = pandas.read_csv(path)
-    assert list(frame.columns) == ["agent", "role", "games", "win", "round", "voted"]
+    assert list(frame.columns) == ["agent", "role", "games", "win", "round", "voted", "rounds_completed"]
     want = expected(matches, agent_of_seat)
     assert {(a, r) for a, r in zip(frame.agent, frame.role, strict=True)} == set(want) == {
         ("guest-llm", "spy"), ("guest-llm", "villager"), ("host-llm", "spy"), ("host-llm", "villager")}
     for row in frame.itertuples():
-        games, win, rounds, voted = want[(row.agent, row.role)]
+        games, win, rounds, voted, completed = want[(row.agent, row.role)]
         assert row.games == games
         assert row.win == pytest.approx(win, abs=1e-3)
         assert row.round == pytest.approx(rounds, abs=1e-3)
         assert row.voted == pytest.approx(voted, abs=1e-3)
+        assert row.rounds_completed == pytest.approx(completed, abs=1e-3)
         line = next(line for line in text.splitlines() if line.startswith(row.agent) and f" {row.role} " in line)
         assert f"{win:.2f}" in line and f"{rounds:.2f}" in line and f"{voted:.2f}" in line
+        assert f"{completed:.2f}" in line
     assert frame[(frame.agent == "guest-llm") & (frame.role == "spy")].games.item() == 2
 
     # The seed's guest setting: only matches where the guest is the spy; the hosts are the villagers there.
@@ -85,4 +90,5 @@ def test_spy_metrics_without_matches_says_so(tmp_path):
     path = tmp_path / "empty.csv"
     call_command("spy_metrics", agent="nobody", csv=str(path), stdout=out)
     assert "No finished who_is_spy matches where nobody is a spy." in out.getvalue()
-    assert list(pandas.read_csv(path).columns) == ["agent", "role", "games", "win", "round", "voted"]
+    assert list(pandas.read_csv(path).columns) == ["agent", "role", "games", "win", "round", "voted",
+                                                   "rounds_completed"]

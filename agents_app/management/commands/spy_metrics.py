@@ -1,11 +1,16 @@
 """python manage.py spy_metrics [--agent NAME] [--csv PATH]
 
 Seed 002's SpyGame metrics over the stored finished Who is Spy matches, per agent and role (as spy, as villager):
-games (seats played), Win (the share of them its side won), Round (mean rounds survived: the engine's
-``rounds_survived``) and Voted (mean votes received per round the seat was in: ``votes_received`` over the rounds it
-survived plus the one it was voted out in). Everything comes from the final measures through the engine's declared
-measures. ``--agent NAME`` keeps only matches where that agent is a spy (the seed's guest setting: one evaluated
-model as the spy among host models). ``--csv PATH`` writes the table too.
+games (seats played), Win (the share of them its side won), Round (mean rounds the seat took part in, the round it
+went out in included: the engine's ``rounds_played``, the seed's "rounds the guest survives" as SpyGame counts them)
+and Voted (mean votes received per round played: ``votes_received`` over ``rounds_played``). Completed (CSV
+``rounds_completed``) is the mean of the engine's ``rounds_survived``, the rounds finished still in the game, which
+this command reported as Round before: it leaves out the round a seat goes out in, so at 4 players without ties a
+lost game counts at most 1 round and the seed's Win 0.16 with Round 1.99 could not come out of it.
+
+Everything comes from the final measures through the engine's declared measures. ``--agent NAME`` keeps only
+matches where that agent is a spy (the seed's guest setting: one evaluated model as the spy among host models; the
+``spy_run`` command plays such a run). ``--csv PATH`` writes the table too.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from agents_app.evaluations.spy_selectors import finished_matches, outcomes
 
-COLUMNS = ("agent", "role", "games", "win", "round", "voted")
+COLUMNS = ("agent", "role", "games", "win", "round", "voted", "rounds_completed")
 
 
 def metric_rows(agent_as_spy: str | None = None) -> tuple[list[dict], int]:
@@ -37,8 +42,9 @@ def metric_rows(agent_as_spy: str | None = None) -> tuple[list[dict], int]:
         rows.append({
             "agent": agent, "role": role, "games": n,
             "win": round(sum(s.won for s in seats) / n, 3),
-            "round": round(sum(s.rounds_survived for s in seats) / n, 3),
-            "voted": round(sum(s.votes_received / max(1, s.rounds_in) for s in seats) / n, 3),
+            "round": round(sum(s.rounds_played for s in seats) / n, 3),
+            "voted": round(sum(s.votes_received / max(1, s.rounds_played) for s in seats) / n, 3),
+            "rounds_completed": round(sum(s.rounds_survived for s in seats) / n, 3),
         })
     return rows, counted
 
@@ -54,9 +60,9 @@ def text_table(header, rows, left: int = 2) -> str:
 
 
 def format_table(rows: list[dict]) -> str:
-    return text_table(("Agent", "Role", "Games", "Win", "Round", "Voted"),
-                      [(r["agent"], r["role"], r["games"], f"{r['win']:.2f}", f"{r['round']:.2f}", f"{r['voted']:.2f}")
-                       for r in rows])
+    return text_table(("Agent", "Role", "Games", "Win", "Round", "Voted", "Completed"),
+                      [(r["agent"], r["role"], r["games"], f"{r['win']:.2f}", f"{r['round']:.2f}", f"{r['voted']:.2f}",
+                        f"{r['rounds_completed']:.2f}") for r in rows])
 
 
 def write_csv(path: str, columns, rows: list[dict]) -> None:
@@ -83,7 +89,9 @@ class Command(BaseCommand):
             self.stdout.write(f"No finished who_is_spy matches{scope}.")
         else:
             self.stdout.write(f"Who is Spy: {counted} finished match(es){scope}. Win: share of games won; Round: mean "
-                              "rounds survived; Voted: mean votes received per round in the game.")
+                              "rounds played (the round a seat went out in included, as seed 002 counts); Voted: "
+                              "mean votes received per round played; Completed: mean rounds finished still in the "
+                              "game.")
             self.stdout.write(format_table(rows))
         if options.get("csv_path"):
             write_csv(options["csv_path"], COLUMNS, rows)
