@@ -25,7 +25,6 @@ from agents_app.agents.llm.spy_eval import (
     SECOND_ORDER,
     Asker,
     ProbeReplyError,
-    normalise_word,
     parse_probe,
     probe_messages,
 )
@@ -34,6 +33,7 @@ from agents_app.evaluations.spy_selectors import finished_matches, seat_agents, 
 from agents_app.management.commands.spy_metrics import text_table, write_csv
 from agents_app.models import EvalCall
 from agents_app.selectors import agent_config, llm_settings
+from gameplay.engines.who_is_spy.words import word_key
 from gameplay.reads.selectors import game_of
 
 TASK = "spy_probes"
@@ -42,7 +42,9 @@ COLUMNS = ("run", "match", "seat", "agent", "role", "metric", "about", "answer",
 
 
 def same_word(a: str | None, b: str | None) -> bool:
-    a, b = normalise_word(a or ""), normalise_word(b or "")
+    """Whether an answered word names the true one: compared as the engine compares words (letter case,
+    punctuation, hyphens and spaces aside: "spider man" names "Spider-Man"), a plural's "s" aside too."""
+    a, b = word_key(a or ""), word_key(b or "")
     return bool(a and b) and (a == b or a.rstrip("s") == b.rstrip("s"))
 
 
