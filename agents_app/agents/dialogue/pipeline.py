@@ -36,7 +36,7 @@ def solve(
     dialogue = game.spec.dialogue
     if dialogue is None:
         raise ValueError(f"{game.spec.name} is not a dialogue game")
-    chosen = dialogue.instruction_set(instruction_set) if instruction_set else dialogue.default_set
+    chosen = dialogue.instruction_set(instruction_set) if instruction_set else dialogue.solver_set(solver)
     builder = TreeBuilder(game, model, chosen, options, judge=judge)
     started = time.monotonic()
     result: dict = {"game": game.spec.id, "solver": solver, "instruction_set": chosen.name}
