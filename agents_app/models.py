@@ -172,6 +172,19 @@ class AgentConfig(models.Model):
             return str((self.dialogue_policy or {}).get("game", game_id)) == game_id
         return True
 
+    def policy_problem(self, game_id: str, options) -> str | None:
+        """Why this configuration's deployed policy may not steer a ``game_id`` match played with ``options`` (the
+        game's, defaults filled in), or None (it may, or this configuration follows no policy)."""
+        if self.dialogue_steering != self.DialogueSteering.SOLVER:
+            return None
+        from agents_app.agents.dialogue import policy as policies
+        from agents_app.agents.dialogue.agent import game_dialogue
+
+        dialogue = game_dialogue(game_id)
+        if dialogue is None:
+            return None  # not a dialogue game: plays_game refuses it already
+        return policies.applicability_problem(self.dialogue_policy or {}, game_id, options, dialogue)
+
     def has_matches(self) -> bool:
         return Seat.objects.filter(controller=Seat.Controller.AGENT, agent_name=self.name).exists()
 

@@ -39,7 +39,8 @@ def solve(
     chosen = dialogue.instruction_set(instruction_set) if instruction_set else dialogue.solver_set(solver)
     builder = TreeBuilder(game, model, chosen, options, judge=judge)
     started = time.monotonic()
-    result: dict = {"game": game.spec.id, "solver": solver, "instruction_set": chosen.name}
+    result: dict = {"game": game.spec.id, "solver": solver, "instruction_set": chosen.name,
+                    "options": dict(game.options)}
     if solver == "cfr":
         tree = builder.build()
         generated = time.monotonic()
@@ -77,6 +78,8 @@ def solve(
 def _policy(game: Game, set_name: str, instructions: list, by_turn: dict, by_infostate: dict) -> dict:
     policy = {
         "game": game.spec.id,
+        # What it was solved under: applying it elsewhere is refused (policy.applicability_problem).
+        "options": dict(game.options),
         "instruction_set": set_name,
         "instructions": instructions,
         "by_turn": _normalised(by_turn),
