@@ -308,13 +308,20 @@ class SolverRun(models.Model):
     game_id = models.CharField(max_length=50)
     options = models.JSONField(default=dict, blank=True, help_text="The game's options.")
     solver = models.CharField(max_length=8, choices=Solver.choices, default=Solver.CFR)
-    instruction_set = models.CharField(max_length=50, blank=True, help_text="Empty: the game's first set.")
+    instruction_set = models.CharField(max_length=50, blank=True,
+                                       help_text="Empty: the game's default set for this solver (e.g. days for CFR "
+                                       "on Meeting Scheduling).")
     depth = models.PositiveSmallIntegerField(default=2)
     llm_seeds = models.PositiveSmallIntegerField(default=2)
     init_states = models.PositiveSmallIntegerField(default=1)
     iterations = models.PositiveIntegerField(default=100)
     psro_iterations = models.PositiveSmallIntegerField(default=3)
     seed = models.BigIntegerField(default=0)
+    # The LLM seeds are samples of the model only at a temperature above 0 (each request also carries its own
+    # sampling seed): a solve may sample hotter or colder than the agent plays.
+    temperature = models.FloatField(null=True, blank=True,
+                                    validators=[MinValueValidator(0.0), MaxValueValidator(2.0)],
+                                    help_text="The sampling temperature of the generated turns; empty: the agent's.")
     agent = models.ForeignKey(AgentConfig, on_delete=models.PROTECT, related_name="solver_runs",
                               help_text="The model that generates the dialogue turns.")
     judge_agent = models.ForeignKey(AgentConfig, on_delete=models.PROTECT, null=True, blank=True,

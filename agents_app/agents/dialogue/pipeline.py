@@ -13,7 +13,7 @@ from . import cfr
 from .generation import CachedModel
 from .policy import turn_key, validate_policy
 from .psro import PSRO
-from .tree import TreeBuilder, TreeOptions
+from .tree import TreeBuilder, TreeOptions, TreeStats
 
 SOLVERS = ("cfr", "psro")
 
@@ -29,8 +29,10 @@ def solve(
     psro_iterations: int = 3,
     judge: CachedModel | None = None,
 ) -> dict:
-    """The result of one solve (JSON-safe): the deployable policy, the equilibrium per seat and message, NashConv
-    and CFR gain (CFR), the PSRO history (PSRO), the tree's size and every fallback."""
+    """The result of one solve (JSON-safe): the deployable policy (with the game options and the instruction set it
+    was solved under), the equilibrium per seat and message, NashConv and CFR gain (CFR), the PSRO history (PSRO),
+    the tree's size, how the model was sampled, every fallback, and warnings (e.g. LLM seeds that gave identical
+    turns)."""
     if solver not in SOLVERS:
         raise ValueError(f"unknown solver {solver!r}; known: {', '.join(SOLVERS)}")
     dialogue = game.spec.dialogue
@@ -68,11 +70,33 @@ def solve(
         )
     result["tree"] = builder.stats.as_dict()
     result["timing"] = {"generate_s": round(generated - started, 3), "solve_s": round(time.monotonic() - generated, 3)}
+    result["sampling"] = {
+        "llm_seeds": options.llm_seeds,
+        "temperature": model.temperature,
+        "seed_parameter": f"refused by the endpoint: {model.stats.seed_refused}" if model.stats.seed_refused
+        else "sent",
+    }
+    result["warnings"] = sampling_warnings(builder.stats, options, model)
     result["fallbacks"] = [list(item) for item in model.stats.fallbacks]
     if judge is not None:
         result["judge"] = {"model": judge.model, "model_calls": judge.stats.model_calls,
                            "cache_hits": judge.stats.cache_hits}
     return result
+
+
+def sampling_warnings(stats: TreeStats, options: TreeOptions, model: CachedModel) -> list[str]:
+    """What makes the tree's chance nodes over LLM seeds no samples of the model: seeds that all gave one turn."""
+    warnings = []
+    if stats.identical:
+        temperature = "unknown" if model.temperature is None else f"{model.temperature:g}"
+        seed = "refused by the endpoint" if model.stats.seed_refused else "sent with each request"
+        warnings.append(
+            f"the {options.llm_seeds} LLM seeds gave identical turns at {stats.identical} of {stats.sampled} chance "
+            f"nodes (temperature {temperature}, sampling seed {seed}): those branches are copies, not samples "
+            f"({stats.decisions} decisions, {len(stats.infosets)} information states). Raise the temperature, or "
+            "use --llm-seeds 1 to stop paying for copies."
+        )
+    return warnings
 
 
 def _policy(game: Game, set_name: str, instructions: list, by_turn: dict, by_infostate: dict) -> dict:

@@ -1,12 +1,16 @@
 """Solve a dialogue game with CFR or PSRO over an instruction set, generating its tree with a stored LLM agent.
 
     python manage.py solve_dialogue --game fruit_trading --solver cfr --agent NAME --depth 2 --llm-seeds 2 \
-        --init-states 1 --iterations 100 --seed 0 [--psro-iterations 3] [--instruction-set tone] \
-        [--judge-agent NAME] [--options JSON] [--json]
+        --init-states 1 --iterations 100 --seed 0 [--temperature 0.7] [--psro-iterations 3] \
+        [--instruction-set tone] [--judge-agent NAME] [--options JSON] [--json]
 
 Prints the equilibrium over the instructions per seat and message, the CFR gain and NashConv (CFR), or each PSRO
 iteration with the instruction it added. Generations are cached: the same command again makes no model call and
 prints the same numbers. A judged game (a debate) is judged by --judge-agent, else by the game's own rule.
+
+Each request carries a sampling seed derived from --seed and the LLM seed's index, at --temperature (default: the
+agent's). When the LLM seeds gave identical turns the run says so (a WARNING line, and ``warnings`` in its result):
+at temperature 0 they usually do, and the tree's chance nodes are then copies, not samples.
 """
 
 from __future__ import annotations
@@ -32,8 +36,11 @@ class Command(BaseCommand):
         parser.add_argument("--init-states", type=int, default=1, help="scenarios at the root")
         parser.add_argument("--iterations", type=int, default=100, help="CFR iterations")
         parser.add_argument("--psro-iterations", type=int, default=3)
-        parser.add_argument("--instruction-set", default="", help="default: the game's first instruction set")
+        parser.add_argument("--instruction-set", default="",
+                            help="default: the set the game declares for the solver, else its first")
         parser.add_argument("--seed", type=int, default=0)
+        parser.add_argument("--temperature", type=float, default=None,
+                            help="sampling temperature of the generated turns (default: the agent's)")
         parser.add_argument("--judge-agent", default="", help="a judged game's judge model (default: its rule)")
         parser.add_argument("--options", default="{}", help="the game's options as JSON")
         parser.add_argument("--json", action="store_true", help="print the run as one JSON object")
@@ -49,6 +56,7 @@ class Command(BaseCommand):
                 instruction_set=opts["instruction_set"], depth=opts["depth"], llm_seeds=opts["llm_seeds"],
                 init_states=opts["init_states"], iterations=opts["iterations"],
                 psro_iterations=opts["psro_iterations"], seed=opts["seed"], judge_agent=opts["judge_agent"],
+                temperature=opts["temperature"],
             )
         except SolverRunError as err:
             raise CommandError(str(err)) from None
@@ -106,6 +114,12 @@ def report_lines(run: SolverRun) -> list[str]:
                 added = f" -> added {step['added']}" if step["added"] else ""
                 lines.append(f"PSRO iteration {step['iteration']}: {_dist(mixture)}{added}")
             lines.append(f"equilibrium: {_dist(result['equilibrium']['meta'])}")
+        sampling = result.get("sampling")
+        if sampling:
+            temperature = "?" if sampling["temperature"] is None else f"{sampling['temperature']:g}"
+            lines.append(f"sampling: {sampling['llm_seeds']} LLM seed(s) at temperature {temperature}, sampling seed "
+                         f"{sampling['seed_parameter']}")
+        lines.extend(f"WARNING: {warning}" for warning in result.get("warnings", []))
         lines.append(f"fallbacks: {len(result.get('fallbacks', []))}")
     lines.append(f"model calls: {run.model_calls}, cached replies: {run.cache_hits}, elapsed: {run.elapsed_s} s")
     return lines
