@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import time
 
+import numpy as np
+
+from agents_app.agents.intervals import METHOD, mean_ci95
 from gameplay.engines.api import Game
 
 from . import cfr
@@ -30,9 +33,9 @@ def solve(
     judge: CachedModel | None = None,
 ) -> dict:
     """The result of one solve (JSON-safe): the deployable policy (with the game options and the instruction set it
-    was solved under), the equilibrium per seat and message, NashConv and CFR gain (CFR), the PSRO history (PSRO),
-    the tree's size, how the model was sampled, every fallback, and warnings (e.g. LLM seeds that gave identical
-    turns)."""
+    was solved under), the equilibrium per seat and message, NashConv, the seats' values and CFR gain (CFR), the PSRO
+    history with the meta-game's NashConv and value (PSRO), the tree's size, how the model was sampled, every
+    fallback, and warnings (e.g. LLM seeds that gave identical turns)."""
     if solver not in SOLVERS:
         raise ValueError(f"unknown solver {solver!r}; known: {', '.join(SOLVERS)}")
     dialogue = game.spec.dialogue
@@ -61,11 +64,15 @@ def solve(
         generated = time.monotonic()
         mixture = dict(zip(outcome.instructions, outcome.mixture, strict=True))
         by_turn = {turn_key(seat, index): mixture for seat in range(2) for index in range(options.depth)}
+        value, nash_conv = meta_value_and_nash_conv(outcome.table, outcome.mixture)
         result.update(
             instructions=outcome.instructions,
             equilibrium={"meta": mixture},
             table=outcome.table,
             psro_history=outcome.history,
+            # The symmetric meta-game over the final pool: both seats play the mixture, so both get its value.
+            values=[value, value],
+            nash_conv=nash_conv,
             policy=_policy(game, chosen.name, outcome.instructions, by_turn, {}),
         )
     result["tree"] = builder.stats.as_dict()
@@ -84,6 +91,19 @@ def solve(
     return result
 
 
+def across_seeds(results: list[dict]) -> dict:
+    """Means over solves that differ only in their seed, each with its 95% interval (``intervals.METHOD``): NashConv,
+    each seat's value and, where every solve has one, the mean CFR gain; and how many solves warned."""
+    summary: dict = {"method": METHOD, "seeds": len(results),
+                     "nash_conv": mean_ci95([r["nash_conv"] for r in results]).as_dict(),
+                     "values": [mean_ci95([r["values"][seat] for r in results]).as_dict() for seat in range(2)]}
+    gains = [r["cfr_gain"]["mean"] for r in results if r.get("cfr_gain")]
+    if gains and len(gains) == len(results):
+        summary["cfr_gain"] = mean_ci95(gains).as_dict()
+    summary["solves_with_warnings"] = sum(1 for r in results if r.get("warnings"))
+    return summary
+
+
 def sampling_warnings(stats: TreeStats, options: TreeOptions, model: CachedModel) -> list[str]:
     """What makes the tree's chance nodes over LLM seeds no samples of the model: seeds that all gave one turn."""
     warnings = []
@@ -97,6 +117,16 @@ def sampling_warnings(stats: TreeStats, options: TreeOptions, model: CachedModel
             "use --llm-seeds 1 to stop paying for copies."
         )
     return warnings
+
+
+def meta_value_and_nash_conv(table: list, mixture: list) -> tuple[float, float]:
+    """The value of the symmetric meta-game (row payoffs ``table``) when both seats play ``mixture``, and its
+    NashConv: the sum over the two seats of what the best pure deviation gains."""
+    payoffs = np.asarray(table, dtype=float)
+    x = np.asarray(mixture, dtype=float)
+    against = payoffs @ x
+    value = float(x @ against)
+    return value, float(2 * max(0.0, float(against.max()) - value))
 
 
 def _policy(game: Game, set_name: str, instructions: list, by_turn: dict, by_infostate: dict) -> dict:
