@@ -18,6 +18,7 @@ class AgentsAppConfig(AppConfig):
                 choices=selectors.agent_choices,
                 plays=selectors.agent_plays,
                 not_ready=_not_ready,
+                refuses=selectors.agent_refuses_match,
             )
         )
 

@@ -172,6 +172,19 @@ class AgentConfig(models.Model):
             return str((self.dialogue_policy or {}).get("game", game_id)) == game_id
         return True
 
+    def policy_problem(self, game_id: str, options) -> str | None:
+        """Why this configuration's deployed policy may not steer a ``game_id`` match played with ``options`` (the
+        game's, defaults filled in), or None (it may, or this configuration follows no policy)."""
+        if self.dialogue_steering != self.DialogueSteering.SOLVER:
+            return None
+        from agents_app.agents.dialogue import policy as policies
+        from agents_app.agents.dialogue.agent import game_dialogue
+
+        dialogue = game_dialogue(game_id)
+        if dialogue is None:
+            return None  # not a dialogue game: plays_game refuses it already
+        return policies.applicability_problem(self.dialogue_policy or {}, game_id, options, dialogue)
+
     def has_matches(self) -> bool:
         return Seat.objects.filter(controller=Seat.Controller.AGENT, agent_name=self.name).exists()
 
@@ -295,13 +308,20 @@ class SolverRun(models.Model):
     game_id = models.CharField(max_length=50)
     options = models.JSONField(default=dict, blank=True, help_text="The game's options.")
     solver = models.CharField(max_length=8, choices=Solver.choices, default=Solver.CFR)
-    instruction_set = models.CharField(max_length=50, blank=True, help_text="Empty: the game's first set.")
+    instruction_set = models.CharField(max_length=50, blank=True,
+                                       help_text="Empty: the game's default set for this solver (e.g. days for CFR "
+                                       "on Meeting Scheduling).")
     depth = models.PositiveSmallIntegerField(default=2)
     llm_seeds = models.PositiveSmallIntegerField(default=2)
     init_states = models.PositiveSmallIntegerField(default=1)
     iterations = models.PositiveIntegerField(default=100)
     psro_iterations = models.PositiveSmallIntegerField(default=3)
     seed = models.BigIntegerField(default=0)
+    # The LLM seeds are samples of the model only at a temperature above 0 (each request also carries its own
+    # sampling seed): a solve may sample hotter or colder than the agent plays.
+    temperature = models.FloatField(null=True, blank=True,
+                                    validators=[MinValueValidator(0.0), MaxValueValidator(2.0)],
+                                    help_text="The sampling temperature of the generated turns; empty: the agent's.")
     agent = models.ForeignKey(AgentConfig, on_delete=models.PROTECT, related_name="solver_runs",
                               help_text="The model that generates the dialogue turns.")
     judge_agent = models.ForeignKey(AgentConfig, on_delete=models.PROTECT, null=True, blank=True,

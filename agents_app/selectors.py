@@ -7,8 +7,9 @@ An agent name is either a built-in class (``registry.AGENTS``) or a stored ``Age
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from agents_app.agents import registry
 from agents_app.agents.base import Agent
@@ -66,6 +67,12 @@ def agent_plays(name: str, game_id: str) -> bool:
     config = agent_config(name)
     # A configuration dispatches on its own fields: a steered one plays dialogue games only (AgentConfig.plays_game).
     return config is not None and config.plays_game(game_id)
+
+
+def agent_refuses_match(name: str, game_id: str, options: Mapping[str, Any]) -> str | None:
+    """Why the agent ``name`` refuses a ``game_id`` match with ``options`` (AgentConfig.policy_problem), or None."""
+    config = agent_config(name)
+    return config.policy_problem(game_id, options) if config is not None else None
 
 
 def _plays(cls, game_id: str | None) -> bool:

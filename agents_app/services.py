@@ -82,10 +82,11 @@ def turn_view(
 
 def _dialogue_extra(view: SeatView) -> dict:
     """For a dialogue game, how many messages this seat has sent (its moves: public, since every message is): a
-    steered agent's policy is indexed by it (agents_app.agents.dialogue.agent.MESSAGE_INDEX_KEY)."""
+    steered agent's policy is indexed by it (agents_app.agents.dialogue.agent.MESSAGE_INDEX_KEY); and the match's
+    options (public too), which its policy must have been solved under (OPTIONS_KEY)."""
     if view.spec.dialogue is None:
         return {}
-    return {"dialogue_message_index": view.own_moves}
+    return {"dialogue_message_index": view.own_moves, "dialogue_options": dict(view.options)}
 
 
 def _image_of(view: SeatView) -> bytes | None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import time
+from dataclasses import replace
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -60,9 +61,10 @@ def create_solver_run(
     psro_iterations: int = 3,
     seed: int = 0,
     judge_agent: str = "",
+    temperature: float | None = None,
 ) -> SolverRun:
     """A pending run, checked: the game is a dialogue game, the instruction set is one of its sets, the agent is an
-    LLM configuration and the sizes are positive."""
+    LLM configuration, the sizes are positive and the temperature (None: the agent's) is between 0 and 2."""
     config = AgentConfig.objects.filter(name=agent).first()
     if config is None:
         raise SolverRunError(f"no LLM agent configuration {agent!r}")
@@ -90,19 +92,25 @@ def create_solver_run(
                         ("iterations", iterations)):
         if value < 1:
             raise SolverRunError(f"{name} must be at least 1")
+    if temperature is not None and not 0.0 <= temperature <= 2.0:
+        raise SolverRunError("temperature must be between 0 and 2")
     return SolverRun.objects.create(
         game_id=game_id, options=dict(game.options), solver=solver, instruction_set=instruction_set, depth=depth,
         llm_seeds=llm_seeds, init_states=init_states, iterations=iterations, psro_iterations=psro_iterations,
-        seed=seed, agent=config, judge_agent=judge,
+        seed=seed, agent=config, judge_agent=judge, temperature=temperature,
     )
 
 
-def _model_caller(config: AgentConfig) -> tuple[str, ModelCaller]:
+def _model_caller(config: AgentConfig, temperature: float | None = None) -> tuple[str, float, ModelCaller]:
+    """(model name, the temperature it samples at, its caller): the configuration's settings, at ``temperature``
+    when given."""
     from agents_app.agents.llm.client import ChatCaller, make_openai_client  # late: openai only when solving
 
     settings = selectors.llm_settings(config)
+    if temperature is not None:
+        settings = replace(settings, temperature=temperature)
     client = make_openai_client(settings)
-    return settings.model, chat_model_caller(lambda: ChatCaller(client, settings))
+    return settings.model, settings.temperature, chat_model_caller(lambda: ChatCaller(client, settings))
 
 
 def run_solver(run: SolverRun, *, caller: ModelCaller | None = None) -> SolverRun:
@@ -114,11 +122,13 @@ def run_solver(run: SolverRun, *, caller: ModelCaller | None = None) -> SolverRu
     started = time.monotonic()
     model = judge = None
     try:
-        model_name, default_caller = _model_caller(run.agent)
-        model = CachedModel(model_name, caller or default_caller, StoredGenerations())
+        model_name, temperature, default_caller = _model_caller(run.agent, run.temperature)
+        model = CachedModel(model_name, caller or default_caller, StoredGenerations(), seed=run.seed,
+                            temperature=temperature)
         if run.judge_agent is not None:
-            judge_name, judge_caller = _model_caller(run.judge_agent)
-            judge = CachedModel(judge_name, caller or judge_caller, StoredGenerations())
+            judge_name, judge_temperature, judge_caller = _model_caller(run.judge_agent)
+            judge = CachedModel(judge_name, caller or judge_caller, StoredGenerations(), seed=run.seed,
+                                temperature=judge_temperature)
         game = create_game(run.game_id, run.options)
         result = pipeline.solve(
             game,

@@ -11,6 +11,9 @@ read from the declaration and the ordinary engine API, never from the game's id:
 - ``payoff_measure``: the measure (``State.measures``) holding a seat's raw payoff, e.g. the change of basket value,
   in ``payoff_bounds``. Engine scores stay in [0, 1] summing to 1 (``scores_from_payoffs``); solvers use the raw
   payoff, as the seed's tables do.
+- ``solver_sets``: which set a solver uses when none is named, as (solver, set name) pairs, e.g. the seed's CFR
+  runs Meeting Scheduling over days; a solver not listed uses the first set (``default_set``), which is also the
+  set a steered seat without a policy reads its control instruction from.
 - ``judged``: the outcome is decided by a judge after the last message (a debate). Such a state reports
   ``State.awaiting_verdict()``; the platform then asks a judge model (or applies ``State.fallback_verdict()``, a
   deterministic rule) and applies the verdict with ``State.apply_verdict``.
@@ -63,6 +66,7 @@ class DialogueSpec:
     payoff_measure: str = "payoff"
     judged: bool = False
     max_message_length: int = 600
+    solver_sets: tuple[tuple[str, str], ...] = ()  # (solver, instruction set name); unlisted: the first set
 
     def __post_init__(self):
         if not self.instruction_sets:
@@ -70,10 +74,20 @@ class DialogueSpec:
         low, high = self.payoff_bounds
         if not low < high:
             raise ValueError("payoff_bounds must be (low, high) with low < high")
+        for solver, name in self.solver_sets:
+            if name not in {s.name for s in self.instruction_sets}:
+                raise ValueError(f"solver {solver!r} defaults to {name!r}, which is not one of the instruction sets")
+            if [s for s, _ in self.solver_sets].count(solver) > 1:
+                raise ValueError(f"solver {solver!r} is given two default instruction sets")
 
     @property
     def default_set(self) -> InstructionSet:
         return self.instruction_sets[0]
+
+    def solver_set(self, solver: str) -> InstructionSet:
+        """The set ``solver`` ("cfr", "psro") uses when none is named."""
+        name = dict(self.solver_sets).get(solver)
+        return self.default_set if name is None else self.instruction_set(name)
 
     def instruction_set(self, name: str) -> InstructionSet:
         for candidate in self.instruction_sets:

@@ -7,8 +7,9 @@ simply offers people only.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -18,6 +19,8 @@ class AgentProvider:
     plays: Callable[[str, str], bool]  # (name, game_id): the agent exists and knows how to play that game
     # Why the agent cannot play as configured (its endpoint lacks what it needs, e.g. logprobs for RAP), or None.
     not_ready: Callable[[str, str | None], str | None] = lambda name, game_id=None: None
+    # Why the agent refuses a match of that game with these options (its policy was solved under others), or None.
+    refuses: Callable[[str, str, Mapping[str, Any]], str | None] = lambda name, game_id, options: None
 
 
 _providers: list[AgentProvider] = []
@@ -45,6 +48,15 @@ def why_not_ready(name: str, game_id: str | None = None) -> str | None:
     for provider in _providers:
         if provider.exists(name):
             return provider.not_ready(name, game_id)
+    return None
+
+
+def why_refused(name: str, game_id: str, options: Mapping[str, Any]) -> str | None:
+    """Why agent ``name`` refuses to play a ``game_id`` match with ``options`` (the game's, defaults filled in), as a
+    sentence, or None: e.g. a solver-guided agent whose policy was solved under other options."""
+    for provider in _providers:
+        if provider.exists(name):
+            return provider.refuses(name, game_id, options)
     return None
 
 

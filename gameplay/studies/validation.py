@@ -17,7 +17,7 @@ from typing import Any
 
 from gameplay.engines.api import EngineError, GameSpec
 from gameplay.engines.registry import UnknownGameError, create_game, game_class
-from gameplay.reads.agent_directory import agent_exists, agent_plays, why_not_ready
+from gameplay.reads.agent_directory import agent_exists, agent_plays, why_not_ready, why_refused
 from gameplay.studies.models import AGENT, PARTICIPANT, Study
 from gameplay.studies.questionnaire_validation import (
     comprehension_errors,
@@ -100,7 +100,21 @@ def condition_errors(game_id: Any, rounds: Any, seats: Any, options: Any) -> Err
         if problem is not None:
             add_error(errors, "options", f"Round {number} with these options: {problem}")
             break  # one message is enough: the same option fails every round
+        agents = [seat["agent"] for seat in seats if seat.get("kind") == AGENT]
+        refused = _refusal(game_id, {**round_options, **options}, len(seats), agents)
+        if refused is not None:
+            add_error(errors, "seats", f"Round {number}: {refused}")
+            break
     return errors
+
+
+def _refusal(game_id: str, options: Mapping[str, Any], num_seats: int, agents: Sequence[str]) -> str | None:
+    """Why one of ``agents`` refuses a match with these (valid) options, e.g. a policy solved under others."""
+    played = create_game(game_id, options, num_seats=num_seats).options
+    for name in agents:
+        if refused := why_refused(name, game_id, played):
+            return f"agent {name!r} cannot play it: {refused}."
+    return None
 
 
 def rounds_errors(game_id: Any, rounds: Any, seat_counts: Sequence[int] = ()) -> Errors:
@@ -155,6 +169,9 @@ def study_errors(data: Mapping[str, Any], conditions: Sequence[Mapping[str, Any]
         add_error(errors, "pairing_fallback_agent", f"Agent {fallback!r} does not play {spec.name}.")
     elif uses_agent and fallback and (problem := why_not_ready(fallback, spec.id if spec is not None else None)):
         add_error(errors, "pairing_fallback_agent", f"Agent {fallback!r} cannot play: {problem}.")
+    elif uses_agent and fallback and spec is not None and (problem := _fallback_refusal(game_id, rounds, conditions,
+                                                                                        fallback)):
+        add_error(errors, "pairing_fallback_agent", problem)
     errors.update(enrolment_errors(data, conditions))
     if not conditions:
         add_error(errors, "conditions", "Give at least one condition.")
@@ -190,6 +207,24 @@ def enrolment_errors(data: Mapping[str, Any], conditions: Sequence[Mapping[str, 
             add_error(errors, "max_participants",
                       f"A cap of {cap} cannot fill a condition with {max(seats)} participant seats.")
     return errors
+
+
+def _fallback_refusal(game_id: str, rounds: Any, conditions: Sequence[Mapping[str, Any]], agent: str) -> str | None:
+    """Why the fallback agent refuses a round of some condition it may take a seat in (None: it plays them all).
+    Rounds and conditions that are invalid on their own are reported elsewhere."""
+    if rounds_shape_errors(rounds):
+        return None
+    for condition in conditions:
+        seats, options = condition.get("seats"), condition.get("options", {})
+        if not isinstance(seats, list) or not isinstance(options, dict):
+            continue
+        for number, round_options in enumerate(rounds, start=1):
+            merged = {**round_options, **options}
+            if _game_error(game_id, merged, len(seats)) is None and (
+                refused := _refusal(game_id, merged, len(seats), [agent])
+            ):
+                return f"Round {number} of condition {condition.get('key')!r}: {refused}"
+    return None
 
 
 def _game_error(game_id: str, options: Mapping[str, Any], num_seats: int) -> str | None:

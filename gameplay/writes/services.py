@@ -24,7 +24,7 @@ from gameplay.engines.api import EngineError, IllegalActionError
 from gameplay.engines.registry import create_game
 from gameplay.engines.seeding import derive_seed
 from gameplay.models import Event, Match, Seat
-from gameplay.reads.agent_directory import agent_choices, agent_exists, agent_plays
+from gameplay.reads.agent_directory import agent_choices, agent_exists, agent_plays, why_refused
 from gameplay.reads.selectors import final_measures, final_teams, game_of, state_of
 from gameplay.writes import seat_claims
 from gameplay.writes.agent_wait import agent_wait
@@ -82,6 +82,8 @@ def create_match(
         if c.kind == Seat.Controller.AGENT and not agent_plays(c.agent_name, game_id):
             known = ", ".join(name for name, _ in agent_choices(game_id))
             raise ServiceError(f"agent {c.agent_name!r} does not play {game.spec.name}; agents for it: {known}")
+        if c.kind == Seat.Controller.AGENT and (refused := why_refused(c.agent_name, game_id, game.options)):
+            raise ServiceError(f"agent {c.agent_name!r} cannot play this match: {refused}")
         if c.kind not in Seat.Controller.values:
             raise ServiceError(f"unknown seat controller {c.kind!r}")
     state = game.new_initial_state(seed)
@@ -349,6 +351,8 @@ def hand_seat_to_agent(match_id: int, seat_index: int, agent_name: str, reason: 
             return match
         if not agent_exists(agent_name) or not agent_plays(agent_name, match.game_id):
             raise ServiceError(f"agent {agent_name!r} cannot play this game")
+        if refused := why_refused(agent_name, match.game_id, match.options):
+            raise ServiceError(f"agent {agent_name!r} cannot play this match: {refused}")
         seat.controller = Seat.Controller.AGENT
         seat.agent_name = agent_name
         seat.save(update_fields=["controller", "agent_name"])

@@ -15,7 +15,7 @@ import pytest
 
 from agents_app.agents.base import TurnView
 from agents_app.agents.dialogue import policy as policies
-from agents_app.agents.dialogue.agent import MESSAGE_INDEX_KEY, DialogueAgent
+from agents_app.agents.dialogue.agent import MESSAGE_INDEX_KEY, OPTIONS_KEY, DialogueAgent
 from agents_app.agents.llm import LLMAgentSettings
 from gameplay.engines.api import Observation, Rules, TextAction
 from gameplay.engines.dialogue import ANY, DialogueSpec, InstructionSet
@@ -23,12 +23,14 @@ from tests.support.openai_server import scripted_openai_server
 
 TONES = InstructionSet("tone", ("calm", "assertive", "submissive", ANY), "Write your message in a {} tone.")
 SPEC = DialogueSpec(instruction_sets=(TONES,), payoff_bounds=(-20.0, 20.0), max_message_length=300)
+OPTIONS = {"scenario": "fixed", "openspiel_opening": True}  # the toy match's options, as the platform passes them
 OBSERVATION = "You are Player 1. Your basket: apple 1, banana 2. Thread: (no messages yet)."
 
 
 def policy(by_turn=None, by_infostate=None) -> dict:
     return {
         "game": "toy_dialogue",
+        "options": dict(OPTIONS),
         "instruction_set": "tone",
         "instructions": list(TONES.instructions),
         "by_turn": by_turn if by_turn is not None else {"0:0": {"assertive": 1.0}},
@@ -36,7 +38,7 @@ def policy(by_turn=None, by_infostate=None) -> dict:
     }
 
 
-def view(seed: int = 5, index: int = 0, text: str = OBSERVATION, seat: int = 0) -> TurnView:
+def view(seed: int = 5, index: int = 0, text: str = OBSERVATION, seat: int = 0, options=OPTIONS) -> TurnView:
     return TurnView(
         game_id="toy_dialogue",
         seat=seat,
@@ -49,7 +51,7 @@ def view(seed: int = 5, index: int = 0, text: str = OBSERVATION, seat: int = 0) 
         ),
         rules=Rules("Trade fruit by message.", {"Payoff": "What you get minus what you give."}),
         seed=seed,
-        extra={MESSAGE_INDEX_KEY: index},
+        extra={MESSAGE_INDEX_KEY: index, OPTIONS_KEY: dict(options)},
     )
 
 

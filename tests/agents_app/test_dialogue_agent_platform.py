@@ -34,6 +34,7 @@ _LEGAL = "Your legal moves (id: meaning):\n"
 def fruit_policy(**overrides) -> dict:
     return {
         "game": GAME,
+        "options": {"scenario": "fixed", "max_turns_per_seat": 3, "openspiel_opening": False, "max_offer_units": 3},
         "instruction_set": "tone",
         "instructions": ["calm", "assertive", "submissive", "any"],
         "by_turn": {"1:0": {"calm": 1.0}, "1:1": {"assertive": 1.0}, "1:2": {"submissive": 1.0}},

@@ -7,7 +7,8 @@ import pytest
 from agents_app.agents.dialogue import policy
 
 POLICY = {
-    "game": "fruit_trading", "instruction_set": "tone", "instructions": ["calm", "assertive", "any"],
+    "game": "fruit_trading", "options": {"scenario": "fixed"}, "instruction_set": "tone",
+    "instructions": ["calm", "assertive", "any"],
     "by_turn": {"1:0": {"calm": 0.25, "assertive": 0.75}},
     "by_infostate": {policy.infostate_key(1, "your basket: ...\nthread: ..."): {"any": 1.0}},
 }

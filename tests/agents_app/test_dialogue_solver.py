@@ -158,7 +158,7 @@ def test_command_refuses_unknown_things(tiny_game):
 
 def test_turn_correction_then_fallback_message():
     replies = iter(['{"move": "fly", "message": "Hello there."}', "still not json"])
-    model = CachedModel("m", lambda messages, purpose: (next(replies), []), DictCache())
+    model = CachedModel("m", lambda messages, purpose, seed: (next(replies), []), DictCache())
     turn = model.turn([{"role": "user", "content": "x"}], ["talk", "accept"], 0)
     assert (turn.move, turn.message) == ("talk", "Hello there.") and turn.fallback_reason
     assert model.stats.model_calls == 2

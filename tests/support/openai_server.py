@@ -7,6 +7,7 @@ retries, timeouts, error mapping) is exercised exactly as in production; only th
         client = openai.OpenAI(base_url=server.base_url, api_key="k", max_retries=0)
         ...
         assert server.requests[0].body["model"] == "gpt-3.5-turbo"
+        assert server.requests[0].seed is None  # OpenAI's ``seed`` parameter, when a request sends one
 
 A script is a sequence of replies served in order (a plain string means a text reply; when the script runs out,
 the server answers 500 so the test sees it), or a callable ``(request_body) -> ScriptedReply | str``.
@@ -89,6 +90,12 @@ class RecordedRequest:
     @property
     def messages(self) -> list[dict]:
         return list(self.body.get("messages", [])) if isinstance(self.body, dict) else []
+
+    @property
+    def seed(self) -> int | None:
+        """The request's OpenAI ``seed`` parameter (None when it carried none): what a sampling seed asked for."""
+        value = self.body.get("seed") if isinstance(self.body, dict) else None
+        return value if isinstance(value, int) else None
 
     @property
     def prompt_text(self) -> str:

@@ -4,7 +4,9 @@ Before each of its messages the agent picks an *instruction* (a tone, a day, an 
 ``gameplay.engines.dialogue``) and asks its model for one move with a message written that way:
 
 - steering "solver": the instruction is drawn from the deployed policy (``policy.distribution`` for this seat, its
-  message index and its observation text), seeded by the view so a match replays;
+  message index and its observation text), seeded by the view so a match replays. A policy solved for another game,
+  under other game options or over another instruction set is refused (``policy.applicability_problem``): the
+  turn falls back to a neutral message without asking the model, flagged with the reason;
 - steering "any": the control of the study design, always ``dialogue.ANY`` (the model writes as it thinks best).
 
 The turn is asked with the solver's own turn prompt (``prompts.build_turn_messages``: a live turn reads the same
@@ -43,6 +45,9 @@ STEERING_MODES = ("solver", "any")
 # Where the platform puts the number of messages this seat has already sent (agents_app.services.turn_view): the
 # policy's per-turn view is keyed by it.
 MESSAGE_INDEX_KEY = "dialogue_message_index"
+# Where it puts the match's game options (defaults filled in): a policy holds only under the options it was solved
+# under.
+OPTIONS_KEY = "dialogue_options"
 # "One or two corrections": a dialogue turn is one short request, and a person is waiting for the reply.
 MAX_CORRECTIONS = 2
 
@@ -102,19 +107,22 @@ class DialogueAgent(LLMAgent):
         same instruction at the same decision."""
         if self.steering == "any":
             return ANY, dialogue.default_set, "control"
-        game = str(self.policy.get("game", ""))
-        if game and game != view.game_id:
-            # A policy solved for another game says nothing here; the control's instruction is the honest default.
-            return ANY, dialogue.default_set, f"solved for {game}"
-        try:
-            family = dialogue.instruction_set(str(self.policy["instruction_set"]))
-        except KeyError:
-            family = dialogue.default_set
+        problem = self.policy_problem(view, dialogue)
+        if problem:
+            raise PolicyRefused(problem)
+        family = dialogue.instruction_set(str(self.policy["instruction_set"]))
         index = int(view.extra.get(MESSAGE_INDEX_KEY, 0) or 0)
         dist, answered = policies.distribution(self.policy, view.seat, index, view.observation.text)
         if not any(p > 0 for p in dist.values()):
             dist = {name: 1.0 for name in dist} or {ANY: 1.0}
         return policies.sample(dist, random.Random(view.seed)), family, answered
+
+    def policy_problem(self, view: TurnView, dialogue: DialogueSpec) -> str | None:
+        """Why the deployed policy may not steer this match (None: it may)."""
+        options = view.extra.get(OPTIONS_KEY)
+        return policies.applicability_problem(
+            self.policy, view.game_id, options if isinstance(options, Mapping) else None, dialogue
+        )
 
     # --- deciding ------------------------------------------------------------------------------------------------
 
@@ -122,9 +130,15 @@ class DialogueAgent(LLMAgent):
         dialogue = self._dialogue_for(view.game_id)
         if dialogue is None:
             return super().decide(view)
-        instruction, family, answered = self.choose_instruction(view, dialogue)
-        note = f"instruction: {instruction} ({'policy: ' + answered if self.steering == 'solver' else answered})"
         caller = ChatCaller(self._client, self.settings, sleep=self._sleep)
+        try:
+            instruction, family, answered = self.choose_instruction(view, dialogue)
+        except PolicyRefused as err:
+            # Never steer by a policy solved for something else, nor pretend to be the control: a flagged neutral turn.
+            reason = f"policy refused: {err}"
+            return replace(self._neutral_fallback(view, caller, reason, dialogue),
+                           note="instruction: none (policy refused)")
+        note = f"instruction: {instruction} ({'policy: ' + answered if self.steering == 'solver' else answered})"
         try:
             action_id, text = self._turn(view, caller, family.text(instruction), dialogue.max_message_length)
         except (GiveUp, _NoValidTurn) as err:
@@ -185,6 +199,10 @@ class DialogueAgent(LLMAgent):
                 pass
         action_id, text = random_legal_choice(view)
         return Decision(action_id=action_id, text=text, calls=tuple(caller.calls), fallback_reason=reason)
+
+
+class PolicyRefused(Exception):
+    """The deployed policy does not hold for this match (the message says why)."""
 
 
 class _NoValidTurn(Exception):

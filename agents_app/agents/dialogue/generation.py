@@ -1,9 +1,15 @@
 """Generating one dialogue turn for the solver's tree, through a cache.
 
+An "LLM seed" is a chance outcome of the solver's tree that stands for one sample of the model. For the samples to
+differ, each request carries a sampling seed (OpenAI's ``seed`` parameter) derived from the solve's seed and the
+LLM seed's index, and goes out at the configured temperature: two LLM seeds, or two solve seeds, ask for two
+different samples. A server that refuses the parameter is asked again without it, once for the whole solve
+(``GenerationStats.seed_refused`` says why); the temperature alone then makes the samples differ.
+
 A solver's tree needs the same generated turn every time it asks for it (a second run of a solve reads the first
 run's turns and makes no model call), so every model reply is kept under a key made of the model, the exact
-request messages and the index of the "LLM seed" (the chance outcome that stands for one sample of the model).
-The cache is an interface (``get``/``put``); the Django side stores it as DialogueGeneration rows, tests use a dict.
+request messages, the sampling seed and the temperature. The cache is an interface (``get``/``put``); the Django
+side stores it as DialogueGeneration rows, tests use a dict.
 
 A reply that is no usable turn gets one correction; failing that (or when the endpoint cannot be reached) the turn
 falls back to ``talk`` (legal in every dialogue game) with the model's message if it wrote one, else a neutral
@@ -19,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from agents_app.agents.base import ModelCall
+from gameplay.engines.seeding import derive_seed
 
 from .prompts import FALLBACK_MOVE, NEUTRAL_MESSAGE, ReplyError, correction_messages, parse_turn_reply
 
@@ -42,8 +49,19 @@ class DictCache:
         self.replies[key] = reply
 
 
-def cache_key(model: str, messages: Sequence[dict], llm_seed: int) -> str:
-    payload = json.dumps({"model": model, "messages": list(messages), "llm_seed": llm_seed}, sort_keys=True)
+# Sampling seeds stay below 2**31: llama.cpp reads the parameter as a 32-bit number, OpenAI and vLLM as an integer.
+SEED_RANGE = 2**31 - 1
+
+
+def sample_seed(solve_seed: int, llm_seed: int) -> int:
+    """The sampling seed sent for LLM seed ``llm_seed`` of a solve with seed ``solve_seed``."""
+    return derive_seed("dialogue-llm-sample", solve_seed, llm_seed) % SEED_RANGE
+
+
+def cache_key(model: str, messages: Sequence[dict], seed: int, temperature: float | None = None) -> str:
+    payload = json.dumps(
+        {"model": model, "messages": list(messages), "seed": seed, "temperature": temperature}, sort_keys=True
+    )
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()
 
 
@@ -60,6 +78,7 @@ class GenerationStats:
     cache_hits: int = 0
     fallbacks: list = field(default_factory=list)  # (what, reason)
     calls: list = field(default_factory=list)  # ModelCall records of this run's requests
+    seed_refused: str = ""  # why the server refused the seed parameter ("" : sent and accepted, or never asked)
 
 
 class Unreachable(Exception):
@@ -71,19 +90,28 @@ class Unreachable(Exception):
         self.calls = list(calls or [])
 
 
-# A model caller: (messages, purpose) -> (reply text, the ModelCall records of the attempts); raises Unreachable.
-ModelCaller = Callable[[list, str], tuple[str, list]]
+class SeedRefused(Unreachable):
+    """The server refused the request because of its ``seed`` parameter: ask again without one."""
+
+
+# A model caller: (messages, purpose, seed) -> (reply text, the ModelCall records of the attempts); ``seed`` is the
+# sampling seed to send (None: none). Raises Unreachable (SeedRefused when the seed parameter was the problem).
+ModelCaller = Callable[[list, str, "int | None"], tuple[str, list]]
 
 
 def chat_model_caller(make_chat_caller: Callable[[], object]) -> ModelCaller:
-    """A ModelCaller on the one LLM client stack: a fresh ChatCaller (its own deadline) per request."""
+    """A ModelCaller on the one LLM client stack: a fresh ChatCaller (its own deadline) per request, at the
+    temperature of its settings."""
     from agents_app.agents.llm.client import GiveUp  # late: the openai client only when a model is used
 
-    def call(messages: list, purpose: str) -> tuple[str, list]:
+    def call(messages: list, purpose: str, seed: int | None = None) -> tuple[str, list]:
         caller = make_chat_caller()
         try:
-            reply = caller.call(messages, purpose=purpose, json_mode=True)
+            reply = caller.call(messages, purpose=purpose, json_mode=True, seed=seed)
         except GiveUp as err:
+            # A server without the parameter answers 400 naming it (an unknown or unsupported argument).
+            if seed is not None and err.status == 400 and "seed" in err.reason.lower():
+                raise SeedRefused(err.reason, caller.calls) from None
             raise Unreachable(err.reason, caller.calls) from None
         return reply.text, list(caller.calls)
 
@@ -96,10 +124,14 @@ DOWN_AFTER = 5
 
 
 class CachedModel:
-    """The model behind a solve: cached replies, counted calls."""
+    """The model behind a solve: cached replies, counted calls. ``seed`` is the solve's seed (the sampling seeds
+    derive from it); ``temperature`` the temperature its caller samples at (None: unknown), part of the cache key."""
 
-    def __init__(self, model: str, caller: ModelCaller, cache: GenerationCache):
+    def __init__(self, model: str, caller: ModelCaller, cache: GenerationCache, *, seed: int = 0,
+                 temperature: float | None = None):
         self.model = model
+        self.seed = seed
+        self.temperature = temperature
         self._caller = caller
         self._cache = cache
         self._unreachable_in_a_row = 0
@@ -107,7 +139,8 @@ class CachedModel:
 
     def reply(self, messages: list, llm_seed: int, purpose: str) -> str:
         """The reply to ``messages`` for this LLM seed, from the cache or the model; raises Unreachable."""
-        key = cache_key(self.model, messages, llm_seed)
+        seed = sample_seed(self.seed, llm_seed)
+        key = cache_key(self.model, messages, seed, self.temperature)
         cached = self._cache.get(key)
         if cached is not None:
             self.stats.cache_hits += 1
@@ -115,7 +148,7 @@ class CachedModel:
         if self._unreachable_in_a_row >= DOWN_AFTER:
             raise Unreachable(f"not asked: the last {DOWN_AFTER} requests found the model unreachable")
         try:
-            text, calls = self._caller(messages, purpose)
+            text, calls = self._ask(messages, purpose, seed)
         except Unreachable as err:
             self._unreachable_in_a_row += 1
             # A deadline can end a decision before any request went out: then one record says so.
@@ -128,6 +161,18 @@ class CachedModel:
         self.stats.calls.extend(calls)
         self._cache.put(key, self.model, list(messages), text)
         return text
+
+    def _ask(self, messages: list, purpose: str, seed: int) -> tuple[str, list]:
+        """One request with the sampling seed, or without it once the server has refused the parameter."""
+        if self.stats.seed_refused:
+            return self._caller(messages, purpose, None)
+        try:
+            return self._caller(messages, purpose, seed)
+        except SeedRefused as err:
+            self.stats.seed_refused = err.reason
+            self.stats.model_calls += len(err.calls)
+            self.stats.calls.extend(err.calls)
+            return self._caller(messages, purpose, None)
 
     def turn(self, messages: list, legal_ids: Sequence[str], llm_seed: int) -> GeneratedTurn:
         """One turn: a legal move and a message, after at most one correction, else the fallback."""

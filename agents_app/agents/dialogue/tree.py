@@ -2,7 +2,8 @@
 
     chance: which scenario (one of ``init_states`` scenario seeds)
       decision: the seat to move picks an instruction (a tone, a day, a style) from the instruction set
-        chance: which of ``llm_seeds`` samples of the model writes the turn (uniform)
+        chance: which of ``llm_seeds`` samples of the model writes the turn (uniform; each its own sampling seed,
+                generation.py; seeds that all gave one turn are counted, ``TreeStats.identical``)
           the generated turn (a legal move and its message) is applied to the engine; then the next decision
       ... until the engine's game is over or ``depth`` decisions were made.
 
@@ -68,10 +69,15 @@ class TreeStats:
     terminals: int = 0
     infosets: set = field(default_factory=set)
     illegal_turns: list = field(default_factory=list)
+    # Chance nodes over more than one LLM seed, and those whose seeds all gave the same turn (move and message):
+    # such a node is no sample of the model, only copies of one reply.
+    sampled: int = 0
+    identical: int = 0
 
     def as_dict(self) -> dict:
         return {"nodes": self.nodes, "decision_nodes": self.decisions, "terminals": self.terminals,
-                "infosets": len(self.infosets)}
+                "infosets": len(self.infosets), "sampled_chance_nodes": self.sampled,
+                "identical_samples": self.identical}
 
 
 def scenario_seed(seed: int, index: int) -> int:
@@ -133,11 +139,15 @@ class TreeBuilder:
         for instruction in actions:
             messages = build_turn_messages(parts, self.instruction_set.text(instruction))
             seeds = self.options.llm_seeds
-            outcomes = []
+            outcomes, turns = [], set()
             for llm_seed in range(seeds):
                 turn = self.model.turn(messages, legal_ids, llm_seed)
+                turns.add((turn.move, turn.message))
                 child = self._after_turn(state, seat, turn.move, turn.message)
                 outcomes.append((f"llm seed {llm_seed}", 1.0 / seeds, self._expand(child, decisions + 1, choose)))
+            if seeds > 1:
+                self.stats.sampled += 1
+                self.stats.identical += len(turns) == 1
             self.stats.nodes += 1
             children.append(Chance(outcomes))
         # The seat's message number as the live agent counts it (its moves in the log; services.turn_view), so the

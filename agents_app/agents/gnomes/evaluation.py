@@ -21,6 +21,7 @@ from pathlib import Path
 from scipy.stats import binomtest
 
 from agents_app.agents.base import Agent, TurnView
+from agents_app.agents.intervals import cluster_mean_ci95
 from gameplay.bench.measures import percentile
 from gameplay.engines.gnomes import GnomesGame
 from gameplay.engines.gnomes.game import FOUND
@@ -154,9 +155,38 @@ def play_job(job: tuple) -> RoundResult:
     return play_round(make_ego(kind, budget), partner, round_number, seed, chat=chat_for(kind))
 
 
+# The per-round values behind the means ``summarise`` gives a 95% interval across seeds (``ci95``).
+SEED_MEANS = {
+    "mean_turns": lambda r: [r.turns],
+    "mean_turns_finished": lambda r: [r.turns] if r.found else [],
+    "mean_wall_hits": lambda r: [r.wall_hits],
+    "mean_messages_agent": lambda r: [r.messages["agent"]],
+    "mean_messages_partner": lambda r: [r.messages["partner"]],
+    "mean_think_ms": lambda r: list(r.think_ms),
+}
+
+
+def across_seeds(results: list[RoundResult]) -> dict:
+    """For each mean of ``summarise``, its 95% interval across seeds (``intervals.cluster_mean_ci95``): centred on
+    that mean, with the seeds as the independent draws, so a seed that played several rounds (the overall entry)
+    or many decisions (think time) counts once. With one round per seed it is the t-interval of the rounds' values.
+    [None, None] with a single seed, or no value (no finished round)."""
+    by_seed: dict[int, list[RoundResult]] = {}
+    for result in results:
+        by_seed.setdefault(result.seed, []).append(result)
+    ci = {}
+    for name, values in SEED_MEANS.items():
+        groups = [[v for r in rounds for v in values(r)] for rounds in by_seed.values()]
+        interval = cluster_mean_ci95(groups) if any(groups) else None
+        ci[name] = [None, None] if interval is None or interval.low is None else [
+            round(interval.low, 2), round(interval.high, 2)]
+    return ci
+
+
 def summarise(results: list[RoundResult]) -> dict:
-    """Means over all rounds, an unsuccessful (censored) round counting as turn_cap turns; the success rate with
-    its 95% Wilson interval (scipy); the count of censored rounds and the mean turns of the finished ones."""
+    """Means over all rounds, an unsuccessful (censored) round counting as turn_cap turns, each with its 95% interval
+    across seeds (``ci95``: a t-interval, ``across_seeds``); the success rate with its 95% Wilson interval (scipy);
+    the count of censored rounds and the mean turns of the finished ones."""
     if not results:
         return {"n": 0}
     n = len(results)
@@ -180,6 +210,8 @@ def summarise(results: list[RoundResult]) -> dict:
         "repeated_agent_lines": sum(r.repeats for r in results),
         "mean_think_ms": round(sum(think) / len(think), 2) if think else 0.0,
         "p95_think_ms": round(percentile(think, 95), 2) if think else 0.0,
+        "seeds": len({r.seed for r in results}),
+        "ci95": across_seeds(results),
     }
 
 

@@ -146,10 +146,12 @@ class ChatCaller:
         max_tokens: int | None = None,
         response_format: dict | None = None,
         details: dict | None = None,
+        seed: int | None = None,
     ) -> ChatReply:
         """One chat completion, retried on transient HTTP failures; raises GiveUp when it cannot get one.
         ``response_format`` (e.g. a JSON schema) wins over ``json_mode``; ``details`` go on every attempt's record
-        (e.g. the reply format asked for)."""
+        (e.g. the reply format asked for). ``seed`` goes out as OpenAI's ``seed`` parameter (best-effort
+        reproducible sampling where the server supports it; a dialogue solver's "LLM seed") and on the record."""
         import openai
         request = {
             "model": self._settings.model,
@@ -164,6 +166,9 @@ class ChatCaller:
         if logprobs:
             request["logprobs"] = True
             request["top_logprobs"] = 5
+        if seed is not None:
+            request["seed"] = int(seed)
+            details = {**(details or {}), "seed": int(seed)}
         recorded = redact_messages(messages)
         refused = self._settings.key_env_problem()
         if refused:

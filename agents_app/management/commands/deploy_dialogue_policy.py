@@ -3,8 +3,11 @@
     python manage.py deploy_dialogue_policy --run SOLVER_RUN_ID --agent NAME
     python manage.py deploy_dialogue_policy --policy-file policy.json --agent NAME
 
-The policy (agents_app.agents.dialogue.policy's format) is validated before anything is saved; the configuration's
-steering is set to "solver". The configuration keeps its copy: a later solver run changes nothing until deployed.
+The policy (agents_app.agents.dialogue.policy's format) is validated before anything is saved: it must record the
+game options it was solved under (valid options of its game) and one of the game's instruction sets. The
+configuration's steering is set to "solver" and it then plays only matches under those options: creating a match
+with other values of them is refused, and so is steering a turn of one (policy.applicability_problem). The
+configuration keeps its copy: a later solver run changes nothing until deployed.
 """
 
 from __future__ import annotations
@@ -19,6 +22,8 @@ from django.core.management.base import BaseCommand, CommandError
 from agents_app import selectors
 from agents_app.agents.dialogue import policy as policies
 from agents_app.agents.dialogue.agent import game_dialogue
+from gameplay.engines.api import EngineError
+from gameplay.engines.registry import create_game
 
 
 class Command(BaseCommand):
@@ -39,8 +44,17 @@ class Command(BaseCommand):
             policies.validate_policy(policy)
         except policies.PolicyError as err:
             raise CommandError(f"not a deployable policy: {err}") from None
-        if game_dialogue(str(policy["game"])) is None:
+        dialogue = game_dialogue(str(policy["game"]))
+        if dialogue is None:
             raise CommandError(f"the policy is for {policy['game']!r}, which is not a dialogue game here")
+        try:
+            game = create_game(str(policy["game"]), dict(policy["options"]))
+        except EngineError as err:
+            raise CommandError(f"the policy's recorded options are not {policy['game']}'s: {err}") from None
+        # Under the options it records (defaults filled in for any it leaves out) it must hold: this checks its set.
+        problem = policies.applicability_problem(policy, game.spec.id, game.options, dialogue)
+        if problem:
+            raise CommandError(f"not a deployable policy: {problem}")
         config.dialogue_steering = config.DialogueSteering.SOLVER
         config.dialogue_policy = policy
         try:
@@ -53,6 +67,9 @@ class Command(BaseCommand):
             f"{', '.join(policy['instructions'])}; {len(policy['by_turn'])} turn and "
             f"{len(policy['by_infostate'])} information-state entries)"
         )
+        recorded = ", ".join(f"{name}={json.dumps(value)}" for name, value in policy["options"].items())
+        self.stdout.write(f"solved under options {recorded or '(none recorded)'}: matches with other values of "
+                          "these are refused")
 
     @staticmethod
     def _from_file(path: str) -> dict:

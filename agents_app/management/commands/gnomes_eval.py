@@ -4,9 +4,11 @@
 Plays Gnomes at Night rounds between the simulated partner (seat 0) and a planning agent (seat 1) and reports,
 per round and overall: mean turns to the treasure (an unsuccessful round counts as the turn cap), how many
 rounds hit the cap (censored) and the mean turns of the others, the success rate with its 95% Wilson interval,
-messages sent by each side and the agent's mean think time. The mute control plays with chat off for both seats
-(the report's "chat" says so), as a study's mute condition does. ``--ego both`` runs the communicating and
-the mute agent on the same seeds and says which needed fewer turns. Seeds are 0 .. N-1.
+messages sent by each side and the agent's mean think time; each mean with its 95% t-interval across the seeds
+(``ci95``; a seed that played several rounds, or many decisions, counts once: agents_app.agents.intervals). The
+mute control plays with chat off for both seats (the report's "chat" says so), as a study's mute condition does.
+``--ego both`` runs the communicating and the mute agent on the same seeds and says which needed fewer turns.
+Seeds are 0 .. N-1.
 
 JSON (--json): one object {"ego", "seeds", "budget", "turn_cap", "note", "rounds": {"1": ...}, "overall": ...};
 with a single ego each entry is that ego's summary, with both it is {"comm": ..., "mute": ...,
@@ -23,11 +25,13 @@ from django.core.management.base import BaseCommand, CommandError
 
 from agents_app.agents.gnomes.evaluation import PARTNERS, RoundResult, chat_for, play_job, summarise
 from agents_app.agents.gnomes.tuning import TUNING_SEEDS, TUNING_SEEDS_TEXT
+from agents_app.agents.intervals import METHOD
 
 TURN_CAP = 200
 NOTE = (
     f"mean_turns counts an unsuccessful round as the turn cap ({TURN_CAP} turns); 'censored' says how many rounds "
-    "hit it, 'mean_turns_finished' averages the others alone; success_ci95 is a 95% Wilson interval"
+    "hit it, 'mean_turns_finished' averages the others alone; success_ci95 is a 95% Wilson interval; ci95 gives "
+    f"each mean its {METHOD} (the seeds are the draws: a seed's rounds and decisions count once, cluster-robust)"
 )
 
 
@@ -129,7 +133,8 @@ def render_text(report: dict, egos, rounds) -> str:
         f"{report['note']}."
     ]
     header = f"{'round':>7} " + " ".join(
-        f"| {kind + ' turns':>11} {'success (95% CI)':>17} {'capped':>6} {'msgs a/p':>11} {'think ms':>8} "
+        f"| {kind + ' turns (95% CI)':>23} {'success (95% CI)':>17} {'capped':>6} "
+        f"{'msgs agent (95% CI)':>21} {'msgs partner (95% CI)':>21} {'think ms (95% CI)':>23} "
         for kind in egos
     )
     if len(egos) == 2:
@@ -138,10 +143,11 @@ def render_text(report: dict, egos, rounds) -> str:
     for label, entry in [*((str(r), report["rounds"][str(r)]) for r in rounds), ("overall", report["overall"])]:
         stats = [entry] if len(egos) == 1 else [entry[kind] for kind in egos]
         row = f"{label:>7} " + " ".join(
-            f"| {s['mean_turns']:>11.1f} {s['success_rate']:>5.0%} "
+            f"| {_with_ci(s, 'mean_turns'):>23} {s['success_rate']:>5.0%} "
             f"[{s['success_ci95'][0]:.2f}-{s['success_ci95'][1]:.2f}] "
             f"{s['censored']:>6} "
-            f"{s['mean_messages_agent']:>5.1f}/{s['mean_messages_partner']:<5.1f} {s['mean_think_ms']:>8.1f} "
+            f"{_with_ci(s, 'mean_messages_agent'):>21} {_with_ci(s, 'mean_messages_partner'):>21} "
+            f"{_with_ci(s, 'mean_think_ms'):>23} "
             for s in stats
         )
         if len(egos) == 2:
@@ -152,6 +158,13 @@ def render_text(report: dict, egos, rounds) -> str:
             f"comm needs fewer turns than mute in {report['comm_fewer_turns_in_rounds']} of {len(rounds)} rounds"
         )
     return "\n".join(lines)
+
+
+def _with_ci(stats: dict, name: str) -> str:
+    """``mean [low-high]`` (its 95% t-interval across seeds), or ``mean [-]`` with a single seed."""
+    low, high = stats["ci95"][name]
+    interval = "-" if low is None else f"{low:.1f}-{high:.1f}"
+    return f"{stats[name]:.1f} [{interval}]"
 
 
 def _conversation_line(report: dict, egos) -> str:

@@ -66,4 +66,9 @@ DAY_INSTRUCTIONS = InstructionSet(
     instructions=(*DAYS, ANY),
     template="Insist on meeting on {}.",
 )
-DIALOGUE = DialogueSpec(instruction_sets=(TONES, DAY_INSTRUCTIONS), payoff_bounds=PAYOFF_BOUNDS)
+# The seed's actions in this domain are the days to propose (§3.2, Table 1's CFR runs; OpenSpiel's dow configs), so
+# CFR solves over days unless told otherwise. Its PSRO runs grow tones (Appendix D: "submissive", then "assertive"
+# and "happy"; OpenSpiel's PSRO example is tone-only), and a new day is no instruction, so PSRO keeps the tone set.
+# The tone set stays first: a steered seat's control reads its "any" from it, and either set can be named.
+DIALOGUE = DialogueSpec(instruction_sets=(TONES, DAY_INSTRUCTIONS), payoff_bounds=PAYOFF_BOUNDS,
+                        solver_sets=(("cfr", DAY_INSTRUCTIONS.name),))

@@ -180,6 +180,8 @@ STAT_KEYS = {
     "mean_messages_partner",
     "mean_think_ms",
     "p95_think_ms",
+    "seeds",
+    "ci95",
 }
 
 
