@@ -95,16 +95,17 @@ def schedule(
     *,
     stale_after: timedelta,
     requeue_active: bool = False,
-    retry_failed: bool = True,
+    lost_only: bool = False,
     after_each: Callable[[TournamentMatch], None] | None = None,
 ) -> int:
-    """Queue every entry of the run still to be played (lost ones too: ``mark_for_scheduling``); how many."""
+    """Queue every entry of the run still to be played (lost ones too: ``mark_for_scheduling``), or with
+    ``lost_only`` only the running ones that were lost; how many."""
     return sum(
         tournament_tasks.schedule(
             p.tournament,
             requeue_active=requeue_active,
             stale_after=stale_after,
-            retry_failed=retry_failed,
+            lost_only=lost_only,
             after_each=after_each,
         )
         for p in planned

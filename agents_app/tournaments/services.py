@@ -148,17 +148,23 @@ def mark_for_scheduling(
     *,
     requeue_active: bool = False,
     stale_after: timedelta = STALE_AFTER,
-    retry_failed: bool = True,
+    lost_only: bool = False,
 ) -> list[int]:
     """The ids of the entries that still have to be played, marked queued; ``tasks.schedule`` queues them.
 
-    Pending entries are taken, failed ones unless ``retry_failed`` is off, and so are queued/running ones that look
-    lost (no update for ``stale_after``, or played by a process of this machine that no longer exists; see
-    ``_stale``) or all of them with ``requeue_active`` (the caller knows no worker is on them).
+    Pending and failed entries are taken, and so are queued/running ones that look lost (no update for
+    ``stale_after``, or played by a process of this machine that no longer exists; see ``_stale``) or all of them
+    with ``requeue_active`` (the caller knows no worker is on them). ``lost_only``: only running entries whose
+    process is gone or whose match has gone quiet, for a caller that watches a run it has queued itself: its queued
+    entries are waiting in the broker, not lost, however long the queue, and its failures wait for the next run.
     """
     refresh_status(tournament.pk)
-    statuses = [TournamentMatch.Status.PENDING] + ([TournamentMatch.Status.FAILED] if retry_failed else [])
-    todo = tournament.entries.filter(status__in=statuses) | _stale(tournament, requeue_active, stale_after)
+    if lost_only:
+        todo = _stale(tournament, False, stale_after).filter(status=TournamentMatch.Status.RUNNING)
+    else:
+        todo = tournament.entries.filter(
+            status__in=[TournamentMatch.Status.PENDING, TournamentMatch.Status.FAILED]
+        ) | _stale(tournament, requeue_active, stale_after)
     ids = list(todo.order_by("index").values_list("pk", flat=True))
     if ids:
         # Marked queued before anything is sent, so a fast worker never finds an entry still "pending"

@@ -24,13 +24,13 @@ def schedule(
     requeue_active: bool = False,
     after_each: Callable[[TournamentMatch], None] | None = None,
     stale_after: timedelta = services.STALE_AFTER,
-    retry_failed: bool = True,
+    lost_only: bool = False,
 ) -> int:
     """Queue every entry that still has to be played (``services.mark_for_scheduling``); returns how many were
     queued. With eager Celery each task runs inside ``delay()``; ``after_each`` is called after each one (a progress
     bar uses it)."""
     ids = services.mark_for_scheduling(
-        tournament, requeue_active=requeue_active, stale_after=stale_after, retry_failed=retry_failed
+        tournament, requeue_active=requeue_active, stale_after=stale_after, lost_only=lost_only
     )
     for entry_id in ids:
         play_tournament_match.delay(entry_id)

@@ -185,3 +185,24 @@ def test_run_tournament_seats_a_pair_by_a_seating_pattern(eager_celery, monkeypa
     entries = TournamentMatch.objects.order_by("index")
     assert [e.seat_agents for e in entries] == [["random"] * 2 + ["random-b"] * 3, ["random-b"] * 2 + ["random"] * 3]
     assert all(e.status == "finished" for e in entries)
+
+
+@pytest.mark.django_db
+def test_watching_a_run_requeues_only_lost_running_matches_never_long_queued_ones():
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    tournament = Tournament.objects.create(key="k", game_id="santorini", agents=["a", "b"], matches_per_pair=2,
+                                           seed=1, options={})
+    waiting = TournamentMatch.objects.create(tournament=tournament, index=0, seat_agents=["a", "b"], seed=1,
+                                             status="queued")
+    quiet = TournamentMatch.objects.create(tournament=tournament, index=1, seat_agents=["b", "a"], seed=2,
+                                           status="running", played_by="elsewhere:1")
+    long_ago = timezone.now() - timedelta(hours=1)
+    TournamentMatch.objects.filter(pk__in=[waiting.pk, quiet.pk]).update(updated_at=long_ago)
+    # A queue longer than stale_after: the waiting entry is in the broker, not lost; the quiet running one is.
+    assert tournament_services.mark_for_scheduling(tournament, lost_only=True) == [quiet.pk]
+    TournamentMatch.objects.filter(pk__in=[waiting.pk, quiet.pk]).update(updated_at=long_ago, status="queued")
+    # Starting a run again (the broker may have been flushed) takes every entry that has waited too long.
+    assert tournament_services.mark_for_scheduling(tournament) == [waiting.pk, quiet.pk]

@@ -81,7 +81,7 @@ class Command(BaseCommand):
             if deadline is not None and time.monotonic() > deadline:
                 return False
             if time.monotonic() >= next_requeue:  # a worker killed mid-match: its match is queued again
-                requeued = services.schedule(planned, stale_after=stale_after, retry_failed=False)
+                requeued = services.schedule(planned, stale_after=stale_after, lost_only=True)
                 if requeued:
                     self._end()
                     self.stdout.write(f"Queued again {requeued} lost matches (a worker stopped or went quiet).")
