@@ -123,6 +123,8 @@ def option_value(opt: OptionSpec, raw: Any) -> Any:
         if word in FALSE_WORDS or word == "":
             return False
         raise forms.ValidationError(f"{opt.name} is on or off, not {raw!r}.")
+    if opt.default in ("", None) and not opt.choices and opt.type is not int and str(raw or "").strip() == "":
+        return opt.default  # a text option whose default is empty (Who is Spy's word pairs): left empty is the default
     field = option_form_field(opt)
     field.required = True
     return field.clean(raw)

@@ -114,9 +114,13 @@ def test_bots_play_a_generated_study_of_every_game(tmp_path):
     specs = all_specs()
     presets = {spec.id: study_preset(spec) for spec in specs}
     database = tmp_path / "every-game.sqlite3"
-    # Every bot consents and opens its sockets from 127.0.0.1: the per-address flood limits must let them in.
+    # Every bot consents and opens its sockets from 127.0.0.1: the per-address flood limits must let them in. A bot
+    # of a loaded CI machine may reach its round's page more than the 20 s after pairing that count as leaving
+    # (PRESENCE_LEFT_AFTER_SECONDS): its partners' round would then end without it (seen once in CI: 55 rounds of
+    # 56). Leaving is tested elsewhere (tests/browser/test_presence_journeys.py); here nobody leaves.
     env = server_env(f"sqlite:///{database}", ENROLMENTS_PER_MINUTE_PER_CLIENT="1000000",
-                     SOCKETS_OPENED_PER_MINUTE_PER_CLIENT="1000000")
+                     SOCKETS_OPENED_PER_MINUTE_PER_CLIENT="1000000", PRESENCE_TIMEOUT_SECONDS="120",
+                     PRESENCE_LEFT_AFTER_SECONDS="240")
     migrate(env)
     load_presets(env, list(presets.values()), tmp_path)
     # The tables of people first, each condition's bots one after another, so a waiting room fills at once.
@@ -144,7 +148,8 @@ def test_bots_play_a_generated_study_of_every_game(tmp_path):
     assert not failed, "\n".join(failed + ["", *log[-40:]])
 
     rounds = [(slug, key, r) for slug, key, o in results for r in o.rounds]
-    assert len(rounds) == len(plan)  # one round each
+    without = [f"{slug}/{key} bot {o.number}" for slug, key, o in results if len(o.rounds) != 1]
+    assert not without, f"not one round each: {without}\n" + "\n".join(log[-40:])
     refused_in_place = [(slug, key, r.refusal_reasons) for slug, key, r in rounds if r.refused_in_place]
     assert not refused_in_place, refused_in_place
     refusals, moves = sum(r.refusals for *_, r in rounds), sum(r.my_moves for *_, r in rounds)
