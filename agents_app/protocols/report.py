@@ -74,8 +74,10 @@ def build(protocol: Protocol, planned: list[PlannedTournament]) -> dict:
              "average_score": r.average_score, "matches": r.matches, "notes": r.notes}
             for r in scope.ratings
         ] + [{"agent": ex["agent"], "excluded": ex["reason"]} for ex in scope.excluded]
-    overall = rated.scopes["overall"]
-    report["win_probability"] = {"agents": overall.agents, "matrix": overall.win_probability}
+    # Per scope, as the ratings give them: row beats column, from the scope's mean ratings.
+    report["win_probability"] = {
+        name: {"agents": scope.agents, "matrix": scope.win_probability} for name, scope in rated.scopes.items()
+    }
     report["average_scores"] = rated.average_scores
     report["categories"] = category_scores(rated.average_scores)
     return report
@@ -157,12 +159,11 @@ def render(report: dict) -> str:
             [[REASONING_CATEGORIES[c], *(_score(per.get(a)) for a in agents)]
              for c, per in report["categories"].items()],
         )]
-    if report["win_probability"]:
-        agents = report["win_probability"]["agents"]
-        lines += ["", "## Win probability (overall; row beats column)", "", _table(
+    for scope, table in report["win_probability"].items():
+        agents = table["agents"]
+        lines += ["", f"## Win probability: {scope} (row beats column)", "", _table(
             ["", *agents],
-            [[a, *(f"{p:.2f}" for p in row)]
-             for a, row in zip(agents, report["win_probability"]["matrix"], strict=True)],
+            [[a, *(f"{p:.2f}" for p in row)] for a, row in zip(agents, table["matrix"], strict=True)],
         )]
     return "\n".join(lines) + "\n"
 

@@ -120,7 +120,10 @@ def test_run_protocol_plays_every_match_reports_and_resumes_without_playing_twic
     completion = sum(c.completion_tokens for c in calls)
     assert (model["prompt_tokens"], model["completion_tokens"]) == (prompt, completion) and prompt > 0
     assert model["cost"] == pytest.approx((prompt * 2.5 + completion * 10.0) / 1e6)
-    assert set(report["ratings"]) == {"overall", "santorini"}
+    assert set(report["ratings"]) == set(report["win_probability"]) == {"overall", "santorini"}
+    table = report["win_probability"]["santorini"]
+    assert sorted(table["agents"]) == ["random", "scripted-llm"]
+    assert table["matrix"][0][1] == pytest.approx(1 - table["matrix"][1][0])
     assert report["provenance"]["rating"]["method"] == "paper"
     assert report["protocol"]["sha256"] == schema.load(path).sha256
     assert set(report["categories"]) == {"abstract_strategy"}
@@ -128,7 +131,7 @@ def test_run_protocol_plays_every_match_reports_and_resumes_without_playing_twic
     cells = [cell.strip() for cell in row.strip("|").split("|")]
     assert cells[:5] == ["scripted-model", "scripted-llm", str(model["calls"]), str(prompt), str(completion)]
     assert cells[6] == f"{model['cost']:.4f}"
-    assert "## Ratings: santorini" in first
+    assert "## Ratings: santorini" in first and "## Win probability: santorini (row beats column)" in first
     rows = (tmp_path / "out/matches.csv").read_text().splitlines()
     assert len(rows) == 5 and rows[0].startswith("game,protocol_seed,index,match_seed")
 
