@@ -10,6 +10,7 @@ from django.db.models import Count, Q, Sum
 from agents_app.models import AgentCall, TournamentMatch
 from agents_app.tournaments import selectors as tournament_selectors
 from gameplay.models import Match
+from gameplay.reads.player_results import kept_teams
 from rating_app.ratings.results import MatchResult
 
 from .schema import Protocol
@@ -73,11 +74,11 @@ def played_matches(planned: list[PlannedTournament]) -> list[PlayedMatch]:
             scores = match.scores
             if not isinstance(scores, list) or len(scores) != len(entry.seat_agents):
                 continue
-            teams = match.final_teams
-            teams = tuple(int(t) for t in teams) if isinstance(teams, list) and len(teams) == len(scores) else None
+            teams = kept_teams(match.final_teams, len(scores))
             played.append(PlayedMatch(
                 game=p.game.game, seed=p.seed, index=entry.index, match_seed=entry.seed, match_id=match.pk,
-                seat_agents=tuple(entry.seat_agents), scores=tuple(float(s) for s in scores), teams=teams,
+                seat_agents=tuple(entry.seat_agents), scores=tuple(float(s) for s in scores),
+                teams=tuple(teams) if teams is not None else None,
             ))
     return played
 

@@ -182,14 +182,8 @@ def _mean_scores(matches: Sequence[MatchResult]) -> dict[str, float]:
     three-way draw seated A, B, A is 1/3 for each agent, and a team's win is a whole win for its agent."""
     total, count = defaultdict(float), Counter()
     for m in matches:
-        results = m.scores
-        if m.teams is not None:
-            team_totals: dict[int, float] = defaultdict(float)
-            for team, score in zip(m.teams, m.scores, strict=True):
-                team_totals[team] += score
-            results = tuple(team_totals[team] for team in m.teams)
         held: dict[str, list[float]] = defaultdict(list)
-        for agent, result in zip(m.agents, results, strict=True):
+        for agent, result in zip(m.agents, m.seat_results(), strict=True):
             held[agent].append(result)
         for agent, mine in held.items():
             total[agent] += sum(mine) / len(mine)

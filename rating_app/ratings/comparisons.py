@@ -39,12 +39,7 @@ def comparison_matrix(matches: Sequence[MatchResult], agents: Sequence[str], tie
             if match.agents[p] != match.agents[q] and match.agents[p] in index and match.agents[q] in index
             and (teams is None or teams[p] != teams[q])
         ]
-        result = match.scores
-        if teams is not None:  # each seat counts its team's result: the sum of its members' scores
-            totals: dict[int, float] = {}
-            for team, score in zip(teams, match.scores, strict=True):
-                totals[team] = totals.get(team, 0.0) + score
-            result = tuple(totals[team] for team in teams)
+        result = match.seat_results()  # in teams, each seat counts its team's result: the sum of its members' scores
         for p, q in pairs:
             i, j = index[match.agents[p]], index[match.agents[q]]
             sp, sq = result[p], result[q]

@@ -31,6 +31,16 @@ class MatchResult:
             if not 0.0 <= s <= 1.0:
                 raise RatingInputError(f"score {s} in a {self.game} match is outside [0, 1]")
 
+    def seat_results(self) -> tuple[float, ...]:
+        """Each seat's result: its score, or in a match played in teams its team's summed score (the comparisons
+        and the average scores both count a seat so)."""
+        if self.teams is None:
+            return self.scores
+        totals: dict[int, float] = {}
+        for team, score in zip(self.teams, self.scores, strict=True):
+            totals[team] = totals.get(team, 0.0) + score
+        return tuple(totals[team] for team in self.teams)
+
 
 def from_seed_records(records: Iterable[Mapping]) -> list[MatchResult]:
     """Parse the seeds' format: [{"game": g, "<agent>": score, "<agent>": score}, ...]."""
