@@ -19,7 +19,7 @@ import copy
 import json
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .spec import (  # the declared values, re-exported: engines import the whole contract from here
@@ -47,6 +47,7 @@ __all__ = [
     "EngineError",
     "Game",
     "GameSpec",
+    "HIDDEN_ACTION",
     "IllegalActionError",
     "InvalidOptionsError",
     "MeasureSpec",
@@ -370,6 +371,37 @@ class State(ABC):
         cards never lands on the new hand) or, to take an offer, before that offer was made."""
         return 0
 
+    # --- search (``spec.information_sampling``, ``spec.has_evaluation``) ----------------------------------------
+    def sample_information_state(self, seat: int, rng: random.Random) -> State:
+        """A whole state drawn from ``seat``'s information set with ``rng``: what ``seat`` has seen stays as it is
+        (its observation, its legal actions, the length of the log), and everything hidden from it (other seats'
+        cards, roles and pending orders, the order of the unseen deck, the match seed behind chance to come) is
+        drawn anew with ``rng`` alone, consistently with what it has seen. Search agents play on such samples.
+
+        The sample must depend only on what the seat has seen: two states that look the same to the seat give the
+        same sample for the same generator (so a sample of a sample is a sample of the original). Records of the
+        log the seat did not see are kept as ``HIDDEN_ACTION`` under their seat. A sample is a state for search,
+        not a match: it round-trips through JSON but is not replayable from its seed.
+
+        Default, for a perfect-information game: the state itself under a seed drawn from ``rng``. A game with
+        hidden information declares ``spec.information_sampling`` and overrides this."""
+        if not self.game.spec.perfect_information:
+            raise EngineError(f"{self.game.spec.name} cannot sample a seat's information set")
+        sample = self.clone()
+        sample.seed = rng.getrandbits(62)
+        sample.rng_draws = 0
+        return sample
+
+    def evaluation(self) -> list[float]:
+        """Estimated scores of this (unfinished) state, each in [0, 1] and summing to 1, as ``scores`` are
+        (``spec.has_evaluation``). Read by searches on sampled states. Default: the even split."""
+        return [1.0 / self.game.num_seats] * self.game.num_seats
+
+    def redacted_log(self, seat: int, hidden: Callable[[ActionRecord], bool]) -> list[ActionRecord]:
+        """The log as ``seat`` may keep it in a sample: each record ``hidden`` says the seat did not see becomes
+        ``HIDDEN_ACTION`` under its seat (the log's length, which caps count, stays)."""
+        return [ActionRecord(r.seat, HIDDEN_ACTION) if r.seat != seat and hidden(r) else r for r in self.log]
+
     # --- turn timer (``spec.turn_timer``) -------------------------------------------------------------------
     def time_limit(self, seat: int) -> int:
         """Seconds ``seat`` has for its current decision, counted by the platform from when the decision started
@@ -430,6 +462,10 @@ class State(ABC):
         if not self.is_terminal():
             return None
         return winner_of(self.scores())
+
+
+# The id a sampled state's log keeps for an action its seat did not see (``State.sample_information_state``).
+HIDDEN_ACTION = "?hidden"
 
 
 def winner_of(scores: Sequence[float]) -> int | None:

@@ -207,6 +207,12 @@ class GameSpec:
       ``REASONING_CATEGORIES`` (GameBench's six axes, seed 001 Table 1). GameBench's nine games carry the paper's
       own classification, as printed; the other games are classified by the same definitions. Benchmark reports
       average scores per category over the games that declare it.
+    - ``information_sampling``: ``State.sample_information_state(seat, rng)`` draws a whole state from the seat's
+      information set (the other seats' hidden cards, roles and pending orders, and the unseen deck, dealt anew
+      consistently with everything the seat has seen), for search agents. A perfect-information game has it without
+      declaring it (the default sample is the state itself under a new seed, so that chance to come is unknown too).
+    - ``has_evaluation``: ``State.evaluation()`` estimates the scores of an unfinished state (in [0, 1], summing to
+      1), for searches that stop before the end instead of playing random moves to it.
     """
 
     id: str
@@ -233,3 +239,10 @@ class GameSpec:
     dialogue: DialogueSpec | None = None
     turn_timer: bool = False
     reasoning_categories: tuple[str, ...] = ()
+    information_sampling: bool = False
+    has_evaluation: bool = False
+
+    @property
+    def samples_information_sets(self) -> bool:
+        """Whether ``State.sample_information_state`` works for this game: declared, or perfect information."""
+        return self.information_sampling or self.perfect_information
