@@ -76,7 +76,7 @@ def agent_refuses_match(name: str, game_id: str, options: Mapping[str, Any]) -> 
 
 
 def _plays(cls, game_id: str | None) -> bool:
-    return game_id is None or cls.games is None or game_id in cls.games
+    return game_id is None or cls.plays(game_id)
 
 
 def wants_next_actors(name: str) -> bool:
@@ -86,6 +86,13 @@ def wants_next_actors(name: str) -> bool:
         return bool(build_agent(name).wants_next_actors)
     except Exception:
         return False
+
+
+def wants_search_root(name: str) -> bool:
+    """Whether the named agent searches from a sample of its seat's information set (``Agent.wants_search_root``);
+    only built-in agents do, so no configuration is looked up."""
+    cls = registry.AGENTS.get(name)
+    return cls is not None and bool(cls.wants_search_root)
 
 
 def build_agent(name: str, *, text_validator: TextValidator | None = None) -> Agent:

@@ -105,10 +105,14 @@ def decide(
     *,
     refusal: RefusalChecker,
     context: Callable[[], MatchContext] | None = None,
+    search_root=None,
 ) -> AgentTurn:
     """Ask the named agent for the seat seen through ``view``; if it raises or proposes an illegal action, a random
     legal one is used (logged). ``refusal`` is the engine's answer to a proposed action or text (None: accepted, else
     why not): the one question about the match an agent may ask beyond its view.
+
+    ``search_root`` is a sample of the seat's information set (``AgentSeat.search_root``), handed only to an agent
+    that searches (``Agent.wants_search_root``).
 
     ``context`` reads the match's recent chat and moves; it is called only for an agent that reads them
     (``Agent.reads_match_context``), so the built-in agents' turns cost no extra query.
@@ -133,6 +137,8 @@ def decide(
     )
     if not reads_context:
         turn = replace(turn, move_topics=())
+    if search_root is not None and agent is not None and agent.wants_search_root:
+        turn = replace(turn, search_root=search_root)
     if agent is not None:
         try:
             decision = agent.decide(turn)

@@ -43,10 +43,12 @@ def play_pending_turns(match_id: int) -> int:
         if not pending:
             break
         seat = pending[0]
-        seen = table.seat(seat, with_next_actors=selectors.wants_next_actors(agents[seat]))
         seed = decision_seed(match.seed, match.version, seat)
+        seen = table.seat(seat, with_next_actors=selectors.wants_next_actors(agents[seat]),
+                          sample_seed=seed if selectors.wants_search_root(agents[seat]) else None)
         context = partial(match_context, match, table.game, seat)
-        turn = decide(agents[seat], seen.view, seed, refusal=seen.refusal, context=context)
+        turn = decide(agents[seat], seen.view, seed, refusal=seen.refusal, context=context,
+                      search_root=seen.search_root)
         extra = {"agent": agents[seat], "agent_think_ms": turn.think_ms}
         if turn.fallback:
             extra.update(fallback=True, fallback_reason=turn.reason[:500])

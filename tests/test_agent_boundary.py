@@ -35,6 +35,7 @@ STATE_READERS = {
 # Offline harnesses: each referees games it creates itself, never a match (so a State of its own is fine there).
 OFFLINE_HARNESSES = {
     "agents_app/agents/dialogue/tree.py": "the dialogue solver expands a game tree of fresh games (seed 004's CFR)",
+    "agents_app/evaluations/arena.py": "measurements play fresh games between built-in agents in one process",
 }
 
 
@@ -106,8 +107,10 @@ class StateWatch:
             return
         self.agent_frames += 1
         for name, value in frame.f_locals.items():
-            if isinstance(value, State) or isinstance(arg, State):
-                self.seen.append(f"{module}.{frame.f_code.co_name}: {name}")
+            for held in (value, arg):
+                # A sample of a seat's information set (a search agent's) is not a match's state.
+                if isinstance(held, State) and held.sampled_for is None:
+                    self.seen.append(f"{module}.{frame.f_code.co_name}: {name}")
 
     def __enter__(self):
         sys.setprofile(self)
@@ -138,6 +141,10 @@ def test_agent_turns_chat_answers_and_verdicts_run_without_a_state_in_agents_app
             seats[2] = SeatController("agent", agent_name="rap-watch")
             codenames = services.create_match("codenames", seats, seed=3, host_seat=None, schedule_agents=False)
             play_agent_turns(codenames.pk)
+            # Santorini: a search agent (it searches samples of its seat's information set) against random.
+            searchers = [SeatController("agent", agent_name="search-1"), SeatController("agent", agent_name="random")]
+            santorini = services.create_match("santorini", searchers, seed=6, host_seat=None, schedule_agents=False)
+            play_agent_turns(santorini.pk)
             # Debate: two random debaters, then the verdict (no judge model configured: the game's rule decides).
             debaters = [SeatController("agent", agent_name="random") for _ in range(2)]
             debate = services.create_match("debate", debaters, seed=4, host_seat=None, schedule_agents=False)
@@ -150,6 +157,7 @@ def test_agent_turns_chat_answers_and_verdicts_run_without_a_state_in_agents_app
             services.post_message(gnomes.pk, 0, "Where are you?")
             chat_services.answer_chat(gnomes.pk)
     assert Match.objects.get(pk=codenames.pk).status == Match.Status.FINISHED
+    assert Match.objects.get(pk=santorini.pk).status == Match.Status.FINISHED
     assert Match.objects.get(pk=debate.pk).status == Match.Status.FINISHED
     assert watch.agent_frames > 100  # the watch saw agents_app at work
     assert watch.seen == [], f"agents_app held a State: {sorted(set(watch.seen))[:10]}"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from gameplay.engines.api import Action, Observation, Rules, TextAction
 
@@ -105,6 +106,11 @@ class TurnView:
     # The match's latest moves as this seat reads them ("Gnome A: moved right"), oldest first, at most
     # HISTORY_LIMIT; an agent shows as many as it is configured to (LLM: ``history_moves``).
     history: tuple[str, ...] = ()
+    # For agents that set ``wants_search_root`` in games that can sample a seat's information set
+    # (``GameSpec.samples_information_sets``): a whole state drawn from this seat's information set by the engine
+    # (``sample_information_state``), never the match's own state. By the engine's conformance it depends only on what
+    # the seat has seen, and a sample of it is a sample of the seat's information set: a search plays on such samples.
+    search_root: Any = None
 
 
 class Agent(ABC):
@@ -123,12 +129,20 @@ class Agent(ABC):
     # Agents that set this receive TurnView.chat_log and TurnView.history (read from the match log) and
     # TurnView.move_topics (asked of the engine per legal action): opt-in too.
     reads_match_context: bool = False
+    # Agents that set this receive TurnView.search_root (a sampled state to search from): opt-in, as sampling costs.
+    wants_search_root: bool = False
     # How many chat lines the agent may send between two of its own moves, the one sent with a move included;
     # 0: it speaks only with its moves. The platform asks ``answer`` when a partner wrote to it since.
     chat_replies_per_turn: int = 0
     # The engine's check of a free text (action id, text) -> None when accepted, else the reason; the platform sets
     # it on every agent it builds for a decision, so an agent can replace a text the engine would refuse.
     text_validator: Callable[[str, str], str | None] | None = None
+
+    @classmethod
+    def plays(cls, game_id: str) -> bool:
+        """Whether this agent knows how to play ``game_id``: from ``games`` by default; an agent that plays whatever
+        games declare a capability it needs answers from their specs."""
+        return cls.games is None or game_id in cls.games
 
     @abstractmethod
     def decide(self, view: TurnView) -> Decision:

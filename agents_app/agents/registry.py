@@ -8,9 +8,11 @@ from .gnomes.comm_agent import GnomesCommAgent
 from .gnomes.mute_agent import GnomesMuteAgent
 from .gnomes.partner import SimulatedPartner
 from .random_agent import RandomAgent
+from .search.agent import SEARCH_AGENTS
 
 AGENTS: dict[str, type[Agent]] = {
-    cls.name: cls for cls in (RandomAgent, GnomesCommAgent, GnomesMuteAgent, SimulatedPartner, BoxerAgent)
+    cls.name: cls
+    for cls in (RandomAgent, GnomesCommAgent, GnomesMuteAgent, SimulatedPartner, BoxerAgent, *SEARCH_AGENTS)
 }
 
 

@@ -173,6 +173,9 @@ class State(ABC):
         self.seed = int(seed)
         self.rng_draws = 0
         self.log: list[ActionRecord] = []
+        # The seat whose information set this state was sampled from (sample_information_state); None for a match's
+        # own state. Not part of the JSON: a sample is a search's, never stored.
+        self.sampled_for: int | None = None
 
     # --- what subclasses implement ------------------------------------------
     @abstractmethod
@@ -381,10 +384,18 @@ class State(ABC):
         The sample must depend only on what the seat has seen: two states that look the same to the seat give the
         same sample for the same generator (so a sample of a sample is a sample of the original). Records of the
         log the seat did not see are kept as ``HIDDEN_ACTION`` under their seat. A sample is a state for search,
-        not a match: it round-trips through JSON but is not replayable from its seed.
+        not a match: it round-trips through JSON but is not replayable from its seed, and it is marked
+        (``sampled_for``, kept by its clones) so that the agents' boundary can tell it from a match's state.
 
-        Default, for a perfect-information game: the state itself under a seed drawn from ``rng``. A game with
-        hidden information declares ``spec.information_sampling`` and overrides this."""
+        Engines override ``_draw_information_state``; this wrapper marks what it returns."""
+        sample = self._draw_information_state(seat, rng)
+        sample.sampled_for = seat
+        return sample
+
+    def _draw_information_state(self, seat: int, rng: random.Random) -> State:
+        """The drawing behind ``sample_information_state``. Default, for a perfect-information game: the state
+        itself under a seed drawn from ``rng``. A game with hidden information declares ``spec.information_sampling``
+        and overrides this."""
         if not self.game.spec.perfect_information:
             raise EngineError(f"{self.game.spec.name} cannot sample a seat's information set")
         sample = self.clone()
@@ -455,7 +466,9 @@ class State(ABC):
         return state
 
     def clone(self) -> State:
-        return type(self).from_json(self.game, json.loads(json.dumps(self.to_json())))
+        copy_ = type(self).from_json(self.game, json.loads(json.dumps(self.to_json())))
+        copy_.sampled_for = self.sampled_for
+        return copy_
 
     def winner(self) -> int | None:
         """The seat with the strictly highest terminal score, or None (draw, or not over)."""

@@ -8,6 +8,7 @@ facts of the table and are answered here too.
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 
 from gameplay.capabilities.live import plays_live
@@ -22,6 +23,10 @@ class AgentSeat:
 
     view: SeatView
     refusal: RefusalChecker
+    # A state drawn from the seat's information set (State.sample_information_state), for a search agent; None when
+    # not asked for or the game cannot sample one. Never the match's own state: the engine's conformance shows a
+    # sample depends only on what the seat has seen.
+    search_root: object = None
 
 
 class AgentTable:
@@ -37,10 +42,15 @@ class AgentTable:
         state = self.__state
         return () if state.is_terminal() else tuple(state.current_seats())
 
-    def seat(self, seat: int, *, with_next_actors: bool = False) -> AgentSeat:
-        """Seat ``seat``'s view (with who acts after each legal action where that is public) and its referee."""
+    def seat(self, seat: int, *, with_next_actors: bool = False, sample_seed: int | None = None) -> AgentSeat:
+        """Seat ``seat``'s view (with who acts after each legal action where that is public) and its referee; with
+        ``sample_seed``, also a sample of the seat's information set drawn with that seed, where the game can draw
+        one (``GameSpec.samples_information_sets``)."""
         state = self.__state
-        return AgentSeat(state.seat_view(seat, with_next_actors=with_next_actors), refusal_checker(state, seat))
+        root = None
+        if sample_seed is not None and state.game.spec.samples_information_sets:
+            root = state.sample_information_state(seat, random.Random(sample_seed))
+        return AgentSeat(state.seat_view(seat, with_next_actors=with_next_actors), refusal_checker(state, seat), root)
 
 
 def late_decision_lands(match: Match, seat: int, action_id: str) -> bool:

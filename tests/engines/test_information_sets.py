@@ -92,7 +92,7 @@ class GuessState(State):
     def secrets(self):
         return {s: [f"card {self.cards[s]}"] for s in range(2)}
 
-    def sample_information_state(self, seat, rng):
+    def _draw_information_state(self, seat, rng):
         sample = self.clone()
         sample.seed = rng.getrandbits(62)
         other = 1 - seat
@@ -144,7 +144,7 @@ def test_a_sampler_that_returns_the_truth_is_caught():
 
 def test_a_sample_that_shows_the_seat_something_else_is_caught():
     class Careless(GuessState):
-        def sample_information_state(self, seat, rng):
+        def _draw_information_state(self, seat, rng):
             sample = self.clone()
             sample.cards = rng.sample(range(1, 10), 2)  # redeals the seat's own card too
             return sample
