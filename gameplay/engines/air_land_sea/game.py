@@ -20,6 +20,7 @@ class AirLandSeaGame(Game):
         reasoning_categories=("abstract_strategy",),
         perfect_information=False,
         has_chance=True,
+        information_sampling=True,
         seat_names=("Blue", "Red"),
         measures=(
             MeasureSpec("vp", "Victory points this seat scored in the game."),

@@ -11,11 +11,12 @@ their random deal order, so a slot says nothing about the card), flips and moves
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from typing import Any
 
 from ..api import Action, ActionLabels, Game, Observation, State
-from . import board, text
+from . import board, sampling, text
 from .cards import (
     AERODROME,
     AIR_DROP,
@@ -71,7 +72,9 @@ class AirLandSeaState(State):
         self.queue: list[dict] = []  # triggered Instants waiting to resolve, oldest first
         self.airdrop = [False, False]
         self.events: list[dict] = []
-        self.buried: list[list[str]] = [[], []]  # face-down cards each seat saw destroyed into the deck
+        # Face-down cards each seat saw destroyed from its side (into the deck, or out of the game with
+        # gamebench_destroyed_vanish): the seat still knows where they are (sampling.py).
+        self.buried: list[list[str]] = [[], []]
         self.between = False  # the battle is over and waits for the next one to be started
 
     def _end_battle(self, winner: int, points: int, how: str) -> None:
@@ -219,8 +222,8 @@ class AirLandSeaState(State):
         if reason:
             if not self.game.options["gamebench_destroyed_vanish"]:
                 self.deck.append(card_id)  # destroyed cards go face down to the bottom of the deck
-                if not up:
-                    self.buried[seat].append(card_id)
+            if not up:
+                self.buried[seat].append(card_id)
             return
         self.stacks[pos][seat].append({"id": card_id, "up": up})
         if up and CARDS[card_id].kind == INSTANT:
@@ -338,6 +341,10 @@ class AirLandSeaState(State):
         if self.decision and self.decision["kind"] == "reinforce" and self.deck:
             return self.deck[0]
         return None
+
+    def sample_information_state(self, seat: int, rng: random.Random) -> AirLandSeaState:
+        """The unknown cards dealt anew to the places ``seat`` cannot see, the rest kept (sampling.py)."""
+        return sampling.sample_state(self, seat, rng)
 
     def observation(self, seat: int | None) -> Observation:
         data = text.observation_data(self, seat)

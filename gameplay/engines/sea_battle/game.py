@@ -12,6 +12,7 @@ The game ends when at most one team has ships afloat, or at the platform's ``tur
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Mapping
 from typing import Any
 
@@ -253,6 +254,23 @@ class SeaBattleState(State):
         }
         return Observation(seat, data, observation_text(data))
 
+    # --- search (spec.information_sampling) ---------------------------------------------------------------
+    def sample_information_state(self, seat: int, rng: random.Random) -> SeaBattleState:
+        """``seat``'s information set: only the other fleet's orders given this turn are unknown to it; they are
+        drawn anew (every order is legal to every ship, so uniformly), in the order the ships were ordered, and
+        the log keeps them as hidden records. Everything else stays: positions, headings and rocks are public, and
+        so is every ship's damage, since each turn's public report lists every bump and hit (damage is the sum of
+        them, so a seat that read every report knows it); the seed only dealt the opening, which is public."""
+        sample = self.clone()
+        other = 1 - seat
+        theirs = {s.id for s in self.fleet(other)}
+        sample.orders = {ship_id: rng.choice(ORDER_IDS) if ship_id in theirs else order
+                         for ship_id, order in self.orders.items()}
+        pending = {id(record) for record in self.log[len(self.log) - len(self.orders):]}
+        sample.log = self.redacted_log(seat, lambda record: id(record) in pending)
+        sample.seed = rng.getrandbits(62)
+        return sample
+
     # --- persistence ---------------------------------------------------------------------------------
     PAYLOAD_FIELDS = ("turn", "orders", "report", "status", "ending")
 
@@ -279,6 +297,7 @@ class SeaBattleGame(Game):
         reasoning_categories=("abstract_strategy", "non_deterministic", "cooperation"),
         perfect_information=False,  # orders are secret until both fleets are in; other fleets' damage is hidden
         simultaneous=True,
+        information_sampling=True,
         has_chance=True,
         options=(
             OptionSpec("turn_cap", 100, "Platform rule (GameBench had no limit): the battle stops after this many "
