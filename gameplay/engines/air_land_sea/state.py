@@ -342,7 +342,7 @@ class AirLandSeaState(State):
             return self.deck[0]
         return None
 
-    def sample_information_state(self, seat: int, rng: random.Random) -> AirLandSeaState:
+    def _draw_information_state(self, seat: int, rng: random.Random) -> AirLandSeaState:
         """The unknown cards dealt anew to the places ``seat`` cannot see, the rest kept (sampling.py)."""
         return sampling.sample_state(self, seat, rng)
 

@@ -255,7 +255,7 @@ class SeaBattleState(State):
         return Observation(seat, data, observation_text(data))
 
     # --- search (spec.information_sampling) ---------------------------------------------------------------
-    def sample_information_state(self, seat: int, rng: random.Random) -> SeaBattleState:
+    def _draw_information_state(self, seat: int, rng: random.Random) -> SeaBattleState:
         """``seat``'s information set: only the other fleet's orders given this turn are unknown to it; they are
         drawn anew (every order is legal to every ship, so uniformly), in the order the ships were ordered, and
         the log keeps them as hidden records. Everything else stays: positions, headings and rocks are public, and
