@@ -19,6 +19,7 @@ class AgentsAppConfig(AppConfig):
                 plays=selectors.agent_plays,
                 not_ready=_not_ready,
                 refuses=selectors.agent_refuses_match,
+                label=selectors.agent_label,
             )
         )
 

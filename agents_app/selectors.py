@@ -7,6 +7,7 @@ An agent name is either a built-in class (``registry.AGENTS``) or a stored ``Age
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -43,7 +44,9 @@ def agent_choices(game_id: str | None = None) -> list[tuple[str, str]]:
     """(name, description) of every agent (that plays ``game_id``, when given): built-ins first, then
     configurations (described by their model; a language model plays any game)."""
     builtins = [
-        (name, cls.description) for name, cls in sorted(registry.AGENTS.items()) if _plays(cls, game_id)
+        (name, cls.description)
+        for name, cls in sorted(registry.AGENTS.items(), key=lambda item: _in_number_order(item[0]))
+        if _plays(cls, game_id)
     ]
     configs = [
         (c.name, c.description or _config_summary(c))
@@ -51,6 +54,17 @@ def agent_choices(game_id: str | None = None) -> list[tuple[str, str]]:
         if c.plays_game(game_id)
     ]
     return builtins + configs
+
+
+def _in_number_order(name: str) -> tuple:
+    """A sort key reading the numbers in a name as numbers: search-2 before search-10, as people count levels."""
+    return tuple((0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.split(r"(\d+)", name) if part)
+
+
+def agent_label(name: str) -> str | None:
+    """What people read for agent ``name`` when it has a label of its own ("Search, level 3"), else None (its name
+    is what they read). Only built-ins have one, so no configuration is looked up."""
+    return registry.agent_label(name)
 
 
 def _config_summary(config: AgentConfig) -> str:

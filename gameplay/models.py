@@ -7,6 +7,8 @@ import secrets
 
 from django.db import models
 
+from gameplay.reads.agent_directory import agent_label
+
 
 def new_seat_token() -> str:
     # 32 random bytes, URL-safe: the only credential a seat's link carries.
@@ -101,8 +103,9 @@ class Seat(models.Model):
 
     @property
     def controller_label(self) -> str:
-        # Shown after the seat's name ("Player 1 (a person)"), so never the name again.
-        return f"agent: {self.agent_name}" if self.is_agent else "a person"
+        # Shown after the seat's name ("Player 1 (a person)"), so never the name again; an agent by its label for
+        # people ("agent: Search, level 3"), where it has one.
+        return f"agent: {agent_label(self.agent_name)}" if self.is_agent else "a person"
 
 
 class SeatClaim(models.Model):

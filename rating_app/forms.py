@@ -6,6 +6,7 @@ from urllib.parse import urlencode
 
 from django import forms
 
+from gameplay.reads.agent_directory import agent_label
 from rating_app.models import RatingRun
 
 
@@ -31,7 +32,8 @@ class LeaderboardForm(forms.Form):
     def __init__(self, *args, games: list[tuple[str, str]], agents: list[str], **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["games"].choices = games
-        self.fields["agents"].choices = [(a, a) for a in agents]
+        # Ticked by name, read by label where an agent has one ("Search, level 3 (search-3)").
+        self.fields["agents"].choices = [(a, a if agent_label(a) == a else f"{agent_label(a)} ({a})") for a in agents]
 
     def clean(self):
         data = super().clean()

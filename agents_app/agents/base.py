@@ -117,6 +117,9 @@ class Agent(ABC):
     """Base class. Subclasses set ``name`` and implement ``decide``."""
 
     name: str = ""
+    # What people read for this agent in forms and tables ("Search, level 3"); empty: its name. The name stays the
+    # value everywhere it is stored or typed (seats, protocol files, commands).
+    label: str = ""
     description: str = ""
     # The games this agent knows how to play; None: any game (it plays from the observation and the legal
     # actions alone, as the random agent and language-model agents do). The new-match form offers an agent only

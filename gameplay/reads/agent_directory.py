@@ -21,6 +21,9 @@ class AgentProvider:
     not_ready: Callable[[str, str | None], str | None] = lambda name, game_id=None: None
     # Why the agent refuses a match of that game with these options (its policy was solved under others), or None.
     refuses: Callable[[str, str, Mapping[str, Any]], str | None] = lambda name, game_id, options: None
+    # What people read for the agent when it has a label of its own ("Search, level 3"), or None. Cheap: no lookup of
+    # stored configurations, since tables of matches ask it for every agent seat.
+    label: Callable[[str], str | None] = lambda name: None
 
 
 _providers: list[AgentProvider] = []
@@ -58,6 +61,16 @@ def why_refused(name: str, game_id: str, options: Mapping[str, Any]) -> str | No
         if provider.exists(name):
             return provider.refuses(name, game_id, options)
     return None
+
+
+def agent_label(name: str) -> str:
+    """What people read for agent ``name``: its label ("Search, level 3") where it has one, else the name itself.
+    The name stays the value stored and submitted; this is only what is shown."""
+    for provider in _providers:
+        label = provider.label(name)
+        if label:
+            return label
+    return name
 
 
 def agent_choices(game_id: str | None = None) -> list[tuple[str, str]]:

@@ -9,7 +9,7 @@ from django import forms
 
 from gameplay.engines.api import EngineError, GameSpec
 from gameplay.engines.registry import create_game
-from gameplay.reads.agent_directory import agent_choices
+from gameplay.reads.agent_directory import agent_choices, agent_label
 from gameplay.studies.admin_widgets import NO_SEAT, SeatsWidget
 from gameplay.studies.models import AGENT, PARTICIPANT
 
@@ -17,8 +17,9 @@ AGENT_CHOICE = "agent:"  # a seat's choice naming an agent: "agent:<name>"
 
 
 def seat_choices(spec: GameSpec) -> list[tuple[str, str]]:
-    """Who may play a seat of ``spec``'s game: a participant, or an agent that plays it."""
-    return [(PARTICIPANT, "Participant")] + [(f"{AGENT_CHOICE}{name}", f"Agent: {name}")
+    """Who may play a seat of ``spec``'s game: a participant, or an agent that plays it (shown by its label, "Agent:
+    Search, level 3", the value naming it)."""
+    return [(PARTICIPANT, "Participant")] + [(f"{AGENT_CHOICE}{name}", f"Agent: {agent_label(name)}")
                                              for name, _ in agent_choices(spec.id)]
 
 

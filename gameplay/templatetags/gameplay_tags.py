@@ -3,6 +3,7 @@ from django.utils.html import conditional_escape, escape, escapejs, format_html
 from django.utils.safestring import mark_safe
 
 from gameplay.reads import selectors
+from gameplay.reads.agent_directory import agent_label
 
 register = template.Library()
 
@@ -13,6 +14,17 @@ END_BUTTON, END_DIV = mark_safe("</button>"), mark_safe("</div>")
 def result_words(match) -> str:
     """A finished match's result as anyone may read it (selectors.public_result); empty while it runs."""
     return selectors.public_result(match) or ""
+
+
+@register.filter
+def agent_shown(name) -> str:
+    """{{ row.agent|agent_shown }}: an agent as a table names it, its label for people with the name a researcher
+    types after it ("Search, level 3 <code>search-3</code>"), or just the name when that is all it has; escaped."""
+    name = str(name)
+    label = agent_label(name)
+    if label == name:
+        return escape(name)
+    return format_html('{} <code class="agent-name">{}</code>', label, name)
 
 
 @register.filter

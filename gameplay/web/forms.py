@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import forms
 
 from gameplay.engines.api import GameSpec, OptionSpec
-from gameplay.reads.agent_directory import agent_choices, why_not_ready
+from gameplay.reads.agent_directory import agent_choices, agent_label, why_not_ready
 
 YOU = "you"
 INVITE = "invite"
@@ -15,11 +15,21 @@ AGENT_PREFIX = "agent:"
 def controller_choices(game_id: str | None = None) -> list[tuple[str, str]]:
     choices = [(YOU, "Me (this browser)"), (INVITE, "Another person (invite link)")]
     # Built-in agents and stored LLM configurations alike, through the directory agents_app registers with
-    # (read at form time, so new configs show at once); only those that play this game.
+    # (read at form time, so new configs show at once); only those that play this game. The value is the agent's
+    # name, the text its label for people ("Search, level 3") where it has one.
     choices += [
-        (f"{AGENT_PREFIX}{name}", f"Agent: {name} — {description}") for name, description in agent_choices(game_id)
+        (f"{AGENT_PREFIX}{name}", agent_option_text(name, description)) for name, description in agent_choices(game_id)
     ]
     return choices
+
+
+def agent_option_text(name: str, description: str) -> str:
+    """"Agent: <label> — <description>", without saying the label twice when the description opens with it."""
+    label = agent_label(name)
+    if label != name and description.startswith(f"{label}: "):
+        rest = description.removeprefix(f"{label}: ")
+        description = rest[:1].upper() + rest[1:]
+    return f"Agent: {label} — {description}" if description else f"Agent: {label}"
 
 
 def option_form_field(opt: OptionSpec, initial=None) -> forms.Field:

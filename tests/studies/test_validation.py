@@ -113,3 +113,15 @@ def test_the_santorini_preset_loads_once_its_llm_configuration_exists():
         "random": "agent random", "llm": "agent santorini-llm", "human": "another participant",
     }
     assert [c.needs_partner for c in conditions.values()] == [False, False, True]
+
+
+def test_the_santorini_search_levels_preset_offers_conditions_against_search_agents():
+    study, created = load_preset(read_preset("fixtures/studies/santorini_search_levels.json"))
+    assert created and study.game_id == "santorini" and len(study.rounds) == 3
+    conditions = {c.key: c for c in study.conditions.all()}
+    assert {k: (c.label, c.agent_seats) for k, c in conditions.items()} == {
+        "random": ("Random agent (the control)", {1: "random"}),
+        "search-2": ("Search, level 2", {1: "search-2"}),
+        "search-4": ("Search, level 4", {1: "search-4"}),
+    }
+    assert not any(c.needs_partner for c in conditions.values())  # a participant and an agent: nobody waits
