@@ -9,18 +9,11 @@ from .gnomes.mute_agent import GnomesMuteAgent
 from .gnomes.partner import SimulatedPartner
 from .random_agent import RandomAgent
 from .search.agent import SEARCH_AGENTS
-from .search.levels import level_label
 
 AGENTS: dict[str, type[Agent]] = {
     cls.name: cls
     for cls in (RandomAgent, GnomesCommAgent, GnomesMuteAgent, SimulatedPartner, BoxerAgent, *SEARCH_AGENTS)
 }
-
-
-# The search levels' names for people ("Search, level 3"), for as long as search/agent.py does not set them on its
-# level classes itself (the label is Agent.label, read by agent_label below).
-for _level in SEARCH_AGENTS:
-    _level.label = _level.label or level_label(_level.level)
 
 
 class UnknownAgentError(LookupError):

@@ -134,7 +134,10 @@ def versus_random(game_id: str, matches: int, level: int, seats: int, seed: int,
     )
 
 
-def ladder_jobs(game_id: str, levels: Sequence[int], per_pair: int, seed: int) -> list[tuple[str, tuple[str, ...], int]]:
+Job = tuple[str, tuple[str, ...], int]  # game id, agent names by seat, seed
+
+
+def ladder_jobs(game_id: str, levels: Sequence[int], per_pair: int, seed: int) -> list[Job]:
     """A round robin of random play and the levels on a two-seat game: ``per_pair`` matches per pair, seats
     alternating, one seed per match."""
     players = ["random", *(level_name(level) for level in levels)]

@@ -59,7 +59,8 @@ def _level_class(level: int) -> type[SearchAgent]:
     return type(f"SearchLevel{level}Agent", (SearchAgent,), {
         "name": level_name(level),
         "level": level,
-        "description": f"{level_label(level)}: information-set Monte Carlo tree search, "
+        "label": level_label(level),
+        "description": "Information-set Monte Carlo tree search, "
                        f"{'about a second of thinking' if level == 5 else f'{LEVELS[level].simulations} simulations'}"
                        " a move.",
     })
