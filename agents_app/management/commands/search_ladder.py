@@ -1,0 +1,66 @@
+"""A round robin of random play and the search levels on a two-seat game, rated with the platform's own ratings
+(bootstrapped Bradley-Terry, rating_app.ratings): the levels should rate in order, adjacent ones apart.
+
+    .venv/bin/python manage.py search_ladder --game santorini --per-pair 30 --levels 1,2,3 --jobs 2
+"""
+
+from __future__ import annotations
+
+import json
+
+from django.core.management.base import BaseCommand, CommandError
+
+from agents_app.agents.search.levels import LEVELS, level_name
+from agents_app.evaluations.search_bench import ladder_jobs, play_all, searchable_games
+from gameplay.engines.registry import game_class
+from rating_app.ratings import MatchResult, RatingConfig, rate
+
+
+class Command(BaseCommand):
+    help = "Round robin of random play and the search levels on one two-seat game, rated with bootstrapped BT."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--game", required=True)
+        parser.add_argument("--levels", default=",".join(str(level) for level in sorted(LEVELS)))
+        parser.add_argument("--per-pair", type=int, default=20, help="matches per pair of players")
+        parser.add_argument("--seed", type=int, default=0)
+        parser.add_argument("--jobs", type=int, default=1)
+        parser.add_argument("--bootstrap", type=int, default=2000)
+        parser.add_argument("--json", default="", help="also write the rating report to this file")
+
+    def handle(self, *args, **opts):
+        game_id = opts["game"]
+        if game_id not in searchable_games():
+            raise CommandError(f"{game_id} is not searchable; searchable: {', '.join(searchable_games())}")
+        if game_class(game_id).spec.min_seats != 2:
+            raise CommandError(f"{game_id} is not played by two: a round robin of pairs needs a two-seat game")
+        try:
+            levels = sorted({int(level) for level in opts["levels"].split(",") if level})
+        except ValueError:
+            raise CommandError("--levels takes numbers, e.g. 1,2,3") from None
+        if not levels or any(level not in LEVELS for level in levels):
+            raise CommandError(f"--levels must name levels among {sorted(LEVELS)}")
+        jobs = ladder_jobs(game_id, levels, opts["per_pair"], opts["seed"])
+        self.stdout.write(f"{game_id}: {len(jobs)} matches ({opts['per_pair']} per pair), {opts['jobs']} job(s)")
+        results = play_all(jobs, opts["jobs"])
+        matches = [MatchResult(game_id, names, tuple(r.scores)) for (_, names, _), r in zip(jobs, results, strict=True)]
+        report = rate(matches, RatingConfig(bootstrap=opts["bootstrap"], seed=opts["seed"]))
+        scope = report.scopes[game_id]
+        by_agent = {r.agent: r for r in scope.ratings}
+        self.stdout.write(f"{'player':10} {'rating':>8} {'90% interval':>20} {'avg score':>10} {'matches':>8}")
+        order = ["random", *(level_name(level) for level in levels)]
+        for name in order:
+            r = by_agent.get(name)
+            if r is None:
+                self.stdout.write(f"{name:10} (not rated)")
+                continue
+            self.stdout.write(f"{name:10} {r.rating:>8.2f} {f'[{r.low:.2f}, {r.high:.2f}]':>20} "
+                              f"{r.average_score:>10.3f} {r.matches:>8}")
+        rated = [by_agent[name] for name in order if name in by_agent]
+        increasing = all(a.rating < b.rating for a, b in zip(rated, rated[1:], strict=False))
+        apart = [f"{a.agent}<{b.agent}" for a, b in zip(rated, rated[1:], strict=False) if a.high < b.low]
+        self.stdout.write(f"strictly increasing by level: {'yes' if increasing else 'no'}; "
+                          f"adjacent pairs with 90% intervals apart: {', '.join(apart) or 'none'}")
+        if opts["json"]:
+            with open(opts["json"], "w", encoding="utf-8") as handle:
+                json.dump(report.to_json(), handle, indent=2)
