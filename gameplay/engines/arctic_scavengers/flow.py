@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 
+from . import knowledge
 from .cards import (
     BUILT_ACTIONS,
     CARDS,
@@ -81,6 +82,7 @@ class RoundFlow:
         self.skirmishes_won = [0] * n
         self.last_skirmish: dict | None = None
         self.last_public = [""] * n
+        self.held_known, self.junk_known = knowledge.fresh(n)  # for the information-set sampler
         self.start_round()
 
     # --- who acts ----------------------------------------------------------------------------------------
@@ -113,6 +115,7 @@ class RoundFlow:
         for seat in range(self.game.num_seats):
             self.discards[seat].extend(self.hands[seat] + self.kept[seat])
             self.hands[seat], self.kept[seat] = [], []
+            knowledge.hand_emptied(self, seat)
             self.draw(seat, HAND_SIZE)
         self.revealed = False
         self.peek = self.contested[0] if self.round >= 3 and self.contested else None
@@ -131,6 +134,8 @@ class RoundFlow:
                 deck.extend(shuffled(discard, self.rng()))
                 discard.clear()
             self.hands[seat].append(deck.pop(0))
+            if not deck:
+                knowledge.deck_ran_out(self, seat)
 
     def end_resource_turn(self) -> None:
         self.turn_pos += 1
@@ -141,6 +146,8 @@ class RoundFlow:
             self.start_round()
             return
         self.revealed = True
+        for seat in range(self.game.num_seats):  # the face-down cards are public now
+            knowledge.hand_emptied(self, seat)
         self.phase = SKIRMISH
         self.turn_pos = 0
         self.next_skirmisher()
@@ -209,11 +216,13 @@ class RoundFlow:
             self.step = {"mode": "build", "action": verb.upper(), "cards": []}
         elif verb == "add":
             hand.remove(arg)
+            knowledge.left_hand(self, seat, arg)
             self.step["cards"].append(arg)
         elif verb == "go":
             self.resolve_build(seat)
         elif verb in ("dig_keep", "dig_none"):
             dug = self.step["cards"]
+            knowledge.dig_returned(self, len(dug), arg or None)
             if arg:
                 dug.remove(arg)
                 self.discards[seat].append(arg)
@@ -223,6 +232,7 @@ class RoundFlow:
             self.start_hire(seat, arg)
         elif verb == "pay":
             hand.remove(arg)
+            knowledge.left_hand(self, seat, arg)
             self.step["cards"].append(arg)
             self.step["owed"] -= CARDS[arg].medicine
             if self.step["owed"] <= 0:
@@ -232,6 +242,7 @@ class RoundFlow:
             self.step = {"mode": "trash", "cards": []}
         elif verb == "trash":
             hand.remove(arg)
+            knowledge.left_hand(self, seat, arg)
             self.step["cards"].append(arg)
         elif verb == "trash_done":
             self.finish_trash()
@@ -241,9 +252,11 @@ class RoundFlow:
             else:
                 self.discards[seat].extend(hand)
                 hand.clear()
+                knowledge.hand_emptied(self, seat)
                 self.end_resource_turn()
         elif verb == "drop":
             hand.remove(arg)
+            knowledge.left_hand(self, seat, arg)
             self.discards[seat].append(arg)
         elif verb == "keep":
             self.kept[seat] = list(hand)
@@ -262,6 +275,7 @@ class RoundFlow:
         elif action == HUNT:
             self.food += total
         elif total > 0:
+            knowledge.dug(self, seat, self.junkyard[:total], len(self.junkyard))
             dug, self.junkyard = self.junkyard[:total], self.junkyard[total:]
             self.step = {"mode": "dig", "cards": dug}
 
@@ -291,6 +305,7 @@ class RoundFlow:
             (self.removed if key == "refugee" else self.junkyard).append(key)
         if any(k != "refugee" for k in self.step["cards"]):
             self.junkyard = shuffled(self.junkyard, self.rng())
+            knowledge.shuffled(self, [k for k in self.step["cards"] if k != "refugee"])
         self.step = {}
 
     # --- skirmish ----------------------------------------------------------------------------------------
@@ -325,6 +340,7 @@ class RoundFlow:
         if verb in ("sabotage", "snipe"):
             other, key = arg.split(":")
             self.kept[int(other)].remove(key)
+            knowledge.left_hand(self, int(other), key)
             self.discards[int(other)].append(key)
             self.specials_used[verb] += 1
             if any(self.units_left(seat, s) > 0 and self.targets(seat, s) for s in ("sabotage", "snipe")):
@@ -342,6 +358,7 @@ class RoundFlow:
         prize = self.contested.pop(0)
         if winner is None:
             self.junkyard = shuffled(self.junkyard + [prize], self.rng())
+            knowledge.shuffled(self, [], seen_by=self.initiator if self.peek is not None else None, unseen=prize)
         else:
             self.discards[winner].append(prize)
             self.skirmishes_won[winner] += 1
@@ -353,6 +370,7 @@ class RoundFlow:
         for seat in range(n):
             self.discards[seat].extend(self.kept[seat])
             self.kept[seat] = []
+            knowledge.hand_emptied(self, seat)
         self.peek = None
         if not self.contested:
             self.phase = OVER

@@ -11,10 +11,12 @@ every card an id names is played face up.
 
 from __future__ import annotations
 
+import random
+from collections.abc import Mapping
 from typing import Any
 
 from ..api import Action, ActionLabels, Game, GameSpec, MeasureSpec, Observation, OptionSpec, State
-from . import flow
+from . import flow, knowledge, sampling
 from .cards import CARDS, people
 from .rules import RULES
 from .text import action_label, dig_view, hand_cards, observation_data, observation_text, topics_for
@@ -120,6 +122,21 @@ class ArcticState(flow.RoundFlow, State):
         "skirmishes_won", "last_skirmish", "last_public"
     )
 
+    def _payload(self) -> dict:
+        return {**super()._payload(), "held_known": self.held_known, "junk_known": self.junk_known}
+
+    def _load_payload(self, payload: Mapping[str, Any]) -> None:
+        super()._load_payload(payload)
+        # States stored before these were kept: nothing known beyond each seat's view (weaker bounds, still true).
+        held, junk = knowledge.fresh(self.game.num_seats)
+        self.held_known = payload.get("held_known", held)
+        self.junk_known = payload.get("junk_known", junk)
+
+    # --- search ------------------------------------------------------------------------------------------
+    def sample_information_state(self, seat: int, rng: random.Random) -> ArcticState:
+        # Other tribes' hands and face-down cards, every deck's order, the junkyard and contested pile, drawn anew.
+        return sampling.sample_state(self, seat, rng)
+
 
 class ArcticGame(Game):
     spec = GameSpec(
@@ -135,6 +152,7 @@ class ArcticGame(Game):
         reasoning_categories=("abstract_strategy", "non_deterministic", "hidden_information"),
         perfect_information=False,
         has_chance=True,
+        information_sampling=True,
         options=(
             OptionSpec("gamebench_rounds", False,
                        "GameBench's short game: a contested pile of only 5 (Wolf Pack, Grenade, Sled Team, Field "

@@ -15,6 +15,7 @@ per viewer (text.py) and only counts reach a third seat.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from typing import Any
 
@@ -26,7 +27,7 @@ from ..api import (
     OptionSpec,
     State,
 )
-from . import text
+from . import knowledge, sampling, text
 from .cards import (
     CARDS_PER_COMMODITY,
     NAMES,
@@ -86,6 +87,7 @@ class PitState(SeatViews, State):
         self.hand_started = len(self.log) + 1 if self.hands_played else 0
         self.offer_started = [0] * n  # per seat: actions logged before its standing offer was made
         self.offers = [None] * n
+        self.known = knowledge.fresh(n)  # what each seat knows of the others' new hands: nothing yet
         self.events = []
         self.latest = [None] * n
         self.tick = 1
@@ -172,6 +174,8 @@ class PitState(SeatViews, State):
         if kind == "offer":
             self.offers[seat] = event["b"]
             self.offer_started[seat] = len(self.log) + 1  # this offer is logged once _apply returns
+            if self._public_cards():
+                knowledge.note_public_offer(self.known, seat, event["b"])
         elif kind == "cancel":
             self.offers[seat] = None
         elif kind == "trade":
@@ -183,6 +187,7 @@ class PitState(SeatViews, State):
             add(self.hands[seat], event["ga"])
             self.offers[offerer] = None
             self.offers[seat] = None
+            knowledge.note_trade(self.known, offerer, seat, event["ga"], event["gb"], self._public_cards())
         elif kind == "corner":
             self.totals[seat] += event["value"]
             self.corners_made[seat] += 1
@@ -222,6 +227,10 @@ class PitState(SeatViews, State):
             return max(self.hand_started, self.offer_started[int(other)])
         return self.hand_started
 
+    def sample_information_state(self, seat: int, rng: random.Random) -> PitState:
+        # The other hands, their offers and the cards of trades the seat only counted, drawn anew (sampling.py).
+        return sampling.sample_state(self, seat, rng)
+
     def scores(self) -> list[float]:
         n = self.game.num_seats
         if not self.finished:
@@ -259,7 +268,7 @@ class PitState(SeatViews, State):
 
     def _payload(self) -> dict:
         return {**super()._payload(), "corners": self.corners_made, "hand_started": self.hand_started,
-                "offer_started": self.offer_started}
+                "offer_started": self.offer_started, "known": self.known}
 
     def _load_payload(self, payload: Mapping[str, Any]) -> None:
         super()._load_payload(payload)
@@ -267,6 +276,8 @@ class PitState(SeatViews, State):
         self.corners_made = list(payload["corners"])
         self.hand_started = payload.get("hand_started", 0)  # states stored before it was kept: 0 (no check)
         self.offer_started = list(payload.get("offer_started", [0] * self.game.num_seats))
+        # States stored before it was kept: nobody knows anything of the others' hands (a weaker, still true bound).
+        self.known = payload.get("known") or knowledge.fresh(self.game.num_seats)
 
 
 class PitGame(Game):
@@ -282,6 +293,7 @@ class PitGame(Game):
         # Everyone trades at once on their own hand: another seat's trade landing first must not void a click.
         concurrent_actions=True,
         has_chance=True,
+        information_sampling=True,
         options=(
             OptionSpec("bull_and_bear", False, "Advanced game: add the Bull (wild, doubles a full corner) and the "
                        "Bear (blocks a corner); their holders lose 20 when someone corners."),
