@@ -5,7 +5,8 @@ Checked at a state A for a seat:
 
 - **deterministic**: the same generator seed gives the same sample;
 - **consistent**: the sample looks to the seat exactly as A does (its observation, its legal and text actions, who
-  acts, whether the game is over, the log's length and the seat's own records in it) and round-trips through JSON;
+  acts, whether the game is over, the log's length and the seat's own records in it), every seat due to act has a
+  move in it, and it round-trips through JSON;
 - **blind**: for B, itself a sample of A for the seat (so B looks the same to the seat, with its hidden values
   drawn anew), A and B give the same sample for the same generator. A sampler that keeps any of A's true hidden
   values, even sometimes, or draws them from a generator seeded by them, gives A's values from A and B's from B;
@@ -66,6 +67,9 @@ def check_sample(state: State, seat: int, *, generators: int = 3) -> bool:
         again = state.sample_information_state(seat, random.Random(f"sample:{g}"))
         assert _dump(sample) == _dump(again), "the same generator gave two different samples"
         assert _looks(sample, seat) == looks, f"a sample looks different to seat {seat} than the state it came from"
+        for deciding in sample.current_seats():
+            assert sample.legal_actions(deciding) or sample.text_actions(deciding), (
+                f"seat {deciding} must act in a sample for seat {seat} but has no move there")
         restored = sample.game.state_from_json(json.loads(_dump(sample)))
         assert _dump(restored) == _dump(sample), "a sample does not round-trip through JSON"
         for i, record in enumerate(sample.log):
@@ -143,6 +147,25 @@ def check_information_sets(game: Game, seed: int, *, every: int = 5, steps: int 
     return drew
 
 
+def check_secrets_move_at_start(game: Game, seed: int, generators: int = 6) -> None:
+    """At the start, each other seat's hidden values are drawn anew: for every seat and every other seat holding
+    secrets it does not see, some sample moves one of them away from that seat. A sampler that copies any seat's
+    true hand unchanged (and redraws the rest) is caught here, which the blind check cannot do (its twin inherits
+    the copied values). Values every start has alike (no damage yet) are no secret then, and are left out."""
+    state = game.new_initial_state(seed)
+    others = [game.new_initial_state(seed + k).secrets() for k in range(1, 7)]
+    for seat in range(game.num_seats):
+        truth = _other_secrets(state, seat)
+        samples = [_other_secrets(state.sample_information_state(seat, random.Random(f"start:{g}")), seat)
+                   for g in range(generators)]
+        for other, values in truth.items():
+            if not values or all(sorted(start.get(other, [])) == sorted(state.secrets()[other]) for start in others):
+                continue
+            moved = any(set(values) - set(sample.get(other, [])) for sample in samples)
+            assert moved, (f"seat {other}'s hidden values {values[:4]} stayed where they truly are in every sample "
+                           f"for seat {seat}: the sampler copies them")
+
+
 def check_sampling_game(make_game, seeds=range(3)) -> None:
     """``check_information_sets`` over seeded playouts (``make_game(seed)`` builds each game); a game with hidden
     information must draw some other seat's secrets anew somewhere."""
@@ -150,6 +173,7 @@ def check_sampling_game(make_game, seeds=range(3)) -> None:
     game = None
     for seed in seeds:
         game = make_game(seed)
+        check_secrets_move_at_start(game, seed)
         drew = check_information_sets(game, seed) or drew
     if game is not None and not game.spec.perfect_information:
         assert drew, f"{game.spec.id}: no sample ever drew another seat's hidden values anew"

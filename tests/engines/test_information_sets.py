@@ -136,8 +136,9 @@ def test_a_sampler_that_reads_the_true_hidden_card_is_caught(peek):
 
 
 def test_a_sampler_that_returns_the_truth_is_caught():
-    with pytest.raises(AssertionError, match="no sample ever drew"):
+    with pytest.raises(AssertionError, match="stayed where they truly are in every sample"):
         check_sampling_game(lambda seed: guess_game("truth"))
+    assert not check_information_sets(guess_game("truth"), seed=1)  # the playouts' own check: nothing drawn anew
     for seed in range(5):
         assert not check_sample(guess_game("truth").new_initial_state(seed), 0)
 

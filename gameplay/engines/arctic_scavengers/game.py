@@ -133,7 +133,7 @@ class ArcticState(flow.RoundFlow, State):
         self.junk_known = payload.get("junk_known", junk)
 
     # --- search ------------------------------------------------------------------------------------------
-    def sample_information_state(self, seat: int, rng: random.Random) -> ArcticState:
+    def _draw_information_state(self, seat: int, rng: random.Random) -> ArcticState:
         # Other tribes' hands and face-down cards, every deck's order, the junkyard and contested pile, drawn anew.
         return sampling.sample_state(self, seat, rng)
 

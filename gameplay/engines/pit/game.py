@@ -227,7 +227,7 @@ class PitState(SeatViews, State):
             return max(self.hand_started, self.offer_started[int(other)])
         return self.hand_started
 
-    def sample_information_state(self, seat: int, rng: random.Random) -> PitState:
+    def _draw_information_state(self, seat: int, rng: random.Random) -> PitState:
         # The other hands, their offers and the cards of trades the seat only counted, drawn anew (sampling.py).
         return sampling.sample_state(self, seat, rng)
 
