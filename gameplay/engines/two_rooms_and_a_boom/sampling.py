@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .cards import BLUE, GAMBLER, RED, build_deck, team_of
 from .knowledge import known_from
@@ -45,7 +45,7 @@ def sample_state(state: TwoRoomsState, seat: int, rng: random.Random) -> TwoRoom
         leader = state.leaders[other]
         pool = sorted(s for s in state.members(other) if s != leader)
         sample.chosen[other] = sorted(rng.sample(pool, state.hostage_count()))
-    seen = _rewrite_events(state, sample, seat)
+    seen = _rewrite_events(sample, seat)
     hidden = {id(record) for record, saw in zip(state.log, seen, strict=True) if not saw}
     sample.log = state.redacted_log(seat, lambda record: id(record) in hidden)
     sample.known = known_from(sample.events, state.game.num_seats)
@@ -98,30 +98,26 @@ def _deal(state: TwoRoomsState, seat: int, rng: random.Random) -> list[str]:
     return cards
 
 
-def _rewrite_events(state: TwoRoomsState, sample: TwoRoomsState, seat: int) -> list[bool]:
-    """Replace the events the seat did not witness, show the sampled cards in those it did; whether it witnessed
-    each logged action, in log order."""
-    exchanges = {e["r"]: e["moves"] for e in state.events if e["k"] == "exchange"}  # public
+def _rewrite_events(sample: TwoRoomsState, seat: int) -> list[bool]:
+    """In the sample's own copy of the events, replace those the seat did not witness and show the sampled cards in
+    those it did; whether it witnessed each logged action, in log order."""
+    events = sample.events
+    exchanges = {e["r"]: e["moves"] for e in events if e["k"] == "exchange"}  # public
     cards = sample.cards
-    events: list[dict[str, Any]] = []
     seen: list[bool] = []
-    for event in state.events:
+    for i, event in enumerate(events):
         kind = event["k"]
         saw = event["see"] is None or seat in event["see"]
         if kind not in _NOT_ACTIONS:
             seen.append(saw)
         if saw:
-            event = dict(event)
             if kind == "share":
                 event.update(ca=cards[event["a"]], cb=cards[event["b"]])
             elif kind == "reveal":
                 event["c"] = cards[event["s"]]
         elif kind == "hostages":  # a Leader's choice (the only action of its phase), announced in its room
             moves = exchanges.get(event["r"])
-            chosen = moves[event["room"]] if moves is not None else sample.chosen[event["room"]]
-            event = {**event, "seats": list(chosen)}
+            event["seats"] = list(moves[event["room"]] if moves is not None else sample.chosen[event["room"]])
         else:
-            event = {"k": HIDDEN_EVENT, "r": event["r"], "s": event["s"], "room": event["room"], "see": []}
-        events.append(event)
-    sample.events = events
+            events[i] = {"k": HIDDEN_EVENT, "r": event["r"], "s": event["s"], "room": event["room"], "see": []}
     return seen
