@@ -168,3 +168,21 @@ def test_a_state_stored_before_card_facts_were_kept_loads_and_samples():
     old = state.game.state_from_json(data)
     assert old.card_facts == [] and old.reshuffled is False
     check_sample(old, 0)  # raises on a bad sample
+
+
+def containers(value, found):
+    """The ids of every list and dict inside ``value``."""
+    if isinstance(value, (list, dict)):
+        found.add(id(value))
+        for item in value.values() if isinstance(value, dict) else value:
+            containers(item, found)
+    return found
+
+
+def test_a_sample_shares_no_list_or_dict_with_its_state():
+    state = ring_heavy_game(7, 6, until=lambda s: s.round_no == 3 and s.last["rings"] and s.phase == "handoff")
+    for seat in range(state.game.num_seats):
+        (sample,) = samples(state, seat, 1)
+        ours = [getattr(sample, name) for name in sample.PAYLOAD_FIELDS]
+        theirs = [getattr(state, name) for name in state.PAYLOAD_FIELDS]
+        assert not containers(ours, set()) & containers(theirs, set())

@@ -135,3 +135,21 @@ def test_gamebench_seats_know_only_their_colour_so_their_own_card_is_dealt_too()
     seat = state.cards.index(PRESIDENT)
     own = Counter(sample.cards[seat] for sample in samples(state, seat))
     assert set(own) == {PRESIDENT, BLUE} and 70 < own[PRESIDENT] < 130  # the President is one Blue card in three
+
+
+def containers(value, found):
+    """The ids of every list and dict inside ``value``."""
+    if isinstance(value, (list, dict)):
+        found.add(id(value))
+        for item in value.values() if isinstance(value, dict) else value:
+            containers(item, found)
+    return found
+
+
+def test_a_sample_shares_no_list_or_dict_with_its_state():
+    state = play_random(new_state(12, 5), random.Random(5), until=lambda s: s.phase == "parley")
+    for seat in range(state.game.num_seats):
+        (sample,) = samples(state, seat, 1)
+        ours = [getattr(sample, name) for name in sample.PAYLOAD_FIELDS]
+        theirs = [getattr(state, name) for name in state.PAYLOAD_FIELDS]
+        assert not containers(ours, set()) & containers(theirs, set())
