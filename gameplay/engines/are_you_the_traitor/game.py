@@ -15,6 +15,8 @@ public when it ends.
 
 from __future__ import annotations
 
+import random
+from collections.abc import Mapping
 from typing import Any
 
 from ..api import Action, Game, GameSpec, IllegalActionError, MeasureSpec, OptionSpec, State, TextAction
@@ -35,7 +37,9 @@ from .deck import (
     treasure_deck,
     winning_team,
 )
+from .knowledge import note_public_draw, note_steal
 from .rules import KNOWLEDGE, OUTCOMES, ROLES, RULES, STOP, TREASURE, WINNING
+from .sampling import sample_state
 from .views import SeatViews
 
 TALK, HANDOFF, RING_STEP, OVER = "talk", "handoff", "ring", "over"
@@ -67,6 +71,8 @@ class TraitorState(SeatViews, State):
         self.protected: int | None = None
         self.winners: list[int] = []
         self.end_reason = ""
+        self.card_facts: list[list] = []  # cards each seat (and the public) is sure others hold: knowledge.py
+        self.reshuffled = False  # spent Magic Rings were reshuffled into a deck: it holds only rings since
         self._deal_round()
 
     # --- rounds ----------------------------------------------------------------------------------------------
@@ -111,8 +117,9 @@ class TraitorState(SeatViews, State):
 
     def _draw(self) -> str | None:
         if not self.deck and self.discard:
-            self.deck, self.discard = self.discard, []
+            self.deck, self.discard = self.discard, []  # the discards are the spent Magic Rings
             self.rng().shuffle(self.deck)
+            self.reshuffled = True
         return self.deck.pop() if self.deck else None  # every card held: nothing left to draw
 
     def _resolve(self, caller: int, target: int) -> None:
@@ -126,6 +133,8 @@ class TraitorState(SeatViews, State):
             card = self._draw()
             if card is not None:
                 self.hands[seat] = sorted_cards([*self.hands[seat], card])
+                if self.reshuffled:  # a deck of Magic Rings only: everybody knows what was drawn
+                    self.card_facts = note_public_draw(self.card_facts, self.game.num_seats, seat, card)
             draws.append([seat, card])
         # A caller whose Stop won the round "declared victory": no Magic Ring may be used on it this round.
         self.protected = caller if self.team(caller) == team else None
@@ -229,6 +238,8 @@ class TraitorState(SeatViews, State):
         self.hands[thief].remove(RING)
         self.discard.append(RING)
         card = self.hands[victim][self.rng().randrange(len(self.hands[victim]))]
+        self.card_facts = note_steal(self.card_facts, self.game.num_seats, thief, victim, card,
+                                     len(self.hands[victim]))
         self.hands[victim].remove(card)
         self.hands[thief] = sorted_cards([*self.hands[thief], card])
         assert self.last is not None
@@ -262,12 +273,21 @@ class TraitorState(SeatViews, State):
         totals = ", ".join(f"{name(s)} {t}" for s, t in enumerate(self.totals()))
         return f"Final points: {totals}. Winner(s): {', '.join(name(s) for s in self.winners)}."
 
+    # --- search -------------------------------------------------------------------------------------------------
+    def sample_information_state(self, seat: int, rng: random.Random) -> TraitorState:
+        return sample_state(self, seat, rng)
+
     # --- JSON ------------------------------------------------------------------------------------------------
     PAYLOAD_FIELDS = (
         "deck", "discard", "hands", "rounds_won", "round_no", "characters", "alignments", "set_aside",
         "history", "last", "start", "tick", "turn", "talk", "phase", "ring_order", "ring_pos", "protected",
-        "winners", "end_reason"
+        "winners", "end_reason", "card_facts", "reshuffled"
     )
+
+    def _load_payload(self, payload: Mapping[str, Any]) -> None:
+        # States stored before the card facts were kept: no facts (sound, only less precise samples).
+        payload = {"card_facts": [], "reshuffled": False, **payload}
+        super()._load_payload(payload)
 
 
 class TraitorGame(Game):
@@ -280,6 +300,7 @@ class TraitorGame(Game):
         reasoning_categories=("hidden_information", "language_communication", "social_deduction", "cooperation"),
         perfect_information=False,
         has_chance=True,
+        information_sampling=True,
         options=(
             OptionSpec("target_points", 10, "Points that end the game after the round in which someone reaches "
                        "them; the most points win.", int, bounds=(1, 60)),

@@ -13,6 +13,7 @@ record which seats witnessed them, and observations and labels (views.py, text.p
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from itertools import combinations
 from typing import Any
@@ -29,7 +30,9 @@ from ..api import (
     TextAction,
 )
 from .cards import BLUE, BOMBER, GAMBLER, PRESIDENT, RED, ROOM_NAMES, ROUNDS, deal, hostage_counts, split_rooms, team_of
+from .knowledge import note_reveal, note_share
 from .rules import HOSTAGES, LEADERS, ROOMS, RULES, SHARING, TEAMS, WINNING
+from .sampling import sample_state
 from .views import SeatViews
 
 TALK, CHOOSE, PARLEY, GAMBLE, OVER = "talk", "hostages", "parley", "gamble", "over"
@@ -38,8 +41,6 @@ MAX_TEXT = 300
 EXAMPLE_SAY = "Who is willing to share a card with me?"
 EXAMPLE_WHISPER = "Shall we show each other our colours?"
 EXAMPLE_PARLEY = "Let us each send a hostage we can spare."
-# Share levels: a card share shows everything a colour share does.
-LEVEL = {"color": 1, "card": 2}
 
 
 class TwoRoomsState(SeatViews, State):
@@ -242,15 +243,10 @@ class TwoRoomsState(SeatViews, State):
             self.offers = [o for o in self.offers if not (o[0] == seat and o[1] == event["t"])]
             self.offers.append([seat, event["t"], event["how"]])
         elif kind == "share":
-            a, b, how = event["a"], event["b"], event["how"]
-            self.offers = [o for o in self.offers if not (o[0] == a and o[1] == b)]
-            for viewer, shown in ((a, b), (b, a)):
-                if LEVEL[how] > LEVEL.get(self.known[viewer].get(str(shown), ""), 0):
-                    self.known[viewer][str(shown)] = how
+            self.offers = [o for o in self.offers if not (o[0] == event["a"] and o[1] == event["b"])]
+            note_share(self.known, event)
         elif kind == "reveal":
-            for viewer in self.members(room):
-                if viewer != seat:
-                    self.known[viewer][str(seat)] = "card"
+            note_reveal(self.known, event)  # its witnesses are the room
         elif kind == "nominate":
             self._set_leader(room, event["t"])
         elif kind == "vote":
@@ -338,6 +334,10 @@ class TwoRoomsState(SeatViews, State):
             line += f" The Gambler ({name(gambler)}) bet on {str(self.guess).title()} and {outcome}."
         return line
 
+    # --- search ---------------------------------------------------------------------------------
+    def sample_information_state(self, seat: int, rng: random.Random) -> TwoRoomsState:
+        return sample_state(self, seat, rng)
+
     # --- JSON ----------------------------------------------------------------------------------
     PAYLOAD_FIELDS = (
         "cards", "rooms", "leaders", "led", "sent", "known", "events", "round", "phase", "guess", "budgets",
@@ -358,6 +358,7 @@ class TwoRoomsGame(Game):
         ),
         perfect_information=False,
         has_chance=True,
+        information_sampling=True,
         options=(
             OptionSpec("talk_budget", 1, "Talk actions per player in the last round; round r of 3 gives (4 - r) "
                        "times as many (3, 2, 1 by default, like the 3-, 2- and 1-minute rounds).", int, bounds=(1, 5)),
