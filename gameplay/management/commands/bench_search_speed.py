@@ -1,4 +1,4 @@
-"""python manage.py bench_search_speed [--game hive ...] [--playouts 10] [--seconds 3] [--seed 0] [--skip atari_boxing]
+"""python manage.py bench_search_speed [--game hive ...] [--skip atari_boxing] [--playouts 10] [--repeats 3]
 
 Prints measured numbers (not a pass/fail test): how fast each engine serves a tree search, which clones a state
 before every action (gameplay/bench/search_speed.py). One row per game, from the initial state ("start") and from a
@@ -27,6 +27,8 @@ class Command(BaseCommand):
         parser.add_argument("--seconds", type=float, default=3.0,
                             help="stop each set of playouts after this much time (at least one playout is played)")
         parser.add_argument("--seed", type=int, default=0)
+        parser.add_argument("--repeats", type=int, default=1,
+                            help="play each set of playouts this many times and keep the fastest (a busy machine)")
 
     def handle(self, *args, **opts):
         unknown = sorted(set(opts["game"]) - set(GAMES))
@@ -35,7 +37,8 @@ class Command(BaseCommand):
         games = [g for g in (opts["game"] or sorted(GAMES)) if g not in opts["skip"]]
         self.stdout.write(HEADER)
         for game_id in games:
-            speed = measure(game_id, n_playouts=opts["playouts"], seed=opts["seed"], max_seconds=opts["seconds"])
+            speed = measure(game_id, n_playouts=opts["playouts"], seed=opts["seed"], max_seconds=opts["seconds"],
+                            repeats=opts["repeats"])
             for label, ply, clone, run in (("start", 0, speed.clone_us_start, speed.from_start),
                                            ("mid", speed.mid_ply, speed.clone_us_mid, speed.from_mid)):
                 self.stdout.write(
