@@ -8,6 +8,7 @@ core.py (position, move generation) and moves.py (per-bug movement).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from operator import attrgetter
 from typing import Any
 
 from ..api import (
@@ -41,6 +42,8 @@ _BUG_TOPICS = {
     "P": "pillbug",
 }
 
+_action_id = attrgetter("id")
+
 HARD_CAP = 500  # turns, when max_turns is 0
 GAMEBENCH_TURNS = 250
 MAX_TURN_LIMIT = 5000
@@ -67,17 +70,17 @@ class HiveState(State):
             by_id: dict[str, tuple] = {}
             actions = []
             moves = pos.moves()
-            for move, (aid, label) in zip(moves, describe_all(pos, moves), strict=True):
+            for (aid, label), move in zip(describe_all(pos, moves), moves, strict=True):
                 by_id[aid] = move
                 piece, src, dst = move
-                if move == PASS:
-                    path: tuple[str, ...] = ()
-                elif src is None:
+                if src is not None:
+                    path: tuple[str, ...] = (cell_text(src), cell_text(dst))
+                elif dst is not None:
                     path = (f"hand:{piece[:2]}", cell_text(dst))
-                else:
-                    path = (cell_text(src), cell_text(dst))
+                else:  # the pass
+                    path = ()
                 actions.append(Action(aid, label, path))
-            actions.sort(key=lambda a: a.id)
+            actions.sort(key=_action_id)
             self._cache = (pos.ply, actions, by_id)
         return self._cache[1], self._cache[2]
 
