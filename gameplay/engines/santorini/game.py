@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..api import Action, Game, GameSpec, MeasureSpec, Observation, OptionSpec, State
+from .evaluation import evaluate
 from .rules import RULES
 
 SIZE = 5
@@ -226,6 +227,11 @@ class SantoriniState(State):
             return [0.5, 0.5]
         return [1.0 if s == self.winner_seat else 0.0 for s in range(2)]
 
+    def evaluation(self) -> list[float]:
+        """Estimated scores of an unfinished game from heights, reach and threats (``evaluation.py``); the scores
+        once it is over."""
+        return evaluate(self, NEIGHBOURS)
+
     def result_text(self) -> str | None:
         if self.phase != "over":
             return None
@@ -344,6 +350,7 @@ class SantoriniGame(Game):
         max_seats=2,
         reasoning_categories=("abstract_strategy",),
         perfect_information=True,
+        has_evaluation=True,
         # Two people playing each other may chat (a perfect-information game: chat cannot leak anything);
         # agents ignore it. The chat lives in the match's event log only.
         has_chat=True,
