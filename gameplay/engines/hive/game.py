@@ -32,6 +32,7 @@ from .core import (
     Position,
     bugs_in_game,
 )
+from .evaluation import evaluate
 from .rules import RULES
 from .textview import board_lines, render_text
 from .uhp import describe_all, game_type_string, move_string, parse_move
@@ -151,6 +152,11 @@ class HiveState(State):
             return [0.0, 1.0]
         return [0.5, 0.5]
 
+    def evaluation(self) -> list[float]:
+        """Estimated scores of an unfinished game from the pressure on each queen, its freedom and the pieces free to
+        move or still in hand (``evaluation.py``); the scores once it is over."""
+        return evaluate(self.pos)
+
     def result_text(self) -> str | None:
         pos = self.pos
         if pos.status == WHITE_WINS:
@@ -263,6 +269,7 @@ class HiveGame(Game):
         max_seats=2,
         reasoning_categories=("abstract_strategy",),
         perfect_information=True,
+        has_evaluation=True,
         seat_names=("White", "Black"),
         typed_moves="UHP",
         has_image=True,
