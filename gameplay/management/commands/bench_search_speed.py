@@ -3,7 +3,8 @@
 Prints measured numbers (not a pass/fail test): how fast each engine serves a tree search, which clones a state
 before every action (gameplay/bench/search_speed.py). One row per game, from the initial state ("start") and from a
 state halfway through a random playout ("mid"): microseconds per clone, then clones/s, actions/s and playouts/s of
-random playouts that clone before each action. Default options; the same seeded moves on every run.
+random playouts that clone before each action, all in CPU time of this process. Default options; the same seeded
+moves on every run.
 """
 
 from __future__ import annotations
