@@ -22,6 +22,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from .jsoncopy import json_copy
 from .spec import (  # the declared values, re-exported: engines import the whole contract from here
     Action,
     ActionLabels,
@@ -466,9 +467,22 @@ class State(ABC):
         return state
 
     def clone(self) -> State:
-        copy_ = type(self).from_json(self.game, json.loads(json.dumps(self.to_json())))
-        copy_.sampled_for = self.sampled_for
-        return copy_
+        """A copy equal to this state's JSON round trip, ``from_json(game, json.loads(json.dumps(to_json())))``, made
+        without the text: searches clone at every step. The payload is copied as JSON would rebuild it
+        (``jsoncopy.json_copy``), and the log's records, frozen values, are shared rather than rebuilt (the log grows
+        with every action, so rebuilding it made a clone cost grow with the game's length). A state class that writes
+        or reads its own JSON (overriding ``to_json`` or ``from_json``) is cloned through that JSON, as before. A
+        clone of a sample is marked as its sample (``sampled_for``)."""
+        cls = type(self)
+        if cls.to_json is not State.to_json or cls.from_json.__func__ is not State.from_json.__func__:
+            state = cls.from_json(self.game, json.loads(json.dumps(self.to_json())))
+        else:
+            state = cls(self.game, self.seed)
+            state.rng_draws = int(self.rng_draws)
+            state.log = list(self.log)
+            state._load_payload(json_copy(self._payload()))  # a fresh copy already: from_json's deep copy not needed
+        state.sampled_for = self.sampled_for
+        return state
 
     def winner(self) -> int | None:
         """The seat with the strictly highest terminal score, or None (draw, or not over)."""

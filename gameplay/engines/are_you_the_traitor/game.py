@@ -274,7 +274,7 @@ class TraitorState(SeatViews, State):
         return f"Final points: {totals}. Winner(s): {', '.join(name(s) for s in self.winners)}."
 
     # --- search -------------------------------------------------------------------------------------------------
-    def sample_information_state(self, seat: int, rng: random.Random) -> TraitorState:
+    def _draw_information_state(self, seat: int, rng: random.Random) -> TraitorState:
         return sample_state(self, seat, rng)
 
     # --- JSON ------------------------------------------------------------------------------------------------

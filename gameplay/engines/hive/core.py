@@ -60,6 +60,13 @@ def piece_names(colour: str, expansions: str, beetles: bool = True) -> list[str]
 
 
 @cache
+def _piece_sets(expansions: str, beetles: bool) -> dict[str, tuple[str, ...]]:
+    """Every piece of each colour (``Position.pieces``), built once per set of rules: searches make positions by
+    the thousand."""
+    return {c: tuple(piece_names(c, expansions, beetles)) for c in COLOURS}
+
+
+@cache
 def piece_label(piece: str) -> str:
     """ "bS1" -> "Black Spider 1"."""
     return f"{COLOUR_NAMES[piece[0]]} {BUG_NAMES[piece[1]]}{' ' + piece[2:] if len(piece) > 2 else ''}"
@@ -72,7 +79,7 @@ class Position:
         self.expansions = "".join(x for x in EXPANSIONS if x in expansions)
         self.beetles = beetles
         self.limit = limit
-        self.pieces = {c: piece_names(c, self.expansions, beetles) for c in COLOURS}
+        self.pieces = _piece_sets(self.expansions, beetles)  # shared by every position of these rules: read only
         self.stacks: dict[int, list[str]] = {}
         self.where: dict[str, int] = {}
         self.ply = 0
@@ -165,7 +172,7 @@ class Position:
         if colour + "Q" in self.where:
             found: dict[tuple[str, int], int] = {}
             self._movements(colour, found)
-            result.extend((p, src, dst) for (p, dst), src in found.items())
+            result += [(p, src, dst) for (p, dst), src in found.items()]
         return result or [PASS]
 
     def _movements(self, colour: str, found: dict) -> None:

@@ -8,6 +8,7 @@ core.py (position, move generation) and moves.py (per-bug movement).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from operator import attrgetter
 from typing import Any
 
 from ..api import (
@@ -31,6 +32,7 @@ from .core import (
     Position,
     bugs_in_game,
 )
+from .evaluation import evaluate
 from .rules import RULES
 from .textview import board_lines, render_text
 from .uhp import describe_all, game_type_string, move_string, parse_move
@@ -40,6 +42,8 @@ _BUG_TOPICS = {
     "Q": "queen", "S": "spider", "B": "beetle", "G": "grasshopper", "A": "ant", "M": "mosquito", "L": "ladybug",
     "P": "pillbug",
 }
+
+_action_id = attrgetter("id")
 
 HARD_CAP = 500  # turns, when max_turns is 0
 GAMEBENCH_TURNS = 250
@@ -67,17 +71,17 @@ class HiveState(State):
             by_id: dict[str, tuple] = {}
             actions = []
             moves = pos.moves()
-            for move, (aid, label) in zip(moves, describe_all(pos, moves), strict=True):
+            for (aid, label), move in zip(describe_all(pos, moves), moves, strict=True):
                 by_id[aid] = move
                 piece, src, dst = move
-                if move == PASS:
-                    path: tuple[str, ...] = ()
-                elif src is None:
+                if src is not None:
+                    path: tuple[str, ...] = (cell_text(src), cell_text(dst))
+                elif dst is not None:
                     path = (f"hand:{piece[:2]}", cell_text(dst))
-                else:
-                    path = (cell_text(src), cell_text(dst))
+                else:  # the pass
+                    path = ()
                 actions.append(Action(aid, label, path))
-            actions.sort(key=lambda a: a.id)
+            actions.sort(key=_action_id)
             self._cache = (pos.ply, actions, by_id)
         return self._cache[1], self._cache[2]
 
@@ -147,6 +151,11 @@ class HiveState(State):
         if status == BLACK_WINS:
             return [0.0, 1.0]
         return [0.5, 0.5]
+
+    def evaluation(self) -> list[float]:
+        """Estimated scores of an unfinished game from the pressure on each queen, its freedom and the pieces free to
+        move or still in hand (``evaluation.py``); the scores once it is over."""
+        return evaluate(self.pos)
 
     def result_text(self) -> str | None:
         pos = self.pos
@@ -260,6 +269,7 @@ class HiveGame(Game):
         max_seats=2,
         reasoning_categories=("abstract_strategy",),
         perfect_information=True,
+        has_evaluation=True,
         seat_names=("White", "Black"),
         typed_moves="UHP",
         has_image=True,

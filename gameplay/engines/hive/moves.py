@@ -12,18 +12,29 @@ both higher than both ``h_src`` and ``h_dst``; on the ground a step must still t
 
 from __future__ import annotations
 
-from .board import DIRS, STEPS
+from .board import DIRS, NE, NW, SE, STEPS, SW, E, W
 
 
 def slides(stacks: dict, c: int) -> list[int]:
     """Empty cells one legal sliding step away from ``c`` (mover lifted)."""
+    # Each neighbour is looked up once (not three times, as cell and gate of the steps next to it): the hot path
+    # of every ant, spider, queen and pillbug.
+    e, se, sw = c + E in stacks, c + SE in stacks, c + SW in stacks
+    w, nw, ne = c + W in stacks, c + NW in stacks, c + NE in stacks
     out = []
-    for d, left, right in STEPS:
-        n = c + d
-        if n in stacks:
-            continue
-        if ((c + left) in stacks) != ((c + right) in stacks):
-            out.append(n)
+    # A step is open when its cell is empty and exactly one of its two gates (the steps before and after) is taken.
+    if not e and ne != se:
+        out.append(c + E)
+    if not se and e != sw:
+        out.append(c + SE)
+    if not sw and se != w:
+        out.append(c + SW)
+    if not w and sw != nw:
+        out.append(c + W)
+    if not nw and w != ne:
+        out.append(c + NW)
+    if not ne and nw != e:
+        out.append(c + NE)
     return out
 
 
@@ -32,12 +43,8 @@ def ant_targets(stacks: dict, c: int) -> set[int]:
     seen = {c}
     todo = [c]
     while todo:
-        x = todo.pop()
-        for d, left, right in STEPS:
-            n = x + d
-            if n in seen or n in stacks:
-                continue
-            if ((x + left) in stacks) != ((x + right) in stacks):
+        for n in slides(stacks, todo.pop()):
+            if n not in seen:
                 seen.add(n)
                 todo.append(n)
     seen.discard(c)

@@ -71,17 +71,32 @@ def _where(pos: Position, move: tuple) -> tuple[str, str]:
     return f"{prefix}{ref}{suffix}", f"{DIR_NAMES[direction]} of {piece_label(ref)}"
 
 
+def _where_at(pos: Position, dst: int) -> tuple[int, str, str]:
+    """(reference cell, UHP part, label part) of a move to ``dst`` as the board stands, every piece in place."""
+    below = pos.stacks.get(dst)
+    if below:
+        return dst, below[-1], f"on top of {piece_label(below[-1])}"
+    for off in REFERENCE_ORDER:
+        s = pos.stacks.get(dst + off)
+        if s:
+            prefix, suffix = MARKERS[-off]
+            return dst + off, f"{prefix}{s[-1]}{suffix}", f"{DIR_NAMES[-off]} of {piece_label(s[-1])}"
+    raise IllegalActionError("a move must end next to a piece of the hive")
+
+
 def describe_all(pos: Position, moves: list[tuple]) -> list[tuple[str, str]]:
     """(canonical UHP string, human label) for each legal move, computed before any is played.
 
     Labels read like "Place White Spider 2 west of White Queen", "Move White Ant 1 to north-east of
     Black Spider 1", "Move White Beetle 1 on top of Black Queen" or "Pass (no legal move)".
-    Placements on one cell share their reference, so it is looked up once per cell.
+    Moves to one cell share their reference, so it is looked up once per cell (a search lists every move of
+    every position it visits). The one exception is a movement whose reference, the board as it stands, is the
+    moving piece's own cell: the piece is not there once it moves, so that move looks again without it.
     """
     out = []
     colour = pos.colour
     first = not pos.stacks
-    by_cell: dict[int, tuple[str, str]] = {}
+    by_cell: dict[int, tuple[int, str, str]] = {}
     for move in moves:
         if move == PASS:
             out.append(("pass", "Pass (no legal move)"))
@@ -90,16 +105,17 @@ def describe_all(pos: Position, moves: list[tuple]) -> list[tuple[str, str]]:
         name = piece_label(piece)
         if first:
             out.append((piece, f"Place {name} (the first piece of the game)"))
-        elif src is None:
-            parts = by_cell.get(dst)
-            if parts is None:
-                parts = by_cell[dst] = _where(pos, move)
-            out.append((f"{piece} {parts[0]}", f"Place {name} {parts[1]}"))
-        else:
-            uhp, where = _where(pos, move)
-            verb = "Pillbug: move" if piece[0] != colour else "Move"
-            on_top = where.startswith("on top")
-            out.append((f"{piece} {uhp}", f"{verb} {name} {where}" if on_top else f"{verb} {name} to {where}"))
+            continue
+        parts = by_cell.get(dst)
+        if parts is None:
+            parts = by_cell[dst] = _where_at(pos, dst)
+        if src is None:
+            out.append((f"{piece} {parts[1]}", f"Place {name} {parts[2]}"))
+            continue
+        uhp, where = _where(pos, move) if parts[0] == src else parts[1:]
+        verb = "Pillbug: move" if piece[0] != colour else "Move"
+        on_top = where.startswith("on top")
+        out.append((f"{piece} {uhp}", f"{verb} {name} {where}" if on_top else f"{verb} {name} to {where}"))
     return out
 
 

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..api import Action, Game, GameSpec, MeasureSpec, Observation, OptionSpec, State
+from .evaluation import evaluate
 from .rules import RULES
 
 SIZE = 5
@@ -58,6 +59,9 @@ class SantoriniState(State):
         # cell -> "place", "from", "to" or "build"; and whose turn it was.
         self.last_turn: dict[int, str] = {}
         self.last_turn_seat: int | None = None
+        # The legal actions of the seat to act, built once per position (a playout asks twice per action: to choose
+        # one, then apply_action to check it); every change of the position (_apply, _load_payload) drops them.
+        self._legal: list[Action] | None = None
 
     def _mark(self, seat: int, marks: dict[int, str], *, new_turn: bool) -> None:
         if new_turn or self.last_turn_seat != seat:
@@ -80,20 +84,18 @@ class SantoriniState(State):
         return [n for n in NEIGHBOURS[at] if n not in occupied and levels[n] < DOME]
 
     def _moves(self, seat: int) -> list[tuple[int, int]]:
-        """Legal (from, to) moves; a move counts only if a build can follow it.
+        """Legal (from, to) moves.
 
-        In the base game the vacated cell is always buildable, so the build check
-        never removes a move, but it keeps the "must be able to move and build"
-        rule honest if board rules ever change.
+        A move counts only if a build can follow it, which in the base game always holds: the cell the worker
+        leaves is next to where it goes, is then empty and carries no dome (a worker stood on it), so it can be
+        built on. The check is therefore not made (it cost a set per move, on the hot path of every playout).
         """
         levels, occupied, result = self.levels, self._occupied(), []
         for k in self._allowed_workers(seat):
             src = self.workers[seat][k]
             limit = levels[src] + 1
             for dst in NEIGHBOURS[src]:
-                if dst in occupied or levels[dst] >= DOME or levels[dst] > limit:
-                    continue
-                if self._is_win(src, dst) or self._builds(dst, (occupied - {src}) | {dst}):
+                if dst not in occupied and levels[dst] <= limit and levels[dst] < DOME:
                     result.append((src, dst))
         return result
 
@@ -102,12 +104,12 @@ class SantoriniState(State):
             return False
         return self.levels[src] == 2 or self.game.options["win_on_any_level3"]
 
-    def _move_label(self, src: int, dst: int) -> str:
+    def _move_label(self, src: int, dst: int, letter: str | None = None) -> str:
         # Names the worker by its letter as the board shows it (A/B for seat 0, a/b for seat 1) and the cells with
         # "from"/"to": "Move worker A4 → B3" read as worker A on cell 4, or the worker on A4, when worker B stood
-        # on A4 (issue 22).
+        # on A4 (issue 22). ``letter``: the worker's letter when the caller knows it already.
         return (
-            f"Move worker {self._worker_letter(src)} from {NAMES[src].upper()} to {NAMES[dst].upper()} "
+            f"Move worker {letter or self._worker_letter(src)} from {NAMES[src].upper()} to {NAMES[dst].upper()} "
             f"(level {self.levels[src]} → {self.levels[dst]})"
         )
 
@@ -137,6 +139,11 @@ class SantoriniState(State):
     def legal_actions(self, seat: int) -> list[Action]:
         if self.phase == "over" or seat != self.to_move:
             return []
+        if self._legal is None:
+            self._legal = self._legal_actions(seat)
+        return list(self._legal)
+
+    def _legal_actions(self, seat: int) -> list[Action]:
         if self.phase == "place":
             occupied = self._occupied()
             actions = [
@@ -145,8 +152,9 @@ class SantoriniState(State):
                 if i not in occupied
             ]
         elif self.phase == "move":
+            letters = {cell: self._worker_letter(cell) for cell in self.workers[seat]}
             actions = [
-                Action(f"move:{NAMES[s]}-{NAMES[d]}", self._move_label(s, d), (NAMES[s], NAMES[d]))
+                Action(f"move:{NAMES[s]}-{NAMES[d]}", self._move_label(s, d, letters[s]), (NAMES[s], NAMES[d]))
                 for s, d in self._moves(seat)
             ]
         else:
@@ -168,6 +176,7 @@ class SantoriniState(State):
         return topics
 
     def _apply(self, seat: int, action_id: str, text: str | None) -> None:
+        self._legal = None
         kind, _, arg = action_id.partition(":")
         if kind == "place":
             cell = INDEX[arg]
@@ -217,6 +226,11 @@ class SantoriniState(State):
         if self.winner_seat is None:
             return [0.5, 0.5]
         return [1.0 if s == self.winner_seat else 0.0 for s in range(2)]
+
+    def evaluation(self) -> list[float]:
+        """Estimated scores of an unfinished game from heights, reach and threats (``evaluation.py``); the scores
+        once it is over."""
+        return evaluate(self, NEIGHBOURS)
 
     def result_text(self) -> str | None:
         if self.phase != "over":
@@ -315,6 +329,7 @@ class SantoriniState(State):
 
     def _load_payload(self, payload: Mapping[str, Any]) -> None:
         super()._load_payload(payload)
+        self._legal = None
         self.workers = [[INDEX[c] for c in ws] for ws in payload["workers"]]
         self.moved = INDEX[payload["moved"]] if payload["moved"] is not None else None
         self.winner_seat = payload["winner"]
@@ -335,6 +350,7 @@ class SantoriniGame(Game):
         max_seats=2,
         reasoning_categories=("abstract_strategy",),
         perfect_information=True,
+        has_evaluation=True,
         # Two people playing each other may chat (a perfect-information game: chat cannot leak anything);
         # agents ignore it. The chat lives in the match's event log only.
         has_chat=True,

@@ -335,7 +335,7 @@ class TwoRoomsState(SeatViews, State):
         return line
 
     # --- search ---------------------------------------------------------------------------------
-    def sample_information_state(self, seat: int, rng: random.Random) -> TwoRoomsState:
+    def _draw_information_state(self, seat: int, rng: random.Random) -> TwoRoomsState:
         return sample_state(self, seat, rng)
 
     # --- JSON ----------------------------------------------------------------------------------
