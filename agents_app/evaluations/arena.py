@@ -33,11 +33,12 @@ def play(game_id: str, agent_names: Sequence[str], seed: int, options: dict | No
     fresh = game.new_initial_state(seed)
     result = ArenaResult(scores=[], actions=0, think_ms={seat: [] for seat in range(len(agents))})
     cap = game.max_actions()
+    turns = random.Random(f"arena:{seed}")  # who of several seats acting at once goes first (Pit's open market)
     while not fresh.is_terminal() and result.actions < cap:
         if fresh.awaiting_verdict():
             fresh.apply_verdict(fresh.fallback_verdict(), "rule")
             continue
-        seat = fresh.current_seats()[0]
+        seat = turns.choice(fresh.current_seats())
         agent = agents[seat]
         seed_here = decision_seed(seed, result.actions, seat)
         started = time.perf_counter()

@@ -368,6 +368,16 @@ class State(ABC):
         self._apply(seat, action_id, text)
         self.log.append(ActionRecord(seat, action_id, text))
 
+    def apply_sampled_action(self, seat: int, action_id: str) -> None:
+        """Apply a structured action a search just took from ``legal_actions(seat)`` of this very state, without
+        asking the engine for the legal actions again (a random playout would otherwise build them twice a move).
+        Only for samples (``sample_information_state``): a match's state takes every action through
+        ``apply_action``'s checks."""
+        if self.sampled_for is None:
+            raise EngineError("apply_sampled_action is for sampled states only")
+        self._apply(seat, action_id, None)
+        self.log.append(ActionRecord(seat, action_id, None))
+
     def concurrent_view_start(self, seat: int, action_id: str) -> int:
         """For ``spec.concurrent_actions``: how many logged actions ``seat``'s view must already include for
         ``action_id`` chosen on it to count once other seats have overtaken it. Default 0 (any such view counts if the

@@ -69,6 +69,10 @@ def _outcome(world, rng: random.Random, budget: Budget, evaluates: bool) -> list
             if world.is_terminal() or world.awaiting_verdict():
                 break
             seat = rng.choice(world.current_seats())
+            actions = world.legal_actions(seat)
+            if actions:  # taken straight from the legal actions: no need for the engine to list them again
+                world.apply_sampled_action(seat, rng.choice(actions).id)
+                continue
             moves = moves_of(world, seat)
             if not moves:
                 break
