@@ -13,7 +13,7 @@ from agents_app.agents.search.levels import LEVELS
 from agents_app.agents.search.mcts import Budget, search
 from agents_app.services import turn_view
 from gameplay.engines import registry as engines
-from gameplay.engines.api import Action, Game, GameSpec, Observation, Rules, State
+from gameplay.engines.api import Action, EngineError, Game, GameSpec, Observation, Rules, State
 from tests.support.smallest_game import NimGame
 
 
@@ -132,3 +132,12 @@ def test_simultaneous_seats_choose_without_seeing_each_other(seat):
     result = search(root, seat, Budget(simulations=400, seconds=30), random.Random(3), resample=True)
     assert 0.3 < result.value < 0.7, result
     assert set(result.visits) == {("heads", None), ("tails", None)}
+
+
+def test_only_a_sample_takes_actions_without_the_engine_checking_them():
+    state = NimGame({"pile": 5}).new_initial_state(1)
+    with pytest.raises(EngineError, match="sampled states only"):
+        state.apply_sampled_action(0, "take:1")
+    sample = state.sample_information_state(0, random.Random(1))
+    sample.apply_sampled_action(0, "take:2")
+    assert (sample.pile, state.pile, sample.sampled_for, sample.clone().sampled_for) == (3, 5, 0, 0)
