@@ -24,13 +24,13 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("
 # Short games (every rule is exercised in the engines' own tests): the point here is the whole path.
 GAMES = {
     "air_land_sea": ({}, None),
-    "arctic_scavengers": ({}, None),
+    "arctic_scavengers": ({"contested_count": 2}, None),
     "pit": ({"max_hands": 1, "tick_cap": 8}, 3),
-    "sea_battle": ({}, None),
+    "sea_battle": ({"turn_cap": 12}, None),
 }
 
 
-@pytest.mark.slow  # 35-85 s each on two cores; phase 1 plays them (nothing in them differs on PostgreSQL)
+@pytest.mark.slow  # 10-40 s each on two cores; phase 1 plays them (nothing in them differs on PostgreSQL)
 @pytest.mark.parametrize("game_id", sorted(GAMES))
 def test_an_llm_tournament_against_random_finishes_with_every_model_call_stored(game_id):
     options, seats = GAMES[game_id]

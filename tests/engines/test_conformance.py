@@ -15,6 +15,16 @@ from .conformance import action_id_text, check_playouts, check_spec
 # before an engine change lands: CONFORMANCE_PLAYOUTS=200 .venv/bin/pytest tests/engines/test_conformance.py
 # (Every check still runs on every preset; on this project's 2-core CI machine the 200 took over 700 s of CPU.)
 N_PLAYOUTS = int(os.environ.get("CONFORMANCE_PLAYOUTS", "100"))
+# Games whose playouts cost the most play 40 of them in CI (unless CONFORMANCE_PLAYOUTS is set): Hive has its own
+# conformance file besides (tests/engines/test_hive_conformance.py, every expansion, games to the hard cap, games
+# ending by a surrounded queen), and a Boxing playout runs the emulator frame by frame (30-60 s a preset for 100).
+COSTLY_PLAYOUTS = {"hive": 40, "atari_boxing": 40}
+
+
+def playouts_of(game_id: str) -> int:
+    if "CONFORMANCE_PLAYOUTS" in os.environ:
+        return N_PLAYOUTS
+    return min(N_PLAYOUTS, COSTLY_PLAYOUTS.get(game_id, N_PLAYOUTS))
 
 # Options added to every preset of a game so 200 random playouts stay quick: random Hive games
 # mostly run to the turn cap, so cap them at 100 turns (the default 500-turn cap is exercised in
@@ -66,9 +76,9 @@ CASES = [
 def test_random_playouts_conform(game_id, options):
     cls = GAMES[game_id]
     options = {**options, **FAST_PLAYOUTS.get(game_id, {})}
-    finals = check_playouts(lambda: cls(options), n_playouts=N_PLAYOUTS, base_seed=1000,
+    finals = check_playouts(lambda: cls(options), n_playouts=playouts_of(game_id), base_seed=1000,
                             text_of=TYPED_MOVE_TEXT.get(game_id, action_id_text))
-    assert len(finals) == N_PLAYOUTS
+    assert len(finals) == playouts_of(game_id)
     assert all(state.is_terminal() for state in finals)
 
 
