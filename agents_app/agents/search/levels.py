@@ -12,10 +12,10 @@ from __future__ import annotations
 from .mcts import Budget
 
 LEVELS: dict[int, Budget] = {
-    1: Budget(simulations=8, seconds=0.25),
-    2: Budget(simulations=40, seconds=0.4),
+    1: Budget(simulations=4, seconds=0.25),
+    2: Budget(simulations=30, seconds=0.4),
     3: Budget(simulations=200, seconds=0.6),
-    4: Budget(simulations=1000, seconds=0.9),
+    4: Budget(simulations=1500, seconds=0.9),
     5: Budget(simulations=100_000, seconds=1.0),
 }
 DEFAULT_LEVEL = 3
