@@ -18,6 +18,7 @@ from typing import Any
 from ..api import Action, ActionLabels, Game, GameSpec, MeasureSpec, Observation, OptionSpec, State
 from . import flow, knowledge, sampling
 from .cards import CARDS, people
+from .evaluation import evaluate
 from .rules import RULES
 from .text import action_label, dig_view, hand_cards, observation_data, observation_text, topics_for
 
@@ -67,6 +68,11 @@ class ArcticState(flow.RoundFlow, State):
             return [1.0 / n] * n
         tied = self.winners()
         return [1.0 / len(tied) if s in tied else 0.0 for s in range(n)]
+
+    def evaluation(self) -> list[float]:
+        """Estimated scores of an unfinished game from each tribe's projected people (``evaluation.py``); the
+        scores themselves once it is over."""
+        return evaluate(self)
 
     def result_text(self) -> str | None:
         if not self.is_terminal():
@@ -153,6 +159,7 @@ class ArcticGame(Game):
         perfect_information=False,
         has_chance=True,
         information_sampling=True,
+        has_evaluation=True,
         options=(
             OptionSpec("gamebench_rounds", False,
                        "GameBench's short game: a contested pile of only 5 (Wolf Pack, Grenade, Sled Team, Field "

@@ -41,6 +41,7 @@ from .cards import (
     size,
     words,
 )
+from .evaluation import evaluate
 from .market import CANCEL, MarketRules, corner_value, legal_ids, penalties
 from .rules import BULL_BEAR, CORNERING, MARKET, OFFERS, RULES, SCORING, VISIBILITY
 from .views import SeatViews
@@ -244,6 +245,11 @@ class PitState(SeatViews, State):
         winners = [i for i, t in enumerate(self.totals) if t == best]
         return [1.0 / len(winners) if i in winners else 0.0 for i in range(n)]
 
+    def evaluation(self) -> list[float]:
+        """Estimated scores of an unfinished game from totals and each hand's way to a corner (``evaluation.py``);
+        the scores themselves once it is over."""
+        return evaluate(self)
+
     def rule_topics(self, seat: int, action_id: str) -> tuple[str, ...]:
         kind = action_id.split(":")[0]
         if kind == "corner":
@@ -294,6 +300,7 @@ class PitGame(Game):
         concurrent_actions=True,
         has_chance=True,
         information_sampling=True,
+        has_evaluation=True,
         options=(
             OptionSpec("bull_and_bear", False, "Advanced game: add the Bull (wild, doubles a full corner) and the "
                        "Bear (blocks a corner); their holders lose 20 when someone corners."),
