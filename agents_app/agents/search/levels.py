@@ -13,7 +13,7 @@ from .mcts import Budget
 
 LEVELS: dict[int, Budget] = {
     1: Budget(simulations=4, seconds=0.25),
-    2: Budget(simulations=30, seconds=0.4),
+    2: Budget(simulations=15, seconds=0.4),
     3: Budget(simulations=200, seconds=0.6),
     4: Budget(simulations=1500, seconds=0.9),
     5: Budget(simulations=100_000, seconds=1.0),
