@@ -11,8 +11,8 @@ chart, by the cards left in the loser's hand) and up to the 6 VP of a battle pla
 never worth less than withdrawing from it, and withdrawing from a battle that is going badly is worth something.
 
 A sample's hidden cards (the other hand, face-down cards) are read as they were drawn: the estimate is a function
-of the state alone. Cheap: the three theaters' totals and a look at both hands, about 60 microseconds a position on
-a machine loaded four times over (half a clone of the state).
+of the state alone. Cheap: the three theaters' totals and a look at both hands, about 20 microseconds a position
+(half a clone of the state).
 """
 
 from __future__ import annotations

@@ -12,8 +12,8 @@ line of its broadsides (a ball's worth of damage next turn, maybe). The differen
 a logistic whose slope grows as the turn cap comes closer, since at the cap the fleet with more ships, then less
 damage, wins outright. A turn that ends the battle (a fleet sunk, or the cap) gives its result, nearly certain.
 
-Cheap enough: six ship copies and one turn's resolution, most of the cost (about 140 microseconds a position on a
-machine loaded four times over, where a clone of the state takes 115): a random playout is some 200 orders.
+Cheap enough: six ship copies and one turn's resolution, most of the cost: about 45 microseconds a position, where a
+clone of the state takes 38 and a random playout is some 200 orders.
 """
 
 from __future__ import annotations
