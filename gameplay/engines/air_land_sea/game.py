@@ -21,6 +21,7 @@ class AirLandSeaGame(Game):
         perfect_information=False,
         has_chance=True,
         information_sampling=True,
+        has_evaluation=True,
         seat_names=("Blue", "Red"),
         measures=(
             MeasureSpec("vp", "Victory points this seat scored in the game."),

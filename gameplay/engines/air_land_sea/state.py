@@ -35,6 +35,7 @@ from .cards import (
     neighbours,
     withdraw_points,
 )
+from .evaluation import evaluate
 from .rules import topics_for
 
 # The secrets() key of values no seat may see (the deck's cards): a seat index no player holds, so the
@@ -316,6 +317,11 @@ class AirLandSeaState(State):
         if self.vp[0] == self.vp[1]:  # stopped by the platform's action cap: more VP wins
             return [0.5, 0.5]
         return [1.0, 0.0] if self.vp[0] > self.vp[1] else [0.0, 1.0]
+
+    def evaluation(self) -> list[float]:
+        """Estimated scores of an unfinished game: the battle's theaters and hands, the withdrawal values and the
+        race to the target VP (``evaluation.py``); the scores once it is over."""
+        return evaluate(self)
 
     def secrets(self) -> dict[int, list[str]]:
         hidden: dict[int, list[str]] = {0: [], 1: [], NOBODY: []}

@@ -34,6 +34,7 @@ from .board import (
     Ship,
     resolve_turn,
 )
+from .evaluation import evaluate
 from .rules import RULES
 from .text import damage_words, observation_text, order_label, order_short, pending_words
 
@@ -191,6 +192,11 @@ class SeaBattleState(State):
                 "enemy_ships_sunk": SHIPS_PER_TEAM - len(self.fleet(1 - seat)),
                 "ended_at_cap": self.ending == "cap"}
 
+    def evaluation(self) -> list[float]:
+        """Estimated scores of an unfinished battle: the turn finished with assumed orders, then fleets, hit points
+        and aim weighed against the turns left (``evaluation.py``); the scores once it is over."""
+        return evaluate(self)
+
     # --- labels, topics, observations ----------------------------------------------------------------
     def action_labels(self, seat: int, action_id: str, text: str | None = None) -> ActionLabels:
         """An order reads in full to its own fleet only; the others learn which ship got an order. The order
@@ -298,6 +304,7 @@ class SeaBattleGame(Game):
         perfect_information=False,  # orders are secret until both fleets are in; other fleets' damage is hidden
         simultaneous=True,
         information_sampling=True,
+        has_evaluation=True,
         has_chance=True,
         options=(
             OptionSpec("turn_cap", 100, "Platform rule (GameBench had no limit): the battle stops after this many "
