@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from agents_app.agents.intervals import mean_ci95
 from agents_app.agents.search.agent import searchable
-from agents_app.agents.search.levels import LEVELS, level_name
+from agents_app.agents.search.levels import level_name
 from agents_app.agents.search.mcts import Budget, search
 from gameplay.engines.registry import GAMES, create_game
 
@@ -150,7 +150,3 @@ def ladder_jobs(game_id: str, levels: Sequence[int], per_pair: int, seed: int) -
                 jobs.append((game_id, names, seed + k))
                 k += 1
     return jobs
-
-
-def known_levels() -> list[int]:
-    return sorted(LEVELS)

@@ -11,6 +11,7 @@ import pytest
 
 from gameplay.engines.air_land_sea import AirLandSeaGame
 from gameplay.engines.air_land_sea.evaluation import battle_chance
+from tests.engines.evaluation_support import greedy as greedy_on
 
 from .test_air_land_sea import act, position
 
@@ -118,19 +119,8 @@ def test_evaluation_of_random_games_is_a_share_and_equals_the_scores_at_the_end(
 
 
 def greedy(state, seat, rng):
-    """The action whose result evaluates best for ``seat`` on a sample of its information set (the other hand and
-    the deck drawn, not read), ties broken at random."""
-    sample = state.sample_information_state(seat, rng)
-    best, choices = -1.0, []
-    for action in sample.legal_actions(seat):
-        after = sample.clone()
-        after.apply_action(seat, action.id)
-        value = after.evaluation()[seat]
-        if value > best + 1e-12:
-            best, choices = value, [action.id]
-        elif value > best - 1e-12:
-            choices.append(action.id)
-    return rng.choice(choices)
+    """The greedy action on a sample of the seat's information set (the other hand and the deck drawn, not read)."""
+    return greedy_on(state.sample_information_state(seat, rng), seat, rng)
 
 
 def test_one_ply_greedy_on_evaluation_beats_uniform_random():

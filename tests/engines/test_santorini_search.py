@@ -8,6 +8,7 @@ import random
 import pytest
 
 from gameplay.engines.santorini import SantoriniGame
+from tests.engines.evaluation_support import greedy
 from tests.engines.test_santorini import position
 
 
@@ -113,20 +114,6 @@ def test_evaluation_of_random_positions_is_a_share_and_symmetric():
             seat = state.current_seats()[0]
             state.apply_action(seat, rng.choice(state.legal_actions(seat)).id)
         assert state.evaluation() == state.scores()
-
-
-def greedy(state, seat, rng):
-    """The action whose resulting state evaluates best for ``seat`` (ties broken at random)."""
-    best, choices = -1.0, []
-    for action in state.legal_actions(seat):
-        after = state.clone()
-        after.apply_action(seat, action.id)
-        value = after.evaluation()[seat]
-        if value > best + 1e-12:
-            best, choices = value, [action.id]
-        elif value > best - 1e-12:
-            choices.append(action.id)
-    return rng.choice(choices)
 
 
 @pytest.mark.parametrize("options", [{}, {"alternate_workers": True, "win_on_any_level3": True}])

@@ -13,6 +13,7 @@ import pytest
 from gameplay.engines.are_you_the_traitor import TraitorGame
 from gameplay.engines.are_you_the_traitor.deck import RING, treasure_deck
 from gameplay.engines.are_you_the_traitor.knowledge import held_by
+from tests.engines.evaluation_support import containers
 
 from .information_sets import check_information_sets, check_sample
 
@@ -168,15 +169,6 @@ def test_a_state_stored_before_card_facts_were_kept_loads_and_samples():
     old = state.game.state_from_json(data)
     assert old.card_facts == [] and old.reshuffled is False
     check_sample(old, 0)  # raises on a bad sample
-
-
-def containers(value, found):
-    """The ids of every list and dict inside ``value``."""
-    if isinstance(value, (list, dict)):
-        found.add(id(value))
-        for item in value.values() if isinstance(value, dict) else value:
-            containers(item, found)
-    return found
 
 
 def test_a_sample_shares_no_list_or_dict_with_its_state():

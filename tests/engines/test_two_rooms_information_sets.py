@@ -14,6 +14,7 @@ import pytest
 from gameplay.engines.api import HIDDEN_ACTION
 from gameplay.engines.two_rooms_and_a_boom import TwoRoomsGame
 from gameplay.engines.two_rooms_and_a_boom.cards import BLUE, BOMBER, GAMBLER, PRESIDENT, RED, team_of
+from tests.engines.evaluation_support import containers
 
 from .information_sets import check_information_sets
 
@@ -135,15 +136,6 @@ def test_gamebench_seats_know_only_their_colour_so_their_own_card_is_dealt_too()
     seat = state.cards.index(PRESIDENT)
     own = Counter(sample.cards[seat] for sample in samples(state, seat))
     assert set(own) == {PRESIDENT, BLUE} and 70 < own[PRESIDENT] < 130  # the President is one Blue card in three
-
-
-def containers(value, found):
-    """The ids of every list and dict inside ``value``."""
-    if isinstance(value, (list, dict)):
-        found.add(id(value))
-        for item in value.values() if isinstance(value, dict) else value:
-            containers(item, found)
-    return found
 
 
 def test_a_sample_shares_no_list_or_dict_with_its_state():
