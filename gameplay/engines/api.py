@@ -188,6 +188,12 @@ class State(SearchHooks, ABC):
     def legal_actions(self, seat: int) -> list[Action]:
         """Structured actions ``seat`` may take now, in a stable order; [] when it is not to act."""
 
+    def legal_action_ids(self, seat: int) -> list[str]:
+        """The ids of ``legal_actions(seat)``, in the same order, without their labels: all that checking a move
+        and searching need. An engine whose labels cost more than its ids (Pit words every bundle of cards for its
+        viewer) overrides it; conformance checks that the two agree at every step."""
+        return [action.id for action in self.legal_actions(seat)]
+
     def text_actions(self, seat: int) -> list[TextAction]:
         """Open-ended actions available to ``seat`` (default: none)."""
         return []
@@ -363,7 +369,7 @@ class State(SearchHooks, ABC):
                 raise IllegalActionError(f"text is longer than {spec.max_length} characters")
             text = self.validate_text(seat, action_id, str(text))
         else:
-            if action_id not in {a.id for a in self.legal_actions(seat)}:
+            if action_id not in self.legal_action_ids(seat):
                 raise IllegalActionError(f"{action_id!r} is not a legal action now")
             text = None
         self._apply(seat, action_id, text)

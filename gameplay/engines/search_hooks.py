@@ -65,7 +65,7 @@ class SearchHooks:
         return [ActionRecord(r.seat, HIDDEN_ACTION) if r.seat != seat and hidden(r) else r for r in self.log]
 
     def apply_sampled_action(self, seat: int, action_id: str) -> None:
-        """Apply a structured action a search just took from ``legal_actions(seat)`` of this very state, without
+        """Apply a structured action a search just took from ``legal_action_ids(seat)`` of this very state, without
         asking the engine for the legal actions again (a random playout would otherwise build them twice a move).
         Only for samples (``sample_information_state``): a match's state takes every action through
         ``apply_action``'s checks."""

@@ -46,7 +46,7 @@ class SearchResult:
 def moves_of(world, seat: int) -> list[Move]:
     """The seat's moves in a world: its structured actions, and its text actions that come with an example (a text
     the engine accepts: talk in a game of hidden roles); a text action with no example cannot be searched."""
-    moves: list[Move] = [(action.id, None) for action in world.legal_actions(seat)]
+    moves: list[Move] = [(action_id, None) for action_id in world.legal_action_ids(seat)]
     moves += [(spec.id, spec.example) for spec in world.text_actions(seat) if spec.example]
     return moves
 
@@ -69,9 +69,9 @@ def _outcome(world, rng: random.Random, budget: Budget, evaluates: bool) -> list
             if world.is_terminal() or world.awaiting_verdict():
                 break
             seat = rng.choice(world.current_seats())
-            actions = world.legal_actions(seat)
+            actions = world.legal_action_ids(seat)
             if actions:  # taken straight from the legal actions: no need for the engine to list them again
-                world.apply_sampled_action(seat, rng.choice(actions).id)
+                world.apply_sampled_action(seat, rng.choice(actions))
                 continue
             moves = moves_of(world, seat)
             if not moves:

@@ -69,7 +69,7 @@ class PitState(SeatViews, State):
         self.offers: list[dict[str, int] | None] = []
         self.tick = 1
         self.acted = [False] * n
-        self._legal_cache: dict[int, list[Action]] = {}
+        self._forget_legal_actions()
         self._deal()
 
     # --- hands ---------------------------------------------------------------------------------
@@ -111,14 +111,26 @@ class PitState(SeatViews, State):
         return [s for s in range(self.game.num_seats) if not self.acted[s]]
 
     def legal_actions(self, seat: int) -> list[Action]:
-        if seat not in self.current_seats():
-            return []
-        # Asked for many times per action (validation, labels, every seat's board); cleared by every action.
+        # Asked for many times per action (labels, every seat's board); cleared by every action.
         cached = self._legal_cache.get(seat)
         if cached is None:
-            ids = legal_ids(self.game.market, seat, self.hands, self.offers)
+            ids = self.legal_action_ids(seat)
             cached = self._legal_cache[seat] = [Action(i, self._own_label(seat, i)) for i in ids]
         return list(cached)
+
+    def legal_action_ids(self, seat: int) -> list[str]:
+        # Checking a move and searching need the ids only: wording each bundle of cards is most of the cost.
+        if seat not in self.current_seats():
+            return []
+        cached = self._id_cache.get(seat)
+        if cached is None:
+            cached = self._id_cache[seat] = legal_ids(self.game.market, seat, self.hands, self.offers)
+        return list(cached)
+
+    def _forget_legal_actions(self) -> None:
+        """Called whenever hands, offers or who is to act change."""
+        self._legal_cache: dict[int, list[Action]] = {}
+        self._id_cache: dict[int, list[str]] = {}
 
     def _own_label(self, seat: int, action_id: str) -> str:
         kind, *rest = action_id.split(":")
@@ -168,7 +180,7 @@ class PitState(SeatViews, State):
                 "held": held}
 
     def _apply(self, seat: int, action_id: str, text_in: str | None) -> None:
-        self._legal_cache = {}
+        self._forget_legal_actions()
         event = self._event_for(seat, action_id)
         kind = event["k"]
         self._record(event)
@@ -278,7 +290,7 @@ class PitState(SeatViews, State):
 
     def _load_payload(self, payload: Mapping[str, Any]) -> None:
         super()._load_payload(payload)
-        self._legal_cache = {}
+        self._forget_legal_actions()
         self.corners_made = list(payload["corners"])
         self.hand_started = payload.get("hand_started", 0)  # states stored before it was kept: 0 (no check)
         self.offer_started = list(payload.get("offer_started", [0] * self.game.num_seats))

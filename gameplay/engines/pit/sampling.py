@@ -57,7 +57,7 @@ def sample_state(state: PitState, seat: int, rng: random.Random) -> PitState:
     sample.corners_made = list(state.corners_made)
     sample.acted = list(state.acted)
     sample.offer_started = list(state.offer_started)
-    sample._legal_cache = {}
+    sample._forget_legal_actions()
     return sample
 
 
