@@ -22,6 +22,7 @@ from gameplay.engines.registry import create_game
 class ArenaResult:
     scores: list[float]
     actions: int
+    teams: list[int] = field(default_factory=list)  # the team of each seat at the end (State.result_teams)
     think_ms: dict[int, list[float]] = field(default_factory=dict)  # seat -> one entry per decision
     fallbacks: int = 0
 
@@ -55,4 +56,5 @@ def play(game_id: str, agent_names: Sequence[str], seed: int, options: dict | No
             fresh.apply_action(seat, random.Random(seed_here).choice(actions).id)
         result.actions += 1
     result.scores = fresh.scores()
+    result.teams = fresh.result_teams()
     return result

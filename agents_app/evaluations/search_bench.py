@@ -137,16 +137,17 @@ def versus_random(game_id: str, matches: int, level: int, seats: int, seed: int,
 Job = tuple[str, tuple[str, ...], int]  # game id, agent names by seat, seed
 
 
-def ladder_jobs(game_id: str, levels: Sequence[int], per_pair: int, seed: int) -> list[Job]:
-    """A round robin of random play and the levels on a two-seat game: ``per_pair`` matches per pair, seats
-    alternating, one seed per match."""
+def ladder_jobs(game_id: str, levels: Sequence[int], per_pair: int, seed: int, seats: int = 2) -> list[Job]:
+    """A round robin of random play and the levels: ``per_pair`` matches per pair of players, one seed per match.
+    The pair's two players take the seats in turn (A, B, A, ...), the first seat going to each in turn, so that with
+    more than two seats every match still sets one against the other."""
     players = ["random", *(level_name(level) for level in levels)]
     jobs = []
     k = 0
     for i, first in enumerate(players):
         for second in players[i + 1:]:
             for m in range(per_pair):
-                names = (first, second) if m % 2 == 0 else (second, first)
-                jobs.append((game_id, names, seed + k))
+                pair = (first, second) if m % 2 == 0 else (second, first)
+                jobs.append((game_id, tuple(pair[s % 2] for s in range(seats)), seed + k))
                 k += 1
     return jobs

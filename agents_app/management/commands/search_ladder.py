@@ -1,7 +1,11 @@
-"""A round robin of random play and the search levels on a two-seat game, rated with the platform's own ratings
+"""A round robin of random play and the search levels on one game, rated with the platform's own ratings
 (bootstrapped Bradley-Terry, rating_app.ratings): the levels should rate in order, adjacent ones apart.
 
     .venv/bin/python manage.py search_ladder --game santorini --per-pair 30 --levels 1,2,3 --jobs 2
+
+In a game of more than two seats the pair of players shares the table (A, B, A, ...) and, as in the platform's
+ratings, every two seats of different players (and, where the game plays in teams, of different teams at the end)
+make one comparison.
 """
 
 from __future__ import annotations
@@ -17,12 +21,13 @@ from rating_app.ratings import MatchResult, RatingConfig, rate
 
 
 class Command(BaseCommand):
-    help = "Round robin of random play and the search levels on one two-seat game, rated with bootstrapped BT."
+    help = "Round robin of random play and the search levels on one game, rated with bootstrapped Bradley-Terry."
 
     def add_arguments(self, parser):
         parser.add_argument("--game", required=True)
         parser.add_argument("--levels", default=",".join(str(level) for level in sorted(LEVELS)))
         parser.add_argument("--per-pair", type=int, default=20, help="matches per pair of players")
+        parser.add_argument("--seats", type=int, default=0, help="seats per match (default: the game's fewest)")
         parser.add_argument("--seed", type=int, default=0)
         parser.add_argument("--jobs", type=int, default=1)
         parser.add_argument("--bootstrap", type=int, default=2000)
@@ -32,18 +37,22 @@ class Command(BaseCommand):
         game_id = opts["game"]
         if game_id not in searchable_games():
             raise CommandError(f"{game_id} is not searchable; searchable: {', '.join(searchable_games())}")
-        if game_class(game_id).spec.min_seats != 2:
-            raise CommandError(f"{game_id} is not played by two: a round robin of pairs needs a two-seat game")
+        spec = game_class(game_id).spec
+        seats = opts["seats"] or spec.min_seats
+        if not spec.min_seats <= seats <= spec.max_seats:
+            raise CommandError(f"{game_id} is played by {spec.min_seats} to {spec.max_seats}")
         try:
             levels = sorted({int(level) for level in opts["levels"].split(",") if level})
         except ValueError:
             raise CommandError("--levels takes numbers, e.g. 1,2,3") from None
         if not levels or any(level not in LEVELS for level in levels):
             raise CommandError(f"--levels must name levels among {sorted(LEVELS)}")
-        jobs = ladder_jobs(game_id, levels, opts["per_pair"], opts["seed"])
-        self.stdout.write(f"{game_id}: {len(jobs)} matches ({opts['per_pair']} per pair), {opts['jobs']} job(s)")
+        jobs = ladder_jobs(game_id, levels, opts["per_pair"], opts["seed"], seats)
+        self.stdout.write(f"{game_id}: {len(jobs)} matches of {seats} seats ({opts['per_pair']} per pair), "
+                          f"{opts['jobs']} job(s)")
         results = play_all(jobs, opts["jobs"])
-        matches = [MatchResult(game_id, names, tuple(r.scores)) for (_, names, _), r in zip(jobs, results, strict=True)]
+        matches = [MatchResult(game_id, names, tuple(r.scores), tuple(r.teams))
+                   for (_, names, _), r in zip(jobs, results, strict=True)]
         report = rate(matches, RatingConfig(bootstrap=opts["bootstrap"], seed=opts["seed"]))
         scope = report.scopes[game_id]
         by_agent = {r.agent: r for r in scope.ratings}

@@ -1,0 +1,38 @@
+"""The search ladder (``manage.py search_ladder``): a round robin of random play and the levels, rated with the
+platform's ratings; in games of more than two seats every match still sets the pair's players against each other."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from agents_app.evaluations.search_bench import ladder_jobs
+
+
+def test_two_seat_pairs_alternate_seats_and_meet_per_pair_times():
+    jobs = ladder_jobs("santorini", [1, 2], per_pair=4, seed=10)
+    assert len(jobs) == 3 * 4  # random, search-1, search-2: three pairs
+    first_pair = [names for _, names, _ in jobs[:4]]
+    assert first_pair == [("random", "search-1"), ("search-1", "random")] * 2
+    assert [seed for _, _, seed in jobs] == list(range(10, 22))
+
+
+def test_more_seats_share_the_table_between_the_pair():
+    jobs = ladder_jobs("pit", [1], per_pair=2, seed=0, seats=3)
+    assert [names for _, names, _ in jobs] == [("random", "search-1", "random"), ("search-1", "random", "search-1")]
+
+
+def test_ladder_rates_a_multi_seat_game():
+    out = io.StringIO()
+    call_command("search_ladder", game="are_you_the_traitor", seats=4, levels="1", per_pair=2, bootstrap=20, stdout=out)
+    text = out.getvalue()
+    assert "are_you_the_traitor: 2 matches of 4 seats (2 per pair)" in text
+    assert "search-1" in text and "random" in text and "strictly increasing by level:" in text
+
+
+def test_ladder_refuses_a_seat_count_the_game_does_not_allow():
+    with pytest.raises(CommandError, match="played by 2 to 2"):
+        call_command("search_ladder", game="santorini", seats=3, levels="1", per_pair=1, stdout=io.StringIO())
+
