@@ -43,7 +43,7 @@ def test_the_same_seed_gives_the_same_search():
 
 def test_the_agent_notes_its_level_and_search():
     decision = decide("search-2", NimGame({"pile": 9}).new_initial_state(1), 0, seed=4)
-    assert decision.note.startswith("level 2: 15 simulations in ")
+    assert decision.note.startswith("level 2: 20 simulations in ")
 
 
 def test_a_level_stops_at_its_time_limit():

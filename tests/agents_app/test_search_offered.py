@@ -47,7 +47,7 @@ def test_the_new_match_form_offers_the_levels_by_label_in_order_only_for_games_t
     assert values[values.index("agent:search-1"):][:5] == [f"agent:{name}" for name in LEVELS]
     texts = dict(santorini)
     assert texts["agent:search-3"] == (
-        "Agent: Search, level 3 — Information-set Monte Carlo tree search, 200 simulations a move."
+        "Agent: Search, level 3 — Information-set Monte Carlo tree search, 300 simulations a move."
     )
     assert texts["agent:random"].startswith("Agent: random — ")  # an agent without a label keeps its name
     assert "agent:search-3" in dict(controller_choices("hive"))
