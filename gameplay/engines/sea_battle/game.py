@@ -121,6 +121,10 @@ class SeaBattleState(State):
         rocks = frozenset(self.rocks)
         return [Action(order, f"{ship.id}: {order_label(order, ship, rocks)}") for order in ORDER_IDS]
 
+    def legal_action_ids(self, seat: int) -> list[str]:
+        # Every order is open to the ship to order; only the labels depend on it (a search needs no labels).
+        return list(ORDER_IDS) if seat in self.current_seats() else []
+
     def _apply(self, seat: int, action_id: str, text: str | None) -> None:
         self.orders[self.next_ship(seat).id] = action_id
         if all(s.id in self.orders for s in self.ships):
