@@ -42,6 +42,10 @@ class ArcticState(flow.RoundFlow, State):
             return []
         return [Action(aid, action_label(self, seat, aid)) for aid in self.legal_ids(seat)]
 
+    def legal_action_ids(self, seat: int) -> list[str]:
+        # Checking a move and searching need no labels.
+        return list(self.legal_ids(seat)) if seat == self.acting_seat() else []
+
     def _apply(self, seat: int, action_id: str, text: str | None) -> None:
         labels = self.action_labels(seat, action_id)
         self.last_public[seat] = labels.public
