@@ -191,7 +191,7 @@ class State(SearchHooks, ABC):
     def legal_action_ids(self, seat: int) -> list[str]:
         """The ids of ``legal_actions(seat)``, in the same order, without their labels: all that checking a move
         and searching need. An engine whose labels cost more than its ids (Pit words every bundle of cards for its
-        viewer) overrides it; conformance checks that the two agree at every step."""
+        viewer) overrides it; conformance checks that the two agree throughout its playouts."""
         return [action.id for action in self.legal_actions(seat)]
 
     def text_actions(self, seat: int) -> list[TextAction]:
