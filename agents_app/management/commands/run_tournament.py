@@ -104,6 +104,7 @@ class Command(BaseCommand):
                 return False
             time.sleep(max(poll, 0.05))
             self._bar(tournament)
+        self._bar(tournament)  # the last match may finish between a redraw and the check: draw the final state
         services.refresh_status(tournament.pk)
         return True
 
