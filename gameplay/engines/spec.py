@@ -33,11 +33,17 @@ class Action:
     ``path`` optionally names the board locations a person clicks, in order, to
     choose this action (a placement: one cell; a move: from-cell then to-cell).
     Board UIs use it generically; agents ignore it.
+
+    ``parts`` (games that declare ``GameSpec.composed_actions``) are the choices this action is made of, in order,
+    as a person would say them: a Hive move is ("Move White Ant 1", "to west of Black Queen"). An agent that cannot
+    take in every action at once (a language model with a small context) chooses part by part among the legal
+    continuations instead. No two actions have the same parts and no action's parts begin another's.
     """
 
     id: str
     label: str
     path: tuple[str, ...] = ()
+    parts: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -57,6 +63,7 @@ class TextAction:
     hint: str = ""
     max_length: int = 200
     example: str = ""
+    parts: tuple[str, ...] = ()  # as ``Action.parts``: a Fruit Trading offer is (propose, what you give, what you get)
 
 
 @dataclass(frozen=True)
@@ -211,6 +218,9 @@ class GameSpec:
       information set (the other seats' hidden cards, roles and pending orders, and the unseen deck, dealt anew
       consistently with everything the seat has seen), for search agents. A perfect-information game has it without
       declaring it (the default sample is the state itself under a new seed, so that chance to come is unknown too).
+    - ``composed_actions``: every structured and open-ended action carries ``parts`` (``Action.parts``), so that an
+      agent can choose among hundreds of actions step by step, each step listing only the legal continuations.
+      Conformance checks that the parts tell every action apart and that none is a prefix of another's.
     - ``has_evaluation``: ``State.evaluation()`` estimates the scores of an unfinished state (in [0, 1], summing to
       1), for searches that stop before the end instead of playing random moves to it.
     """
@@ -241,6 +251,7 @@ class GameSpec:
     reasoning_categories: tuple[str, ...] = ()
     information_sampling: bool = False
     has_evaluation: bool = False
+    composed_actions: bool = False
 
     @property
     def samples_information_sets(self) -> bool:

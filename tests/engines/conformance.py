@@ -30,6 +30,8 @@ from gameplay.engines.api import (
     TextAction,
 )
 
+from .composed_actions import check_composed_actions
+
 # Texts tried, in order, when a seat can only answer with free text. Engines
 # validate text, so a generic checker tries a few plausible shapes.
 DEFAULT_TEXTS = ("hello", "yes", "ok 1", "word,1", "1")
@@ -578,6 +580,7 @@ def random_playout(game: Game, seed: int, texts: tuple[str, ...] = DEFAULT_TEXTS
             for s in range(game.num_seats):  # the ids alone (checking moves, search) agree with the labelled actions
                 assert state.legal_action_ids(s) == [a.id for a in state.legal_actions(s)], f"seat {s}: ids differ"
             check_rule_topics(state)
+            check_composed_actions(state)
             check_realtime(state)
             check_rejects_illegal(state)
             check_resignation_scores(state)

@@ -43,6 +43,8 @@ SPEC = GameSpec(
     reasoning_categories=("hidden_information", "language_communication"),
     perfect_information=False,
     has_chance=True,
+    # An offer is chosen as (propose, what you give, what you get): a basket allows a hundred offers and more.
+    composed_actions=True,
     seat_names=("Player 1", "Player 2"),
     options=(
         OptionSpec("scenario", "fixed", "fixed: OpenSpiel's scenario (Player 1 holds apples and bananas, Player 2 "
@@ -217,17 +219,22 @@ def _moves(endowment: tuple[int, ...], max_units: int, can_accept: bool, max_len
     """The text actions of a seat holding ``endowment``: talk, accept (when it may), walk away, then every legal
     offer. They depend only on these arguments, so each list is built once and reused (hundreds of offers)."""
     hint = "your message"
-    moves = [TextAction(TALK, "Talk (a message, no move)", hint, max_length,
-                        example="Which fruits would you like the most?")]
+    talk, accept, walk = "Talk (a message, no move)", "Accept the other player's offer", "Walk away (end with no trade)"
+    moves = [TextAction(TALK, talk, hint, max_length, example="Which fruits would you like the most?", parts=(talk,))]
     if can_accept:
-        moves.append(TextAction(ACCEPT, "Accept the other player's offer", hint, max_length,
-                                example="Deal: I accept your offer."))
-    moves.append(TextAction(WALK_AWAY, "Walk away (end with no trade)", hint, max_length,
-                            example="No trade this time, thank you."))
+        moves.append(TextAction(ACCEPT, accept, hint, max_length, example="Deal: I accept your offer.",
+                                parts=(accept,)))
+    moves.append(TextAction(WALK_AWAY, walk, hint, max_length, example="No trade this time, thank you.",
+                            parts=(walk,)))
     for give, get in legal_offers(endowment, max_units):
         moves.append(TextAction(offer_id(give, get), f"Propose: you give {words(give)}, you get {words(get)}",
-                                hint, max_length, example=f"I can give you {words(give)} for {words(get)}."))
+                                hint, max_length, example=f"I can give you {words(give)} for {words(get)}.",
+                                parts=(OFFER_PART, f"you give {words(give)}", f"you get {words(get)}")))
     return tuple(moves)
+
+
+# The first part of every offer (composed_actions): the agent chooses to propose, then what to give, then what to get.
+OFFER_PART = "Propose an offer (then choose what you give and what you get)"
 
 
 class FruitTradingGame(Game):

@@ -71,7 +71,7 @@ class HiveState(State):
             by_id: dict[str, tuple] = {}
             actions = []
             moves = pos.moves()
-            for (aid, label), move in zip(describe_all(pos, moves), moves, strict=True):
+            for (aid, label, parts), move in zip(describe_all(pos, moves), moves, strict=True):
                 by_id[aid] = move
                 piece, src, dst = move
                 if src is not None:
@@ -80,7 +80,7 @@ class HiveState(State):
                     path = (f"hand:{piece[:2]}", cell_text(dst))
                 else:  # the pass
                     path = ()
-                actions.append(Action(aid, label, path))
+                actions.append(Action(aid, label, path, parts))
             actions.sort(key=_action_id)
             self._cache = (pos.ply, actions, by_id)
         return self._cache[1], self._cache[2]
@@ -270,6 +270,8 @@ class HiveGame(Game):
         reasoning_categories=("abstract_strategy",),
         perfect_information=True,
         has_evaluation=True,
+        # A move is chosen as (which piece, where to): late in a game there are a hundred moves and more.
+        composed_actions=True,
         seat_names=("White", "Black"),
         typed_moves="UHP",
         has_image=True,

@@ -84,13 +84,14 @@ def _where_at(pos: Position, dst: int) -> tuple[int, str, str]:
     raise IllegalActionError("a move must end next to a piece of the hive")
 
 
-def describe_all(pos: Position, moves: list[tuple]) -> list[tuple[str, str]]:
-    """(canonical UHP string, human label) for each legal move, computed before any is played.
+def describe_all(pos: Position, moves: list[tuple]) -> list[tuple[str, str, tuple[str, ...]]]:
+    """(canonical UHP string, human label, parts) for each legal move, computed before any is played.
 
     Labels read like "Place White Spider 2 west of White Queen", "Move White Ant 1 to north-east of
-    Black Spider 1", "Move White Beetle 1 on top of Black Queen" or "Pass (no legal move)".
-    Moves to one cell share their reference, so it is looked up once per cell (a search lists every move of
-    every position it visits). The one exception is a movement whose reference, the board as it stands, is the
+    Black Spider 1", "Move White Beetle 1 on top of Black Queen" or "Pass (no legal move)". The parts
+    (``Action.parts``) split a label into the piece and where it goes: ("Move White Ant 1", "to north-east of Black
+    Spider 1"). Moves to one cell share their reference, so it is looked up once per cell (a search lists every move
+    of every position it visits). The one exception is a movement whose reference, the board as it stands, is the
     moving piece's own cell: the piece is not there once it moves, so that move looks again without it.
     """
     out = []
@@ -99,29 +100,30 @@ def describe_all(pos: Position, moves: list[tuple]) -> list[tuple[str, str]]:
     by_cell: dict[int, tuple[int, str, str]] = {}
     for move in moves:
         if move == PASS:
-            out.append(("pass", "Pass (no legal move)"))
+            out.append(("pass", "Pass (no legal move)", ("Pass (no legal move)",)))
             continue
         piece, src, dst = move
         name = piece_label(piece)
         if first:
-            out.append((piece, f"Place {name} (the first piece of the game)"))
+            out.append((piece, f"Place {name} (the first piece of the game)",
+                        (f"Place {name}", "as the first piece of the game")))
             continue
         parts = by_cell.get(dst)
         if parts is None:
             parts = by_cell[dst] = _where_at(pos, dst)
         if src is None:
-            out.append((f"{piece} {parts[1]}", f"Place {name} {parts[2]}"))
+            out.append((f"{piece} {parts[1]}", f"Place {name} {parts[2]}", (f"Place {name}", parts[2])))
             continue
         uhp, where = _where(pos, move) if parts[0] == src else parts[1:]
         verb = "Pillbug: move" if piece[0] != colour else "Move"
-        on_top = where.startswith("on top")
-        out.append((f"{piece} {uhp}", f"{verb} {name} {where}" if on_top else f"{verb} {name} to {where}"))
+        where = where if where.startswith("on top") else f"to {where}"
+        out.append((f"{piece} {uhp}", f"{verb} {name} {where}", (f"{verb} {name}", where)))
     return out
 
 
 def describe(pos: Position, move: tuple) -> tuple[str, str]:
     """(canonical UHP string, human label) of one legal move, computed before it is played."""
-    return describe_all(pos, [move])[0]
+    return describe_all(pos, [move])[0][:2]
 
 
 def move_string(pos: Position, move: tuple) -> str:
