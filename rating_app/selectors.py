@@ -16,6 +16,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from agents_app.agents.registry import AGENTS
+from agents_app.decision_selectors import DecisionQuality, decision_quality
 from gameplay.engines.registry import GAMES
 from gameplay.models import Match, Seat
 from gameplay.reads.selectors import measures_at_end
@@ -162,14 +163,7 @@ def platform_results(
     matches do not belong to tournaments yet.
     """
     f = normalise_filters({"games": games, "agents": agents, "since": since, "until": until})
-    # Cooperative games (every seat on one team, e.g. Gnomes at Night) have no winner to rate.
-    matches = Match.objects.filter(status=Match.Status.FINISHED).exclude(game_id__in=cooperative_games())
-    if f["games"]:
-        matches = matches.filter(game_id__in=f["games"])
-    if f["since"]:
-        matches = matches.filter(finished_at__date__gte=f["since"])
-    if f["until"]:
-        matches = matches.filter(finished_at__date__lte=f["until"])
+    matches = _rateable_matches(f)
     rows = list(matches.order_by("pk").values_list("pk", "game_id", "scores", "finished_at", "final_teams"))
     seats: dict[int, list[str]] = defaultdict(list)
     seat_rows = (
@@ -194,6 +188,26 @@ def platform_results(
         stamp = finished_at.isoformat() if finished_at else ""
         digest.update(f"{pk}:{stamp}\n".encode())
     return results, digest.hexdigest()
+
+
+def _rateable_matches(f: dict):
+    """Finished matches of the normalised filters' games and days (their agents are filtered per match later)."""
+    # Cooperative games (every seat on one team, e.g. Gnomes at Night) have no winner to rate.
+    matches = Match.objects.filter(status=Match.Status.FINISHED).exclude(game_id__in=cooperative_games())
+    if f["games"]:
+        matches = matches.filter(game_id__in=f["games"])
+    if f["since"]:
+        matches = matches.filter(finished_at__date__gte=f["since"])
+    if f["until"]:
+        matches = matches.filter(finished_at__date__lte=f["until"])
+    return matches
+
+
+def model_decisions(filters: dict | None, agents: Iterable[str] | None = None) -> list[DecisionQuality]:
+    """How the decisions of the rated agents that call a model went in the selected matches (agents_app's
+    decision_selectors: fallbacks, moves copied from a suggestion, first-listed moves), for the provenance."""
+    quality = decision_quality(_rateable_matches(normalise_filters(filters)), agents)
+    return [q for q in quality.values() if q.decisions]
 
 
 def gamebench_results() -> tuple[list[MatchResult], str]:

@@ -108,6 +108,8 @@ def leaderboard(request):
             score_rows=score_rows,
             provenance=presenters.provenance(run),
             tie_rule=presenters.TIE_RULES.get(run.ties, run.ties),
+            # A model that copies its prompt's example, or falls back, is seen beside its rating (issue 42).
+            model_decisions=selectors.model_decisions(filters) if source == RatingRun.Source.PLATFORM else [],
         )
     return render(request, "rating_app/leaderboard.html", context)
 

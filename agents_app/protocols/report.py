@@ -21,6 +21,7 @@ from gameplay.engines.registry import GAMES
 from gameplay.engines.spec import REASONING_CATEGORIES
 from rating_app.ratings import LIBRARY_VERSION, RatingConfig, RatingInputError, rate
 
+from ..decision_selectors import decision_quality
 from . import selectors
 from .schema import Protocol
 from .services import PlannedTournament
@@ -29,7 +30,9 @@ from .services import PlannedTournament
 def build(protocol: Protocol, planned: list[PlannedTournament]) -> dict:
     played = selectors.played_matches(planned)
     progress = selectors.progress(planned)
-    usage = selectors.model_usage(protocol, [m.match_id for m in played])
+    match_ids = [m.match_id for m in played]
+    usage = selectors.model_usage(protocol, match_ids)
+    modelled = [a.name for a in protocol.agents if a.model]
     report: dict = {
         "protocol": {
             "name": protocol.name,
@@ -52,6 +55,8 @@ def build(protocol: Protocol, planned: list[PlannedTournament]) -> dict:
             for p in planned
         ],
         "models": [vars(u) for u in usage],
+        # Per agent that calls a model: how many of its decisions were its own (agents_app.decision_selectors).
+        "decisions": [q.as_dict() for q in decision_quality(match_ids, modelled).values()] if modelled else [],
         "ratings": {},
         "average_scores": {},
         "categories": {},
@@ -143,6 +148,14 @@ def render(report: dict) -> str:
     unreported = [u["model"] for u in report["models"] if u["calls_without_usage"]]
     if unreported:
         lines.append(f"(calls without token counts from the server, not in the cost: {', '.join(unreported)})")
+    if report.get("decisions"):
+        lines += ["", "## Decisions per model agent", "",
+                  "copied: the move was an action the prompt showed as an example; first listed: the first action "
+                  "its list showed (shares of the decisions whose record says so, fallbacks aside)", "", _table(
+                      ["agent", "decisions", "fallbacks", "copied a suggestion", "first listed"],
+                      [[d["agent"], d["decisions"], _share(d["fallback_share"]), _share(d["copied_share"]),
+                        _share(d["first_listed_share"])] for d in report["decisions"]],
+                  )]
     if "ratings_error" in report:
         lines += ["", f"Not rated: {report['ratings_error']}"]
     for scope, rows in report["ratings"].items():
@@ -166,6 +179,10 @@ def render(report: dict) -> str:
             [[a, *(f"{p:.2f}" for p in row)] for a, row in zip(agents, table["matrix"], strict=True)],
         )]
     return "\n".join(lines) + "\n"
+
+
+def _share(value: float | None) -> str:
+    return "–" if value is None else f"{value:.0%}"
 
 
 def write(report: dict, directory: Path, played: list[selectors.PlayedMatch]) -> list[Path]:

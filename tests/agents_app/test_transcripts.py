@@ -166,8 +166,11 @@ def test_the_jsonl_export_has_one_line_per_call(client, player):
         0,
     )
     assert first["agent"] == "scripted" and first["request_messages"] == call.request_messages
-    # a base-scaffold move that did not fall back, asked for in JSON mode (the endpoint was never probed)
-    assert (first["details"], first["fallback_reason"]) == ({"reply_format": "json"}, "")
+    # a base-scaffold move that did not fall back, asked for in JSON mode (the endpoint was never probed), with what
+    # the prompt suggested (nothing) and whether the move was the first action listed (issue 42)
+    assert first["fallback_reason"] == ""
+    assert first["details"] == {"reply_format": "json", "suggested_actions": [], "copied_suggestion": False,
+                                "first_listed": first["details"]["first_listed"]}
     assert [r["version"] for r in rows] == sorted(r["version"] for r in rows)
 
 

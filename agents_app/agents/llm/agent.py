@@ -18,11 +18,12 @@ from typing import TYPE_CHECKING
 from agents_app.agents.base import Agent, ChatAnswer, ChatLine, Decision, TurnView
 from agents_app.agents.random_agent import short_text_for
 
-from . import fitting, prompts, reply_formats
+from . import composing, fitting, prompts, reply_formats
 from .client import ChatCaller, GiveUp, image_part, make_openai_client
 from .rap import NoLogprobs, rap_choice
 from .replies import ExplainReply, InvalidReply, TextValidator, parse_answer, parse_reply
 from .settings import LLMAgentSettings
+from .suggestions import suggested_actions
 
 if TYPE_CHECKING:  # client.py imports openai when a client is built: it takes 0.8 s to import
     import openai
@@ -66,8 +67,10 @@ class LLMAgent(Agent):
             message = None
             if self.settings.scaffold == "rap":
                 action_id, text = rap_choice(view, caller, self.settings, self.text_validator)
+            elif composing.applies(view, self.settings.max_listed_actions):
+                action_id, text, message = self._compose(view, caller)
             else:
-                action_id, text, message = self._converse(view, caller)
+                action_id, text, message = self._converse(view, caller, self.text_validator)
         except (GiveUp, NoLogprobs, _NoValidReply) as err:
             return self._fallback(view, caller, err.reason)
         except Exception as err:  # a bug or an odd reply object must not stall the match either
@@ -115,8 +118,11 @@ class LLMAgent(Agent):
         sent: the preflight asks this of a game's first decision before a match starts)."""
         if self.settings.scaffold == "rap":
             return None  # RAP's prompts are its own, short ones
+        view = self._windowed(view)
+        if composing.applies(view, self.settings.max_listed_actions):
+            view = composing.step(view).view  # a composed decision opens with its first part's options
         try:
-            fitting.fit(self.settings, self._opening(self._windowed(view), reply_formats.first_format(self.settings)))
+            fitting.fit(self.settings, self._opening(view, reply_formats.first_format(self.settings)))
         except fitting.PromptTooLong as err:
             return f"the prompt does not fit the model's context: {err.reason}"
         return None
@@ -137,20 +143,50 @@ class LLMAgent(Agent):
 
         return opening
 
-    def _converse(self, view: TurnView, caller: ChatCaller) -> tuple[str, str | None, str | None]:
+    def _compose(self, view: TurnView, caller: ChatCaller) -> tuple[str, str | None, str | None]:
+        """A decision made part by part (composing): one exchange per part, the last one completing an action; a
+        part with no alternative is taken without asking. Chain-of-Thought reasons once, over the first part."""
+        chosen: tuple[str, ...] = ()
+        message = None
+        longest = max(len(a.parts) for a in (*view.legal_actions, *view.text_actions))
+        for _ in range(longest):
+            step = composing.step(view, chosen)
+            options = step.options()
+            if len(options) == 1 and options[0] not in step.completes:
+                chosen += (options[0],)
+                continue
+
+            def validator(option: str, text: str, step=step) -> str | None:
+                whole = step.completes.get(option)
+                return self.text_validator(whole.id, text) if whole is not None and self.text_validator else None
+
+            option, text, said = self._converse(step.view, caller, validator, reason=not chosen)
+            message = said or message
+            whole = step.completes.get(option)
+            if whole is not None:
+                return whole.id, text, message
+            chosen += (option,)
+        raise _NoValidReply(f"the parts chosen ({' → '.join(chosen)}) complete no action")
+
+    def _converse(self, view: TurnView, caller: ChatCaller, validator: TextValidator | None = None, *,
+                  reason: bool = True) -> tuple[str, str | None, str | None]:
         fmt = reply_formats.first_format(self.settings)
-        cot = self.settings.scaffold == "cot"
+        cot = self.settings.scaffold == "cot" and reason
         try:
             fitted = fitting.fit(self.settings, self._opening(view, fmt))
         except fitting.PromptTooLong as err:
             raise _NoValidReply(f"the prompt does not fit the model's context: {err.reason}") from None
         self._fit_details = fitted.details()
+        composed = view.extra.get("composing")
+        if composed:
+            self._fit_details["composing"] = {"chosen": composed["chosen"], "options": len(view.legal_actions) +
+                                              len(view.text_actions)}
         messages = fitted.messages
         if cot:
             reasoning = caller.call(messages, purpose="reason", details=self._fit_details or None)
             messages.append({"role": "assistant", "content": reasoning.text or reasoning.refusal})
             messages.append({"role": "user", "content": prompts.cot_answer_request(view)})
-        return self._move_loop(view, caller, messages, fmt, keep=4 if cot else 2)
+        return self._move_loop(view, caller, messages, fmt, validator, keep=4 if cot else 2)
 
     @staticmethod
     def _shaped(view: TurnView, shape: fitting.Shape) -> TurnView:
@@ -165,7 +201,8 @@ class LLMAgent(Agent):
         return replace(view, observation=observation)
 
     def _move_loop(
-        self, view: TurnView, caller: ChatCaller, messages: list[dict], fmt: str, keep: int = 2
+        self, view: TurnView, caller: ChatCaller, messages: list[dict], fmt: str, validator: TextValidator | None,
+        keep: int = 2,
     ) -> tuple[str, str | None, str | None]:
         purpose, corrections, explains = "move", 0, 0
         while True:
@@ -173,7 +210,7 @@ class LLMAgent(Agent):
             reply, fmt = self._ask(view, caller, messages, purpose, fmt, dropped)
             try:
                 # A schema already bounds the reply to legal ids, so a reply its server garbled is read leniently too.
-                parsed = parse_reply(reply.text, view, refusal=reply.refusal, text_validator=self.text_validator,
+                parsed = parse_reply(reply.text, view, refusal=reply.refusal, text_validator=validator,
                                      lenient=fmt in (reply_formats.TEXT, reply_formats.SCHEMA))
                 if isinstance(parsed, ExplainReply) and explains >= self.settings.explain_limit:
                     raise InvalidReply(
@@ -190,12 +227,23 @@ class LLMAgent(Agent):
                 purpose, answer = "correction", prompts.correction(view, err.problem)
             else:
                 if not isinstance(parsed, ExplainReply):
-                    caller.annotate_last(parsed_action=parsed.action_id)
+                    self._note_suggestions(caller, messages, view, parsed.action_id)
                     return parsed.action_id, parsed.text, parsed.message
                 explains += 1
                 purpose, answer = "explain", prompts.explanation(view, parsed.topic)
             messages.append({"role": "assistant", "content": reply.text or reply.refusal})
             messages.append({"role": "user", "content": answer})
+
+    @staticmethod
+    def _note_suggestions(caller: ChatCaller, messages: list[dict], view: TurnView, chosen: str) -> None:
+        """Record the move with whether it is an action the messages sent showed as an example (suggestions) and
+        whether it is the first one listed (agents_app.decision_selectors sums both up per agent)."""
+        listed = [a.id for a in view.legal_actions] + [t.id for t in view.text_actions]
+        suggested = suggested_actions(messages, set(listed))
+        details = dict(caller.calls[-1].details or {}) if caller.calls else {}
+        details.update(suggested_actions=suggested[:5], copied_suggestion=chosen in suggested,
+                       first_listed=bool(listed) and chosen == listed[0])
+        caller.annotate_last(parsed_action=chosen, details=details)
 
     def _ask(self, view: TurnView, caller: ChatCaller, messages: list[dict], purpose: str, fmt: str,
              dropped: list[str] = ()):

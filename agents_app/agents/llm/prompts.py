@@ -7,10 +7,10 @@ subtopics the model may ask about, the seat's observation between <state> tags, 
 from __future__ import annotations
 
 import json
-import random
 
 from agents_app.agents.base import ChatLine, TurnView
-from agents_app.agents.random_agent import short_text_for
+
+from . import composing
 
 # GameBench's Chain-of-Thought sentence, verbatim: a CoT prompt ends with it.
 COT_SENTENCE = (
@@ -54,31 +54,36 @@ def _game_intro(view: TurnView) -> list[str]:
     return parts
 
 
-def example_action(view: TurnView) -> str:
-    """A real id from this turn's list for the examples (picked by the view's seed, so no position is favoured
-    from turn to turn): a model copies an example, and a placeholder like <id> got copied literally."""
-    ids = [a.id for a in view.legal_actions] or [t.id for t in view.text_actions]
-    return random.Random(view.seed).choice(ids)
+# The reply's shape, shown with placeholders instead of a real id: a model copies an example (SmolLM2-135M returned
+# exactly the example's action in 73-100% of its decisions, issue 42), so an example that is one of this turn's
+# actions would make the prompt, not the model, choose. Under a JSON schema a placeholder cannot be copied (the
+# schema admits only legal ids); without one, a copied placeholder is an invalid reply that gets a correction.
+ACTION_PLACEHOLDER = "<id of the action you choose>"
+TEXT_PLACEHOLDER = "<your text>"
+MESSAGE_PLACEHOLDER = "<your message>"
+
+
+def reply_shape(view: TurnView, *, text: bool = False, message: bool = False) -> str:
+    shape = {"action": ACTION_PLACEHOLDER}
+    if text:
+        shape["text"] = TEXT_PLACEHOLDER
+    if message and view.chat:
+        shape["message"] = MESSAGE_PLACEHOLDER
+    return json.dumps(shape)
 
 
 def reply_format(view: TurnView) -> str:
-    example = example_action(view)
     lines = [
-        "When you choose your action, reply with a single JSON object and nothing else, for example "
-        f"{json.dumps({'action': example})}; the action must be the id of one of the available actions.",
+        f"When you choose your action, reply with a single JSON object and nothing else, shaped like "
+        f"{reply_shape(view)}: the action must be the id of one of the available actions, exactly as listed.",
     ]
-    for spec in view.text_actions:
-        sample = short_text_for(spec.hint, random.Random(view.seed))[: spec.max_length]
-        lines.append(
-            f"The open-ended action {spec.id} needs your text as well, for example "
-            f"{json.dumps({'action': spec.id, 'text': sample})}."
-        )
+    if view.text_actions:
+        lines.append(f"An open-ended action needs your text as well: {reply_shape(view, text=True)}.")
     if view.chat:
         who = "your team in its team chat (the other team never reads it)" if view.team_chat else (
             "the other players in the chat")
         lines.append(
-            f"You can talk with {who}: add a \"message\" to the same object, for example "
-            f"{json.dumps({'action': example, 'message': 'I will try this way; where are you heading?'})}. "
+            f"You can talk with {who}: add a \"message\" to the same object, {reply_shape(view, message=True)}. "
             f"One message per move, at most {MAX_MESSAGE_CHARS} characters; leave it out when you have nothing to "
             "say. Read the chat in your observation and answer questions addressed to you."
         )
@@ -87,27 +92,45 @@ def reply_format(view: TurnView) -> str:
 
 def turn_prompt(view: TurnView, *, labels: bool = True, max_actions: int | None = None) -> str:
     """The observation and the actions; the caller appends the closing request. ``labels`` off lists the ids
-    alone, ``max_actions`` lists only that many (agents_app.agents.llm.fitting: a prompt cut to fit the context)."""
+    alone, ``max_actions`` lists only that many actions in all, structured and open-ended
+    (agents_app.agents.llm.fitting: a prompt cut to fit the context)."""
     parts = _observation_parts(view)
+    intro = composing.introduction(view)
+    if intro:
+        parts.append(intro)
+    room = len(view.legal_actions) + len(view.text_actions) if max_actions is None else max_actions
     if view.legal_actions:
-        shown = view.legal_actions if max_actions is None else view.legal_actions[:max_actions]
-        if labels:
-            listing = "Available actions (id: label):\n" + "\n".join(f"{a.id}: {a.label}" for a in shown)
+        shown = view.legal_actions[:room]
+        if labels and any(a.label != a.id for a in shown):
+            listing = "Available actions (id: label):\n" + "\n".join(_listed(a.id, a.label) for a in shown)
+        elif labels:  # a composed step's parts: each says it all
+            listing = "Available actions:\n" + "\n".join(a.id for a in shown)
         else:
-            listing = "Available action ids:\n" + ", ".join(a.id for a in shown)
+            listing = "Available action ids:\n" + "\n".join(a.id for a in shown)
         if len(shown) < len(view.legal_actions):
             listing += (f"\n(and {len(view.legal_actions) - len(shown)} more legal actions not listed here, to keep "
                         "the prompt short)")
         parts.append(listing)
+        room -= len(shown)
     else:
         parts.append("Available actions: none besides the open-ended ones below.")
     if view.text_actions:
+        shown_texts = view.text_actions[:max(room, 1)]
         lines = []
-        for spec in view.text_actions:
+        for spec in shown_texts:
             hint = f"; format: {spec.hint}" if spec.hint else ""
-            lines.append(f"{spec.id}: {spec.label}{hint}; at most {spec.max_length} characters")
+            lines.append(f"{_listed(spec.id, spec.label if labels else spec.id)}{hint}; at most {spec.max_length} "
+                         "characters")
+        if len(shown_texts) < len(view.text_actions):
+            lines.append(f"(and {len(view.text_actions) - len(shown_texts)} more open-ended actions not listed here, "
+                         "to keep the prompt short)")
         parts.append("Open-ended actions (reply with the id and your text):\n" + "\n".join(lines))
     return "\n\n".join(parts)
+
+
+def _listed(action_id: str, label: str) -> str:
+    """One line of the list: "id: label", or the id alone where it says it all (a composed step's parts)."""
+    return action_id if label == action_id else f"{action_id}: {label}"
 
 
 def _observation_parts(view: TurnView) -> list[str]:
@@ -168,8 +191,8 @@ def cot_prompt(view: TurnView, *, labels: bool = True, max_actions: int | None =
 
 
 def cot_answer_request(view: TurnView) -> str:
-    example = json.dumps({"action": example_action(view)})
-    return f"Now give your final answer: a single JSON object such as {example}, and nothing else."
+    return (f"Now give your final answer: a single JSON object shaped like {reply_shape(view)}, with the id of the "
+            "action you chose, and nothing else.")
 
 
 def explanation(view: TurnView, topic: str) -> str:
@@ -195,13 +218,12 @@ def correction(view: TurnView, problem: str) -> str:
         valid = f"the id of one of the {len(ids)} available actions listed above"
     else:
         valid = "one of: " + ", ".join(ids) if ids else "an open-ended action id"
-    example = json.dumps({"action": example_action(view)})
     lines = [
         f"Your reply was invalid: {problem}.",
-        f"Reply with exactly one JSON object and nothing else, such as {example}; the action must be {valid}.",
+        f"Reply with exactly one JSON object and nothing else, shaped like {reply_shape(view)}; the action must be "
+        f"{valid}.",
     ]
-    for spec in view.text_actions:
-        sample = short_text_for(spec.hint, random.Random(view.seed))[: spec.max_length]
-        example = json.dumps({"action": spec.id, "text": sample})
-        lines.append(f"For the open-ended action {spec.id!r} reply {example} (at most {spec.max_length} characters).")
+    if view.text_actions:
+        names = ", ".join(repr(t.id) for t in view.text_actions[:_IDS_IN_CORRECTION])
+        lines.append(f"For an open-ended action ({names}) reply {reply_shape(view, text=True)}.")
     return "\n".join(lines)

@@ -89,6 +89,9 @@ class LLMAgentSettings:
     chat_replies: int = 1
     # How many of the match's latest moves the prompt lists (0: none; the observation alone).
     history_moves: int = 8
+    # Beyond this many actions in a game whose actions have parts (GameSpec.composed_actions), a move is chosen part by
+    # part (agents_app.agents.llm.composing), so no prompt lists more; 0: always list every action.
+    max_listed_actions: int = 40
     reply_format: str = "auto"  # see REPLY_FORMATS
     # The hard limit on one decision's wall time: every attempt, correction, explanation and RAP simulation of it.
     # When it passes the move falls back at once (flagged). Without it, retries x corrections x timeouts kept a
@@ -107,7 +110,7 @@ class LLMAgentSettings:
             raise ValueError(f"unknown scaffold {self.scaffold!r}; known: {', '.join(SCAFFOLDS)}")
         if self.timeout_s <= 0:
             raise ValueError("timeout_s must be positive")
-        for name in ("retries", "http_retries", "explain_limit", "chat_replies", "history_moves"):
+        for name in ("retries", "http_retries", "explain_limit", "chat_replies", "history_moves", "max_listed_actions"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must not be negative")
         if self.rap_depth < 1 or self.rap_iterations < 1:

@@ -113,8 +113,10 @@ def hive_midgame_view(moves: int = 24, seed: int = 5) -> TurnView:
 def test_a_hive_decision_for_a_4096_token_model_fits_its_budget_and_plays_a_legal_move():
     view = hive_midgame_view()
     with scripted_openai_server(obeying) as server:
-        unfitted = agent_for(server, capabilities=JSON_ONLY_CAPS).decide(view)  # context unknown: sent whole
-        fitted_agent = agent_for(server, capabilities=JSON_ONLY_CAPS, context_tokens=4096, max_tokens=512)
+        # Every move listed (not chosen part by part, tests/agents_app/llm/test_composing.py): the fitting at work.
+        unfitted = agent_for(server, capabilities=JSON_ONLY_CAPS, max_listed_actions=0).decide(view)  # sent whole
+        fitted_agent = agent_for(server, capabilities=JSON_ONLY_CAPS, context_tokens=4096, max_tokens=512,
+                                 max_listed_actions=0)
         decision = fitted_agent.decide(view)
     whole, sent = (estimate_tokens(r.body["messages"]) for r in server.requests)
     limit = budget(fitted_agent.settings)
@@ -184,6 +186,6 @@ def test_an_id_ending_in_a_backslash_garbled_by_the_servers_grammar_is_still_rea
         pass
     else:
         raise AssertionError("the strict reading accepted a reply that is not JSON")
-    with scripted_openai_server([ScriptedReply.text(garbled)]) as server:
-        decision = agent_for(server, capabilities=SCHEMA_CAPS).decide(view)
+    with scripted_openai_server([ScriptedReply.text(garbled)]) as server:  # the whole id asked for, not in parts
+        decision = agent_for(server, capabilities=SCHEMA_CAPS, max_listed_actions=0).decide(view)
     assert decision.fallback_reason is None and decision.action_id == ending

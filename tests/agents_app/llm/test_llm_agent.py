@@ -12,7 +12,7 @@ from types import SimpleNamespace
 import pytest
 
 from agents_app.agents.base import TurnView
-from agents_app.agents.llm import LLMAgent, LLMAgentSettings
+from agents_app.agents.llm import LLMAgent, LLMAgentSettings, prompts
 from agents_app.agents.llm.client import ChatCaller, DeadlineReached, make_openai_client, scrub
 from agents_app.agents.llm.probe import tiny_png
 from agents_app.agents.llm.prompts import COT_SENTENCE
@@ -100,7 +100,10 @@ def test_a_valid_move_is_played_and_fully_recorded():
     assert view.rules.summary in system["content"]
     topic = next(iter(view.rules.topics))
     assert "moving" in system["content"] and json.dumps({"explain": topic}) in system["content"]
-    assert "<" not in system["content"].split("The topics are")[1]  # no placeholder a model could copy
+    # No real id to copy: the reply's shape only, with placeholders a schema would not even admit (issue 42).
+    tail = system["content"].split("The topics are")[1]
+    assert re.findall(r"<[^<>]*>", tail) == [prompts.ACTION_PLACEHOLDER]
+    assert not any(f'"{a.id}"' in tail for a in view.legal_actions)
     assert view.observation.text in user["content"] and "place:a1: Place a worker on A1" in user["content"]
     assert call.request_messages == server.requests[0].messages
 

@@ -1,5 +1,6 @@
-"""Issue 22, points 1-2: prompts a model can follow (real legal ids in every example, no placeholder in angle
-brackets, cooperative games framed as cooperation) and talking turns (an LLM player's chat message goes through
+"""Issue 22, points 1-2, as issue 42 revised them: prompts a model can follow without a real action id to copy (the
+reply's shape with placeholders; a model copied the example's real id in 73-100% of its decisions), cooperative games
+framed as cooperation and talking turns (an LLM player's chat message goes through
 the match service like a person's, reaches its partner's page and the study export's event log)."""
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from gameplay.writes.services import SeatController
 from tests.agents_app.llm_match_support import eager_celery, first_listed_action, llm_config  # noqa: F401
 from tests.support.openai_server import ScriptedReply, scripted_openai_server
 
-PLACEHOLDER = re.compile(r"<[^<>\n]{1,40}>")  # "<id>", "<topic>", "<your text>": things a model copies as they are
+SHAPE_VALUES = {prompts.ACTION_PLACEHOLDER}
 
 
 def view_of(game_id: str, seed: int = 3):
@@ -31,7 +32,7 @@ def view_of(game_id: str, seed: int = 3):
 
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))
-def test_format_and_correction_texts_show_a_legal_id_and_no_placeholder(game_id):
+def test_format_and_correction_texts_show_the_replys_shape_and_no_action_of_this_turn(game_id):
     view = view_of(game_id)
     legal = {a.id for a in view.legal_actions} | {t.id for t in view.text_actions}
     texts = {
@@ -41,9 +42,11 @@ def test_format_and_correction_texts_show_a_legal_id_and_no_placeholder(game_id)
     }
     for name, text in texts.items():
         body = text.replace(view.rules.summary, "") if view.rules else text  # the game's own rules text aside
-        assert not PLACEHOLDER.search(body), (game_id, name, PLACEHOLDER.search(body))
         shown = {obj.get("action") for obj in map(json.loads, re.findall(r'\{"action"[^{}]*\}', body))}
-        assert shown and shown <= legal, (game_id, name, shown)
+        assert shown == SHAPE_VALUES, (game_id, name, shown)
+        assert not shown & legal
+    # One line on open-ended actions, however many there are (a Fruit Trading basket has more than a hundred).
+    assert texts["system"].count('"text"') <= 1
 
 
 def test_a_cooperative_game_is_framed_as_cooperation_and_a_competitive_one_is_not():
