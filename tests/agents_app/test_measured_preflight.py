@@ -1,0 +1,158 @@
+"""A preflight that measures (issue 42, deliverable 3): check_agent NAME --game G plays a few decisions with the stored
+configuration, prints and stores what they cost, and a configuration measured slower than its decision deadline is
+refused by tournaments, protocols and studies unless they are told to go on anyway."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from agents_app import services as agent_services
+from agents_app.models import AgentConfig
+from tests.agents_app.llm_match_support import is_move_request, legal_reply, llm_config
+from tests.support.openai_server import ScriptedReply, scripted_openai_server
+
+pytestmark = pytest.mark.django_db
+
+PROBE_KEYS = {"json_schema", "schema_style", "json_mode", "logprobs", "images", "context_tokens", "tokenizer"}
+DEADLINE, DELAY = 0.3, 0.6  # the slow model answers a move after twice its configuration's deadline
+TOO_SLOW = "too slow for santorini: its measured p95 think time"
+
+
+def model(*, move_delay: float = 0.0):
+    """Answers the probe at once (JSON mode, logprobs, images) and every move with a legal id after ``move_delay``."""
+
+    def reply(body):
+        if is_move_request(body):
+            return legal_reply(body, delay=move_delay)
+        if body.get("response_format"):
+            return ScriptedReply.text({"ok": True})
+        return ScriptedReply(content="yes")
+
+    return reply
+
+
+def check(*args: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = 0
+    try:
+        call_command("check_agent", *args, stdout=out, stderr=err)
+    except CommandError as error:
+        code, err = error.returncode, io.StringIO(err.getvalue() + str(error))
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture(autouse=True)
+def fresh_verdicts(monkeypatch):
+    monkeypatch.setattr(agent_services, "_readiness", {})
+
+
+# --- measuring -------------------------------------------------------------------------------------------------
+
+
+def test_check_agent_measures_hive_prints_it_and_stores_it_beside_the_probe():
+    with scripted_openai_server(model(), context_tokens=32768) as server:
+        config = llm_config("measured", server.base_url)
+        # An earlier measurement of another game, which this one must keep.
+        AgentConfig.objects.filter(pk=config.pk).update(capabilities={"measured": {"santorini": {"think_p95_s": 1}}})
+        code, out, _ = check("measured", "--game", "hive", "--decisions", "3", "--seed", "4")
+        moves = [r for r in server.requests if is_move_request(r.body)]
+    assert code == 0 and "ready to play" in out
+    assert "measured on hive: 3 decisions in 1 match(es), seed 4" in out
+    assert "valid at the first reply 100%, corrected 0%, fallback 0%" in out
+    assert re.search(r"think time: p50 \d+\.\d{3} s, p95 \d+\.\d{3} s; deadline 30 s", out)
+    largest = int(re.search(r"largest prompt: (\d+) tokens; context: 32768 tokens", out).group(1))
+    assert len(moves) == 3
+    assert largest > 100  # the server's count of the biggest move prompt, not the probe's small ones
+    capabilities = AgentConfig.objects.get(name="measured").capabilities
+    assert set(capabilities) >= PROBE_KEYS and capabilities["context_tokens"] == 32768
+    assert capabilities["measured"]["santorini"] == {"think_p95_s": 1}  # the other game's measurement is kept
+    hive = capabilities["measured"]["hive"]
+    assert hive["decisions"] == 3 and hive["valid_first"] == 1.0 and hive["fallback"] == 0.0
+    assert hive["deadline_s"] == 30.0 and hive["context_tokens"] == 32768 and hive["largest_prompt_tokens"] == largest
+    assert 0 <= hive["think_p50_s"] <= hive["think_p95_s"] < 30 and hive["measured_at"]
+
+
+def test_a_text_action_game_is_measured_and_a_later_probe_keeps_the_measurement():
+    with scripted_openai_server(model()) as server:
+        llm_config("talker", server.base_url)
+        code, out, _ = check("talker", "--game", "fruit_trading", "--decisions", "2", "--json")
+        report = json.loads(out)
+        texts = [r.body for r in server.requests if is_move_request(r.body)]
+        assert check("talker")[0] == 0  # probed again, without measuring
+    assert code == 0 and report["ready"] is True and report["game"] == "fruit_trading"
+    measured = report["measured"]
+    assert measured["decisions"] == 2 and measured["valid_first"] == 1.0
+    assert measured["context_tokens"] is None  # the server does not say: the text output says "unknown"
+    assert len(texts) == 2 and all("Open-ended actions" in json.dumps(body) for body in texts)
+    capabilities = AgentConfig.objects.get(name="talker").capabilities
+    assert set(capabilities) >= PROBE_KEYS
+    assert capabilities["measured"]["fruit_trading"] == measured  # the second probe did not wipe it
+
+
+def test_the_text_output_says_when_the_context_is_unknown():
+    with scripted_openai_server(model()) as server:
+        llm_config("talker", server.base_url)
+        code, out, _ = check("talker", "--game", "fruit_trading", "--decisions", "1")
+    assert code == 0 and re.search(r"largest prompt: \d+ tokens; context: unknown", out)
+
+
+# --- too slow: measured, then refused everywhere unless told to go on ------------------------------------------
+
+
+def slow_config(base_url: str) -> None:
+    llm_config("slowpoke", base_url)
+    # Below the admin's 1 s minimum, so that a slow decision costs the test a third of a second, not seconds.
+    AgentConfig.objects.filter(name="slowpoke").update(decision_deadline_s=DEADLINE)
+
+
+@pytest.fixture
+def slow_agent():
+    """'slowpoke': a configuration whose model answers moves after 0.6 s, with a deadline of 0.3 s, measured on
+    Santorini by check_agent (which exits 2 and says why)."""
+    with scripted_openai_server(model(move_delay=DELAY)) as server:
+        slow_config(server.base_url)
+        code, out, err = check("slowpoke", "--game", "santorini", "--decisions", "2")
+    assert code == 2, out + err
+    assert "too slow: the p95 think time" in out and "exceeds the decision deadline of 0.3 s on santorini" in out
+    assert "fallback 100%" in out and "ready to play" not in out
+    assert "agent 'slowpoke' is too slow for santorini" in err
+    measured = AgentConfig.objects.get(name="slowpoke").capabilities["measured"]["santorini"]
+    assert measured["think_p95_s"] > DEADLINE == measured["deadline_s"]
+    return measured
+
+
+def test_the_preflight_refuses_the_slow_agent_naming_p95_deadline_and_the_way_on(slow_agent):
+    with pytest.raises(agent_services.AgentNotReady) as refused:
+        agent_services.preflight("slowpoke", "santorini")
+    message = str(refused.value)
+    assert TOO_SLOW in message and f"{slow_agent['think_p95_s']:.3f} s" in message
+    assert "decision deadline of 0.3 s" in message and "--allow-slow" in message and "allow_slow_agents" in message
+    agent_services.preflight("slowpoke", "santorini", allow_slow=True)
+    agent_services.preflight("slowpoke", "hive")  # never measured there: nothing to say
+    agent_services.preflight("slowpoke")  # no game, no measurement to compare
+
+
+def test_the_current_deadline_is_what_the_measurement_is_compared_with(slow_agent):
+    config = AgentConfig.objects.get(name="slowpoke")
+    config.decision_deadline_s = 30
+    config.save()
+    agent_services.preflight("slowpoke", "santorini")  # p95 of ~0.3 s is well within 30 s
+    config.decision_deadline_s = slow_agent["think_p95_s"] / 2
+    config.save()
+    with pytest.raises(agent_services.AgentNotReady, match=TOO_SLOW):
+        agent_services.preflight("slowpoke", "santorini")
+
+
+def test_a_kept_verdict_is_renewed_by_a_new_measurement():
+    with scripted_openai_server(model(move_delay=DELAY)) as server:
+        slow_config(server.base_url)
+        assert agent_services.readiness_problem("slowpoke", "santorini") is None  # never measured: kept a minute
+        assert check("slowpoke", "--game", "santorini", "--decisions", "1")[0] == 2
+    assert TOO_SLOW in agent_services.readiness_problem("slowpoke", "santorini")
+    assert agent_services.readiness_problem("slowpoke", "santorini", allow_slow=True) is None
