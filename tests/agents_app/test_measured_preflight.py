@@ -13,7 +13,13 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from agents_app import services as agent_services
-from agents_app.models import AgentConfig
+from agents_app.models import AgentConfig, Tournament
+from agents_app.protocols import schema
+from agents_app.protocols import services as protocol_services
+from agents_app.tournaments import services as tournament_services
+from gameplay.models import Match
+from gameplay.studies.models import Study
+from gameplay.studies.presets import PresetError, load_preset
 from tests.agents_app.llm_match_support import is_move_request, legal_reply, llm_config
 from tests.support.openai_server import ScriptedReply, scripted_openai_server
 
@@ -147,6 +153,94 @@ def test_the_current_deadline_is_what_the_measurement_is_compared_with(slow_agen
     config.save()
     with pytest.raises(agent_services.AgentNotReady, match=TOO_SLOW):
         agent_services.preflight("slowpoke", "santorini")
+
+
+def test_a_tournament_refuses_the_slow_agent_and_goes_on_when_told(slow_agent, monkeypatch):
+    with pytest.raises(tournament_services.TournamentError) as refused:
+        tournament_services.create_or_resume("santorini", ["slowpoke", "random"], 1, 0)
+    assert "agent 'slowpoke' cannot play" in str(refused.value) and TOO_SLOW in str(refused.value)
+    assert not Tournament.objects.exists()
+    with pytest.raises(CommandError, match=TOO_SLOW) as command_refused:
+        call_command("run_tournament", "--game", "santorini", "--agents", "slowpoke,random", "--no-wait",
+                     stdout=io.StringIO(), stderr=io.StringIO())
+    assert command_refused.value.returncode == 2 and not Tournament.objects.exists()
+    # Told to go on: created, and queued by the command (not played here: every slow move would take 0.3 s).
+    monkeypatch.setattr("agents_app.tournaments.tasks.schedule", lambda tournament, **kwargs: 0)
+    out = io.StringIO()
+    call_command("run_tournament", "--game", "santorini", "--agents", "slowpoke,random", "--no-wait",
+                 "--allow-slow", stdout=out, stderr=io.StringIO())
+    assert "Queued 0 matches" in out.getvalue()
+    assert Tournament.objects.get().entries.count() == 2  # the command's: two matches per pair by default
+    tournament = tournament_services.create_or_resume("santorini", ["slowpoke", "random"], 1, 0, allow_slow=True)
+    assert Tournament.objects.count() == 2 and tournament.entries.count() == 1
+
+
+def protocol(tmp_path, **changes):
+    data = {"format": 1, "name": "slow", "version": "1", "agents": ["slowpoke", "random"],
+            "games": [{"game": "santorini"}], "matches_per_pair": 1, "seeds": [0],
+            "output": {"directory": str(tmp_path / "out")}} | changes
+    path = tmp_path / "protocol.json"
+    path.write_text(json.dumps(data))
+    return path
+
+
+def test_a_protocol_refuses_the_slow_agent_unless_the_file_or_the_command_allows_it(slow_agent, tmp_path,
+                                                                                     monkeypatch):
+    with pytest.raises(schema.ProtocolError) as refused:
+        protocol_services.prepare(schema.load(protocol(tmp_path)))
+    assert TOO_SLOW in str(refused.value) and not Tournament.objects.exists()
+    with pytest.raises(CommandError, match=TOO_SLOW) as command_refused:
+        call_command("run_protocol", str(protocol(tmp_path)), "--no-wait", stdout=io.StringIO(),
+                     stderr=io.StringIO())
+    assert command_refused.value.returncode == 2
+    monkeypatch.setattr(protocol_services, "schedule", lambda planned, **kwargs: 0)
+    out = io.StringIO()
+    call_command("run_protocol", str(protocol(tmp_path)), "--no-wait", "--allow-slow", stdout=out,
+                 stderr=io.StringIO())
+    assert "1 tournaments" in out.getvalue() and "Queued 0 matches" in out.getvalue()
+    planned = protocol_services.prepare(schema.load(protocol(tmp_path, allow_slow_agents=True)))
+    assert [p.agents for p in planned] == [("slowpoke", "random")]
+    with pytest.raises(schema.ProtocolError, match="allow_slow_agents: true or false"):
+        schema.load(protocol(tmp_path, allow_slow_agents="yes"))
+
+
+def study_preset(**changes):
+    return {
+        "slug": "slow-study", "title": "Slow", "game_id": "santorini", "rounds": [{}],
+        "consent_text": "You agree.", "instructions": "Play.",
+        "conditions": [{"key": "slow", "label": "Slow",
+                        "seats": [{"kind": "participant"}, {"kind": "agent", "agent": "slowpoke"}]}],
+    } | changes
+
+
+def test_a_study_condition_refuses_the_slow_agent_unless_the_study_allows_slow_agents(slow_agent):
+    with pytest.raises(PresetError, match=f"cannot play: slowpoke is {TOO_SLOW}"):
+        load_preset(study_preset())
+    assert not Study.objects.exists()
+    study, created = load_preset(study_preset(allow_slow_agents=True))
+    assert created and study.allow_slow_agents and study.conditions.count() == 1
+    # The fallback agent of a study is checked the same way.
+    fallback = study_preset(slug="slow-fallback", pairing_fallback_agent="slowpoke", conditions=[
+        {"key": "pair", "label": "Pair", "seats": [{"kind": "participant"}, {"kind": "participant"}]}])
+    with pytest.raises(PresetError, match=f"Agent 'slowpoke' cannot play: slowpoke is {TOO_SLOW}"):
+        load_preset(fallback)
+    assert load_preset({**fallback, "allow_slow_agents": True})[1]
+
+
+def test_play_match_refuses_the_slow_agent_and_plays_when_told(slow_agent):
+    with pytest.raises(CommandError, match=TOO_SLOW) as refused:
+        call_command("play_match", "--game", "santorini", "--agents", "slowpoke,random", stdout=io.StringIO())
+    assert refused.value.returncode == 2 and not Match.objects.exists()
+    out = io.StringIO()  # the model's server is gone by now: every slow move falls back at once
+    call_command("play_match", "--game", "santorini", "--agents", "slowpoke,random", "--allow-slow",
+                 "--options", '{"max_turns": 2}', "--json", stdout=out)
+    assert json.loads(out.getvalue())["status"] == "finished" and Match.objects.count() == 1
+
+
+def test_the_new_match_form_refuses_the_slow_agent(client, slow_agent):
+    response = client.post("/games/santorini/new/", {"seat_0": "you", "seat_1": "agent:slowpoke", "seed": "3"})
+    assert response.status_code == 200 and TOO_SLOW in response.content.decode()
+    assert not Match.objects.exists()
 
 
 def test_a_kept_verdict_is_renewed_by_a_new_measurement():
