@@ -24,7 +24,7 @@ class AgentsAppConfig(AppConfig):
         )
 
 
-def _not_ready(name: str, game_id: str | None = None) -> str | None:
+def _not_ready(name: str, game_id: str | None = None, allow_slow: bool = False) -> str | None:
     from agents_app.services import readiness_problem  # late: services imports models
 
-    return readiness_problem(name, game_id)
+    return readiness_problem(name, game_id, allow_slow=allow_slow)

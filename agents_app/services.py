@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from agents_app import selectors
+from agents_app import measurements, selectors
 from agents_app.agents.base import ChatLine, Decision, ModelCall, TurnView
 from agents_app.agents.random_agent import RandomAgent
 from agents_app.context_selectors import MatchContext
@@ -223,12 +223,14 @@ def _non_negative(value) -> int | None:
 # --- before an agent plays: tournaments, play_match, the new-match form, studies ----------------------------
 
 
-def preflight(name: str, game_id: str | None = None) -> None:
+def preflight(name: str, game_id: str | None = None, *, allow_slow: bool = False) -> None:
     """Raise AgentNotReady when the named agent cannot play: unknown, RAP on an endpoint without logprobs, vision on
     an endpoint that refuses images, or (``game_id``) a model whose known context cannot hold the game's opening
-    prompt even cut down.
+    prompt even cut down, or one whose decisions on that game were measured slower than its deadline
+    (``check_agent NAME --game G``; p95 against the configuration's current deadline) unless ``allow_slow``.
 
-    Only configurations that need a capability are probed, so checking ordinary seats costs no request.
+    Only configurations that need a capability are probed, so checking ordinary seats costs no request; a
+    configuration never measured on the game is not refused for its speed.
     """
     if not selectors.agent_exists(name):
         raise AgentNotReady(f"unknown agent {name!r}")
@@ -242,6 +244,10 @@ def preflight(name: str, game_id: str | None = None) -> None:
         problem = opening_prompt_problem(settings, game_id)
         if problem:
             raise AgentNotReady(f"{name}: {problem}")
+    if game_id is not None and not allow_slow:
+        problem = measurements.slow_problem(name, settings, game_id)
+        if problem:
+            raise AgentNotReady(problem)
     if not (requires_logprobs(settings) or settings.vision):
         return
     report = probe(settings)
@@ -253,8 +259,10 @@ def preflight(name: str, game_id: str | None = None) -> None:
 
 
 def store_capabilities(config, capabilities: dict) -> None:
-    """Keep what a probe found on the configuration (its agent reads it: reply format, context). Saved without
-    touching ``updated_at``, so it is not taken for an edit of the configuration."""
+    """Keep what a probe found on the configuration (its agent reads it: reply format, context), with the
+    measurements of its decisions kept (agents_app.measurements). Saved without touching ``updated_at``, so it is not
+    taken for an edit of the configuration."""
+    capabilities = measurements.with_measurements(config, capabilities)
     type(config).objects.filter(pk=config.pk).update(capabilities=capabilities)
     config.capabilities = capabilities
 
@@ -270,22 +278,25 @@ def opening_prompt_problem(settings, game_id: str) -> str | None:
 
 
 # A verdict is kept this long, so a form posted twice or a study's many rounds do not probe the endpoint each time;
-# a configuration edited in the admin is probed afresh (its updated_at is part of the key).
+# a configuration edited in the admin is probed afresh (its updated_at is part of the key), and so is one measured
+# again on the game (its measurement's time is part of the key).
 READINESS_TTL_S = 60.0
-_readiness: dict[tuple[str, str, str], tuple[float, str | None]] = {}
+_readiness: dict[tuple[str, str, str, str, bool], tuple[float, str | None]] = {}
 
 
-def readiness_problem(name: str, game_id: str | None = None) -> str | None:
+def readiness_problem(name: str, game_id: str | None = None, *, allow_slow: bool = False) -> str | None:
     """Why the agent cannot play as configured (preflight's reason), or None; probes at most once a minute."""
     config = selectors.agent_config(name)
     if config is None:
         return None if selectors.agent_exists(name) else f"unknown agent {name!r}"
-    key, now = (name, config.updated_at.isoformat(), game_id or ""), time.monotonic()
+    measured = measurements.measured(config.capabilities, game_id) if game_id else None
+    key = (name, config.updated_at.isoformat(), game_id or "", (measured or {}).get("measured_at", ""), allow_slow)
+    now = time.monotonic()
     cached = _readiness.get(key)
     if cached is not None and now - cached[0] < READINESS_TTL_S:
         return cached[1]
     try:
-        preflight(name, game_id)
+        preflight(name, game_id, allow_slow=allow_slow)
         problem = None
     except AgentNotReady as err:
         problem = str(err)

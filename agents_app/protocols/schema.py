@@ -111,6 +111,8 @@ class Protocol:
     stale_after_s: float
     sha256: str  # of the file's bytes, as read: the report's provenance
     source: str  # the path it was read from
+    # Go on with an agent measured slower than its decision deadline on a game (check_agent --game); refused if not.
+    allow_slow_agents: bool = False
 
     def agent(self, name: str) -> AgentEntry:
         return next(a for a in self.agents if a.name == name)
@@ -140,7 +142,7 @@ def parse(data: Any, *, sha256: str = "", source: str = "") -> Protocol:
     if fmt != FORMAT_VERSION:
         problems.append(f"format: this platform reads format {FORMAT_VERSION}, the file says {fmt!r}")
     known = {"format", "name", "version", "description", "agents", "games", "matches_per_pair", "seeds", "rating",
-             "output", "prices", "stale_after_s"}
+             "output", "prices", "stale_after_s", "allow_slow_agents"}
     problems += [f"{key}: not a protocol field (known: {', '.join(sorted(known))})" for key in data if key not in known]
     name = _text(data, "name", problems, required=True)
     if name and not _NAME.match(name):
@@ -159,6 +161,9 @@ def parse(data: Any, *, sha256: str = "", source: str = "") -> Protocol:
     if not isinstance(stale, int | float) or isinstance(stale, bool) or stale <= 0:
         problems.append("stale_after_s: seconds (> 0) after which a match nobody moves is played again")
         stale = 600
+    allow_slow = data.get("allow_slow_agents", False)
+    if not isinstance(allow_slow, bool):
+        problems.append("allow_slow_agents: true or false (true: play agents measured slower than their deadline)")
     if problems:
         raise ProtocolError(problems)
     return Protocol(
@@ -175,6 +180,7 @@ def parse(data: Any, *, sha256: str = "", source: str = "") -> Protocol:
         stale_after_s=float(stale),
         sha256=sha256,
         source=source,
+        allow_slow_agents=allow_slow,
     )
 
 

@@ -34,10 +34,12 @@ class PlannedTournament:
     tournament: Tournament
 
 
-def prepare(protocol: Protocol) -> list[PlannedTournament]:
+def prepare(protocol: Protocol, *, allow_slow: bool = False) -> list[PlannedTournament]:
     """Store the protocol's language-model agents and create (or find) its tournaments; raises ProtocolError with
-    every problem found. Safe to repeat: nothing is created twice."""
+    every problem found. Safe to repeat: nothing is created twice. An agent measured slower than its decision
+    deadline on a game is refused unless ``allow_slow`` or the file's ``allow_slow_agents`` says to go on."""
     ensure_agents(protocol)
+    allow_slow = allow_slow or protocol.allow_slow_agents
     problems: list[str] = []
     planned: list[PlannedTournament] = []
     for n, entry in enumerate(protocol.games):
@@ -61,6 +63,7 @@ def prepare(protocol: Protocol) -> list[PlannedTournament]:
                     entry.options,
                     seats=entry.seats,
                     seating=entry.seating,
+                    allow_slow=allow_slow,
                 )
             except tournament_services.TournamentError as err:
                 problems.append(f"{where}: {err}")

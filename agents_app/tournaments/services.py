@@ -110,13 +110,16 @@ def create_or_resume(
     options: Mapping[str, Any] | None = None,
     seats: int | None = None,
     seating: str = "",
+    *,
+    allow_slow: bool = False,
 ) -> Tournament:
     """The tournament of these parameters, with all its entries; created on first use, found again after.
 
     ``seats``: players per match (default: two where the game allows, else its minimum); ``seating``: which of
-    the pair sits where (``pairings``)."""
+    the pair sits where (``pairings``). ``allow_slow``: go on with an agent measured slower than its decision
+    deadline on the game (refused otherwise, as an agent that cannot play is); not part of the tournament's key."""
     agents = [a.strip() for a in agents if a and a.strip()]
-    options, seats = _validated(game_id, agents, matches_per_pair, seed, options, seats)
+    options, seats = _validated(game_id, agents, matches_per_pair, seed, options, seats, allow_slow)
     if seating and (len(seating) != seats or set(seating) - {"A", "B"}):
         raise TournamentError(f"seating: one letter A or B per seat ({seats} seats), not {seating!r}")
     key = tournament_key(game_id, agents, matches_per_pair, seed, options, seats, seating)
@@ -212,7 +215,8 @@ def refresh_status(tournament_id: int) -> bool:
 
 
 def _validated(
-    game_id: str, agents: list[str], matches_per_pair: int, seed: int, options, seats: int | None
+    game_id: str, agents: list[str], matches_per_pair: int, seed: int, options, seats: int | None,
+    allow_slow: bool = False,
 ) -> tuple[dict, int]:
     """Check the parameters; return the game's normalised options (so {} and explicit defaults are one key) and
     the seat count."""
@@ -235,7 +239,7 @@ def _validated(
         if not agent_selectors.agent_plays(name, game_id):
             known = ", ".join(n for n, _ in agent_selectors.agent_choices(game_id))
             raise TournamentError(f"agent {name!r} does not play {spec.name}; agents for it: {known}")
-        _preflight(name, game_id)
+        _preflight(name, game_id, allow_slow)
     if not isinstance(matches_per_pair, int) or matches_per_pair < 1:
         raise TournamentError("matches per pair must be at least 1")
     if not isinstance(seed, int) or not -(2**63) <= seed < 2**63:
@@ -248,11 +252,11 @@ def _validated(
         raise TournamentError(str(err)) from None
 
 
-def _preflight(name: str, game_id: str) -> None:
-    """Refuse an agent that cannot play (e.g. a RAP config on an endpoint without logprobs) now,
-    rather than as every one of its matches failing on the workers."""
+def _preflight(name: str, game_id: str, allow_slow: bool = False) -> None:
+    """Refuse an agent that cannot play (e.g. a RAP config on an endpoint without logprobs, or one measured slower
+    than its deadline unless ``allow_slow``) now, rather than as every one of its matches failing on the workers."""
     try:
-        agent_services.preflight(name, game_id)
+        agent_services.preflight(name, game_id, allow_slow=allow_slow)
     except Exception as err:  # an endpoint that cannot even be probed is as good a reason not to start
         raise TournamentError(f"agent {name!r} cannot play: {err}") from None
 

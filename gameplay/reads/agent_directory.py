@@ -17,8 +17,9 @@ class AgentProvider:
     exists: Callable[[str], bool]
     choices: Callable[..., list[tuple[str, str]]]  # (name, description), of the agents playing game_id if given
     plays: Callable[[str, str], bool]  # (name, game_id): the agent exists and knows how to play that game
-    # Why the agent cannot play as configured (its endpoint lacks what it needs, e.g. logprobs for RAP), or None.
-    not_ready: Callable[[str, str | None], str | None] = lambda name, game_id=None: None
+    # Why the agent cannot play as configured (its endpoint lacks what it needs, e.g. logprobs for RAP, or it was
+    # measured slower than its decision deadline on the game, which ``allow_slow`` lets pass), or None.
+    not_ready: Callable[..., str | None] = lambda name, game_id=None, allow_slow=False: None
     # Why the agent refuses a match of that game with these options (its policy was solved under others), or None.
     refuses: Callable[[str, str, Mapping[str, Any]], str | None] = lambda name, game_id, options: None
     # What people read for the agent when it has a label of its own ("Search, level 3"), or None. Cheap: no lookup of
@@ -44,13 +45,14 @@ def agent_plays(name: str, game_id: str) -> bool:
     return isinstance(name, str) and bool(name) and any(p.plays(name, game_id) for p in _providers)
 
 
-def why_not_ready(name: str, game_id: str | None = None) -> str | None:
+def why_not_ready(name: str, game_id: str | None = None, *, allow_slow: bool = False) -> str | None:
     """Why agent ``name`` cannot play now (``game_id``: that game), as a sentence for the person choosing it, or
     None: the same preflight as tournaments and play_match run (a probe of the endpoint, for configurations that
-    need a capability; whether the game's opening prompt fits a model with a known context)."""
+    need a capability; whether the game's opening prompt fits a model with a known context; whether its decisions
+    on the game were measured slower than its deadline, unless ``allow_slow``)."""
     for provider in _providers:
         if provider.exists(name):
-            return provider.not_ready(name, game_id)
+            return provider.not_ready(name, game_id, allow_slow=allow_slow)
     return None
 
 

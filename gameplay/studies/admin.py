@@ -91,6 +91,7 @@ class StudyAdmin(admin.ModelAdmin):
                     "pairing_timeout_action",
                     "pairing_after_timeout",
                     "pairing_fallback_agent",
+                    "allow_slow_agents",
                     "partner_left_action",
                     "dropout_after_s",
                 )

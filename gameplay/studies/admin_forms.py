@@ -313,7 +313,8 @@ class ConditionFormSet(forms.BaseInlineFormSet):
             {"key": f.cleaned_data.get("key"), "seats": f.instance.seats, "options": f.instance.options} for f in live
         ]
         fields = ("game_id", "rounds", "likert_items", "likert_scale", "pairing_timeout_action",
-                  "pairing_fallback_agent", "partner_left_action", "read_url_ids", "require_pid", "max_participants")
+                  "pairing_fallback_agent", "partner_left_action", "read_url_ids", "require_pid", "max_participants",
+                  "allow_slow_agents")
         data = {field: getattr(study, field) for field in fields}
         errors = validation.study_errors(data, conditions)
         study_level = []

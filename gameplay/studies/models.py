@@ -133,6 +133,12 @@ class Study(models.Model):
     pairing_fallback_agent = models.CharField(
         max_length=100, blank=True, help_text="Agent that takes the missing participant seats when pairing times out."
     )
+    allow_slow_agents = models.BooleanField(
+        default=False,
+        verbose_name="Allow slow agents",
+        help_text="Let an agent play although check_agent measured its p95 think time on this game above its "
+        "decision deadline (many of its moves would be random fallbacks); such agents are refused otherwise.",
+    )
     partner_left_action = models.CharField(
         max_length=8, choices=PartnerLeft.choices, default=PartnerLeft.END,
         help_text="What happens to a round when a participant in it leaves (their page closed or offline for "

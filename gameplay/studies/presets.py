@@ -24,7 +24,7 @@ STUDY_FIELDS = (
     "title", "game_id", "rounds", "consent_text", "instructions", "likert_items", "likert_scale",
     "completion_message", "completion_code", "completion_redirect_url", "assignment", "read_url_ids",
     "pairing_timeout_s", "pairing_timeout_action", "pairing_after_timeout", "pairing_fallback_agent",
-    "partner_left_action",
+    "allow_slow_agents", "partner_left_action",
     "dropout_after_s", "require_pid",
     "max_participants",
     "questions", "comprehension_items", "comprehension_max_attempts", "comprehension_fail_action",

@@ -44,9 +44,9 @@ def rounds_shape_errors(rounds: Any) -> Errors:
     return errors
 
 
-def seats_errors(spec: GameSpec | None, seats: Any) -> Errors:
-    """Who plays each seat: the list's shape, its length for the game, and that every agent exists and plays
-    the game."""
+def seats_errors(spec: GameSpec | None, seats: Any, allow_slow: bool = False) -> Errors:
+    """Who plays each seat: the list's shape, its length for the game, and that every agent exists, plays the game
+    and is ready to (``allow_slow``: even if measured slower than its decision deadline on it)."""
     errors: Errors = {}
     if not isinstance(seats, list) or not seats:
         add_error(errors, "seats", 'Seats must be a list with one entry per seat, e.g. [{"kind": "participant"}, …].')
@@ -68,7 +68,7 @@ def seats_errors(spec: GameSpec | None, seats: Any) -> Errors:
                 add_error(errors, "seats", f"Seat {number}: unknown agent {name!r}.")
             elif spec is not None and not agent_plays(name, spec.id):
                 add_error(errors, "seats", f"Seat {number}: agent {name!r} does not play {spec.name}.")
-            elif problem := why_not_ready(name, spec.id if spec is not None else None):
+            elif problem := why_not_ready(name, spec.id if spec is not None else None, allow_slow=allow_slow):
                 add_error(errors, "seats", f"Seat {number}: agent {name!r} cannot play: {problem}.")
         else:
             add_error(errors, "seats", f'Seat {number}: kind must be "{PARTICIPANT}" or "{AGENT}".')
@@ -80,14 +80,15 @@ def seats_errors(spec: GameSpec | None, seats: Any) -> Errors:
     return errors
 
 
-def condition_errors(game_id: Any, rounds: Any, seats: Any, options: Any) -> Errors:
-    """A condition's ``seats`` and ``options`` against the study's game and rounds.
+def condition_errors(game_id: Any, rounds: Any, seats: Any, options: Any, allow_slow: bool = False) -> Errors:
+    """A condition's ``seats`` and ``options`` against the study's game and rounds (``allow_slow``: the study's
+    ``allow_slow_agents``).
 
     A round that is invalid on its own is the study's error (``rounds_errors``), not the condition's: only
     failures that the condition's options or seat count cause are reported here, under "options" or "seats".
     """
     spec = game_spec(game_id)
-    errors = seats_errors(spec, seats)
+    errors = seats_errors(spec, seats, allow_slow)
     if not isinstance(options, dict):
         add_error(errors, "options", 'Options must be an object of game options, e.g. {"chat": false}.')
         return errors
@@ -158,6 +159,7 @@ def study_errors(data: Mapping[str, Any], conditions: Sequence[Mapping[str, Any]
     # The fallback agent plays when pairing times out and, if the study says so, when a participant leaves a round.
     takes_over = data.get("partner_left_action", Study.PartnerLeft.END) == Study.PartnerLeft.AGENT
     uses_agent = action == Study.PairingTimeout.AGENT or takes_over
+    allow_slow = bool(data.get("allow_slow_agents", False))
     if action == Study.PairingTimeout.AGENT and needs_partner and not fallback:
         add_error(errors, "pairing_fallback_agent", "Name the agent that plays when pairing times out.")
     elif takes_over and needs_partner and not fallback:
@@ -167,7 +169,8 @@ def study_errors(data: Mapping[str, Any], conditions: Sequence[Mapping[str, Any]
         add_error(errors, "pairing_fallback_agent", f"Unknown agent {fallback!r}.")
     elif uses_agent and fallback and spec is not None and not agent_plays(fallback, spec.id):
         add_error(errors, "pairing_fallback_agent", f"Agent {fallback!r} does not play {spec.name}.")
-    elif uses_agent and fallback and (problem := why_not_ready(fallback, spec.id if spec is not None else None)):
+    elif uses_agent and fallback and (problem := why_not_ready(fallback, spec.id if spec is not None else None,
+                                                               allow_slow=allow_slow)):
         add_error(errors, "pairing_fallback_agent", f"Agent {fallback!r} cannot play: {problem}.")
     elif uses_agent and fallback and spec is not None and (problem := _fallback_refusal(game_id, rounds, conditions,
                                                                                         fallback)):
@@ -182,7 +185,7 @@ def study_errors(data: Mapping[str, Any], conditions: Sequence[Mapping[str, Any]
             add_error(errors, f"conditions[{i}].key", "The key must be a slug (letters, digits, - or _).")
         elif key in keys[:i]:
             add_error(errors, f"conditions[{i}].key", f"The key {key!r} is used twice.")
-        found = condition_errors(game_id, rounds, condition.get("seats"), condition.get("options", {}))
+        found = condition_errors(game_id, rounds, condition.get("seats"), condition.get("options", {}), allow_slow)
         for field, messages in found.items():
             errors.setdefault(f"conditions[{i}].{field}", []).extend(messages)
     return errors

@@ -15,18 +15,51 @@ from tests.support.openai_server import ScriptedReply
 
 # The LLM agent lists the moves as "Available actions (id: label):" followed by one "id: label" line each.
 _FIRST_ACTION = re.compile(r"Available actions \(id: label\):\n(.+?): ")
+# And its open-ended actions as "Open-ended actions (reply with the id and your text):" then "id: label; ..." lines.
+_FIRST_TEXT_ACTION = re.compile(r"Open-ended actions \(reply with the id and your text\):\n(.+?): ")
+MOVE_TEXT = "Let us find a deal that suits us both."
 
 
 def first_listed_action(body) -> ScriptedReply:
     """A model that always plays the first action of the latest list it was shown."""
+    found = _FIRST_ACTION.findall(_prompt(body))
+    return ScriptedReply.text({"action": found[-1]} if found else {"explain": "nothing listed"})
+
+
+def is_move_request(body) -> bool:
+    """Whether a request asks for a move (the probe's small requests do not list actions)."""
+    return "Available actions" in _prompt(body)
+
+
+def legal_reply(body, *, delay: float = 0.0) -> ScriptedReply:
+    """A model that always answers a legal id: the first of the schema's enum when the request carries one (the
+    agent's "schema" reply format), else the first listed move or open-ended action of the prompt; an open-ended
+    action comes with a plain sentence as its text. ``delay`` seconds pass before it answers."""
+    schema = ((body.get("response_format") or {}).get("json_schema") or {}).get("schema") or {}
+    properties = schema.get("properties", {})
+    text = _prompt(body)
+    if properties.get("action", {}).get("enum"):
+        # A strict schema requires every property: the text where there is one, an empty chat line.
+        reply = {name: "" for name in properties}
+        reply["action"] = properties["action"]["enum"][0]
+        if "text" in properties:
+            reply["text"] = MOVE_TEXT
+    elif moves := _FIRST_ACTION.findall(text):
+        reply = {"action": moves[-1]}
+    elif open_ended := _FIRST_TEXT_ACTION.findall(text):
+        reply = {"action": open_ended[-1], "text": MOVE_TEXT}
+    else:
+        reply = {"explain": "nothing listed"}
+    return ScriptedReply.text(reply, delay=delay)
+
+
+def _prompt(body) -> str:
     texts = []
     for message in body["messages"]:
         content = message.get("content")
         parts = content if isinstance(content, list) else [{"type": "text", "text": content or ""}]
         texts += [part["text"] for part in parts if part.get("type") == "text"]
-    text = "\n".join(texts)
-    found = _FIRST_ACTION.findall(text)
-    return ScriptedReply.text({"action": found[-1]} if found else {"explain": "nothing listed"})
+    return "\n".join(texts)
 
 
 def llm_config(name: str, base_url: str, **fields) -> AgentConfig:

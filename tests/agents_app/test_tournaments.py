@@ -165,7 +165,7 @@ def test_bad_parameters_are_refused_clearly(monkeypatch, game, agents, matches, 
 
 
 def test_an_agent_that_fails_its_preflight_is_refused(monkeypatch):
-    def preflight(name, game_id=None):
+    def preflight(name, game_id=None, allow_slow=False):
         if name == "random-b":
             raise match_services.ServiceError("RAP needs logprobs")
 

@@ -3,25 +3,23 @@
 Plays N decisions per scaffold of an LLM agent against any OpenAI-compatible server (a local llama.cpp server, vLLM,
 Ollama, or a hosted API) and prints what they cost and how they went: the share of decisions valid at the first
 reply, corrected (valid after one or more corrections) and fallen back; model calls and prompt/completion tokens
-per decision; think time (median and max); and the reply formats used. The positions come from matches the agent
-plays against the random agent with the engine alone (no database), seeded, so runs compare. The endpoint is probed
-first (as check_agent does) unless --no-probe: its capabilities decide the reply format (--reply-format auto).
+per decision; think time (median, p95 and max); the largest prompt the server counted; and the reply formats used.
+The positions come from seeded matches of any registered game, the other seats playing random moves (or their text
+actions' example texts) with the engine alone (agents_app.evaluations.decision_bench; no database), so runs
+compare. The endpoint is probed first (as check_agent does) unless --no-probe: its capabilities decide the reply
+format (--reply-format auto).
 """
 
 from __future__ import annotations
 
 import json
-import random
-import statistics
-import time
-from collections import Counter
 
 from django.core.management.base import BaseCommand, CommandError
 
 from agents_app.agents.llm import LLMAgent, LLMAgentSettings, probe
 from agents_app.agents.llm.settings import REPLY_FORMATS, SCAFFOLDS
-from agents_app.services import decision_seed, turn_view
-from gameplay.engines.registry import GAMES, create_game
+from agents_app.evaluations.decision_bench import play_decisions
+from gameplay.engines.registry import GAMES
 
 
 class Command(BaseCommand):
@@ -63,43 +61,10 @@ class Command(BaseCommand):
             self.stdout.write(json.dumps(result) if opts["json"] else self.table(result))
 
     def bench(self, settings: LLMAgentSettings, game_id: str, decisions: int, seed: int) -> dict:
-        agent = LLMAgent(settings)
-        outcomes, calls, prompt_tokens, completion_tokens, think, formats = Counter(), [], [], [], [], Counter()
-        rng, match, done = random.Random(seed), 0, 0
-        while done < decisions:
-            game = create_game(game_id)
-            state = game.new_initial_state(seed + match)
-            llm_seat = match % game.num_seats
-            while not state.is_terminal() and done < decisions:
-                seat = state.current_seats()[0]
-                if seat != llm_seat:
-                    state.apply_action(seat, rng.choice(state.legal_actions(seat)).id)
-                    continue
-                view = turn_view(state.seat_view(seat), decision_seed(seed + match, len(state.log), seat))
-                started = time.monotonic()
-                decision = agent.decide(view)
-                think.append(time.monotonic() - started)
-                corrected = any(c.purpose == "correction" for c in decision.calls)
-                outcome = "fallback" if decision.fallback_reason else "corrected" if corrected else "valid"
-                outcomes[outcome] += 1
-                calls.append(len(decision.calls))
-                prompt_tokens.append(sum(c.prompt_tokens or 0 for c in decision.calls))
-                completion_tokens.append(sum(c.completion_tokens or 0 for c in decision.calls))
-                formats.update((c.details or {}).get("reply_format", "-") for c in decision.calls
-                               if c.purpose in ("move", "correction"))
-                state.apply_action(seat, decision.action_id, decision.text)
-                done += 1
-            match += 1
-        return {
-            "game": game_id, "scaffold": settings.scaffold, "model": settings.model, "decisions": done,
-            "valid": outcomes["valid"] / done, "corrected": outcomes["corrected"] / done,
-            "fallback": outcomes["fallback"] / done,
-            "calls_per_decision": statistics.mean(calls),
-            "prompt_tokens_per_decision": statistics.mean(prompt_tokens),
-            "completion_tokens_per_decision": statistics.mean(completion_tokens),
-            "think_s_median": statistics.median(think), "think_s_max": max(think),
-            "reply_formats": dict(formats), "matches": match,
-        }
+        run = play_decisions(LLMAgent(settings), game_id, decisions, seed)
+        if not run.records:
+            raise CommandError(f"{game_id}: the agent's seat was never given a decision", returncode=2)
+        return {"scaffold": settings.scaffold, "model": settings.model, **run.summary()}
 
     @staticmethod
     def table(r: dict) -> str:
@@ -108,6 +73,12 @@ class Command(BaseCommand):
             f"  valid {r['valid']:.0%}  corrected {r['corrected']:.0%}  fallback {r['fallback']:.0%}\n"
             f"  per decision: {r['calls_per_decision']:.2f} calls, {r['prompt_tokens_per_decision']:.0f} prompt + "
             f"{r['completion_tokens_per_decision']:.0f} completion tokens\n"
-            f"  think time: median {r['think_s_median']:.2f} s, max {r['think_s_max']:.2f} s\n"
+            f"  think time: median {r['think_s_median']:.2f} s, p95 {r['think_s_p95']:.2f} s, "
+            f"max {r['think_s_max']:.2f} s\n"
+            f"  largest prompt: {_tokens(r['largest_prompt_tokens'])}\n"
             f"  reply formats asked: {r['reply_formats']}"
         )
+
+
+def _tokens(count: int | None) -> str:
+    return f"{count} tokens" if count is not None else "not reported by the server"

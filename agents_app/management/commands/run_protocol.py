@@ -37,6 +37,11 @@ class Command(BaseCommand):
                  "(default: the file's stale_after_s; a killed worker of this machine is seen at once)",
         )
         parser.add_argument(
+            "--allow-slow", action="store_true",
+            help="go on with agents measured slower than their decision deadline on a game (check_agent --game), "
+                 "as the file's \"allow_slow_agents\": true does",
+        )
+        parser.add_argument(
             "--resume", action="store_true",
             help="also queue again every match marked queued or running (after all workers were stopped)",
         )
@@ -44,7 +49,7 @@ class Command(BaseCommand):
     def handle(self, *args, **opts):
         try:
             protocol = schema.load(opts["file"])
-            planned = services.prepare(protocol)
+            planned = services.prepare(protocol, allow_slow=opts["allow_slow"])
         except schema.ProtocolError as err:
             raise CommandError("the protocol cannot run:\n  - " + "\n  - ".join(err.problems), returncode=2) from None
         stale_after = timedelta(seconds=opts["stale_after"] or protocol.stale_after_s)

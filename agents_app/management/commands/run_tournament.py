@@ -39,6 +39,11 @@ class Command(BaseCommand):
             help="which of the pair sits where, one letter per seat (e.g. AABBB: the first agent on seats 0-1); "
                  "swapped every other match (default: alternate, ABAB...)",
         )
+        parser.add_argument(
+            "--allow-slow", action="store_true",
+            help="go on with an agent whose measured p95 think time on the game exceeds its decision deadline "
+                 "(check_agent NAME --game G measures it); refused otherwise",
+        )
         parser.add_argument("--no-wait", action="store_true", help="queue the matches and exit")
         parser.add_argument("--poll", type=float, default=1.0, help="seconds between progress checks (workers)")
         parser.add_argument(
@@ -59,7 +64,7 @@ class Command(BaseCommand):
         try:
             tournament = services.create_or_resume(
                 opts["game"], opts["agents"].split(","), opts["matches"], opts["seed"], options, seats=opts["seats"],
-                seating=opts["seating"],
+                seating=opts["seating"], allow_slow=opts["allow_slow"],
             )
         except services.TournamentError as err:
             raise CommandError(str(err), returncode=2) from None

@@ -26,6 +26,10 @@ class Command(BaseCommand):
         parser.add_argument("--count", type=int, default=1, help="number of matches")
         parser.add_argument("--options", default="{}", help="game options as a JSON object")
         parser.add_argument("--json", action="store_true", help="print one JSON object per match")
+        parser.add_argument(
+            "--allow-slow", action="store_true",
+            help="go on with an agent measured slower than its decision deadline on the game (check_agent --game)",
+        )
 
     def handle(self, *args, **opts):
         game_id = opts["game"]
@@ -38,7 +42,7 @@ class Command(BaseCommand):
                 raise CommandError(f"unknown agent {name!r}; known: {known}", returncode=2)
         for name in dict.fromkeys(agents):  # before anything starts, as run_tournament does
             try:
-                preflight(name, game_id)
+                preflight(name, game_id, allow_slow=opts["allow_slow"])
             except Exception as err:  # an endpoint that cannot even be probed is as good a reason not to start
                 raise CommandError(f"agent {name!r} cannot play: {err}", returncode=2) from None
         try:
