@@ -46,6 +46,10 @@ class DecisionRecord:
     largest_prompt_tokens: int | None  # the largest prompt of one call; None when the server reported none
     formats: tuple[str, ...] = ()  # the reply format each move or correction request asked for
     reason: str = ""  # why it fell back, when it did
+    # The move's record (agents_app.agents.llm.suggestions): whether it was an action the prompt suggested, and the
+    # first action listed; None where the agent records neither (a fallback, an agent without a model).
+    copied: bool | None = None
+    first_listed: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -61,6 +65,7 @@ class BenchRun:
         think = [r.think_s for r in self.records]
         prompts = [r.largest_prompt_tokens for r in self.records if r.largest_prompt_tokens is not None]
         formats = Counter(f for r in self.records for f in r.formats)
+        recorded = [r for r in self.records if r.copied is not None]
         return {
             "game": self.game_id,
             "decisions": n,
@@ -76,6 +81,9 @@ class BenchRun:
             "think_s_max": max(think) if n else 0.0,
             "largest_prompt_tokens": max(prompts) if prompts else None,
             "reply_formats": dict(formats),
+            # Shares of the moves whose record says so (fallbacks aside): copied from the prompt, the first listed.
+            "copied_suggestion": sum(bool(r.copied) for r in recorded) / len(recorded) if recorded else None,
+            "first_listed": sum(bool(r.first_listed) for r in recorded) / len(recorded) if recorded else None,
         }
 
 
@@ -97,14 +105,18 @@ def play_decisions(
     seed: int = 0,
     *,
     options: Mapping[str, Any] | None = None,
+    matches: int | None = None,
 ) -> BenchRun:
-    """Let ``agent`` make ``decisions`` decisions of ``game_id`` (fewer only if the game stops giving it any)."""
-    if decisions < 1:
+    """Let ``agent`` make ``decisions`` decisions of ``game_id`` (fewer only if the game stops giving it any); with
+    ``matches``, every decision of that many whole matches instead."""
+    if decisions < 1 and not matches:
         raise ValueError("decisions must be at least 1")
+    if matches is not None:
+        decisions = 10**9  # as many as the matches hold
     rng = random.Random(seed)
     records: list[DecisionRecord] = []
     match = idle = 0
-    while len(records) < decisions and idle < MAX_IDLE_MATCHES:
+    while len(records) < decisions and idle < MAX_IDLE_MATCHES and (matches is None or match < matches):
         game = create_game(game_id, options)
         state = game.new_initial_state(seed + match)
         before = len(records)
@@ -163,6 +175,8 @@ def _agent_decides(agent: Agent, state: State, seat: int, match_seed: int, rng: 
         _stand_in(state, seat, rng)  # nothing the agent chose was applied: a random move, as the platform's fallback
     corrected = any(c.purpose == "correction" for c in calls)
     prompts = [c.prompt_tokens for c in calls if c.prompt_tokens is not None]
+    move = next((c.details for c in reversed(calls) if c.parsed_action and c.details
+                 and "copied_suggestion" in c.details), None) if not reason else None
     return DecisionRecord(
         outcome=FALLBACK if reason else CORRECTED if corrected else VALID,
         think_s=think,
@@ -173,6 +187,8 @@ def _agent_decides(agent: Agent, state: State, seat: int, match_seed: int, rng: 
         formats=tuple((c.details or {}).get("reply_format", "-") for c in calls
                       if c.purpose in ("move", "correction")),
         reason=reason,
+        copied=None if move is None else bool(move["copied_suggestion"]),
+        first_listed=None if move is None else bool(move.get("first_listed")),
     )
 
 

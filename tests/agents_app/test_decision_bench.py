@@ -99,3 +99,20 @@ def test_bench_agent_prints_p95_and_the_largest_prompt(legal_model):
                  stderr=io.StringIO())
     result = json.loads(out.getvalue())
     assert result["decisions"] == 2 and result["valid"] == 1.0 and result["largest_prompt_tokens"] > 0
+
+
+def test_whole_matches_of_several_games_end_in_one_table_with_the_copied_and_first_listed_shares(legal_model):
+    out = io.StringIO()
+    call_command("bench_agent", "--base-url", legal_model.base_url, "--model", "scripted", "--game",
+                 "santorini,meeting_scheduling", "--matches", "1", "--no-probe", "--reply-format", "schema",
+                 stdout=out, stderr=io.StringIO())
+    text = out.getvalue()
+    assert "moves copied from a suggestion: 0%, the first listed: " in text
+    table = text.split("\n\n")[-1].splitlines()
+    assert table[0].split(" | ")[0].strip() == "game" and "copied" in table[0] and "first listed" in table[0]
+    rows = {line.split(" | ")[0].strip(): [c.strip() for c in line.split(" | ")] for line in table[2:]}
+    assert set(rows) == {"santorini", "meeting_scheduling"}
+    assert all(row[8] == "0%" for row in rows.values())  # nothing suggested: nothing copied
+    run = play_decisions(llm_agent(legal_model.base_url), "santorini", 0, seed=2, matches=1)
+    assert run.matches == 1 and len(run.records) > 3  # every decision of one whole match
+    assert run.summary()["copied_suggestion"] == 0.0 and run.summary()["first_listed"] is not None
