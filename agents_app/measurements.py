@@ -1,22 +1,19 @@
 """What ``check_agent NAME --game G`` measured of a configuration's decisions, kept on the configuration, and the
 preflight's verdict on it.
 
-A measurement plays a few decisions of a game with the stored configuration (agents_app.evaluations.decision_bench)
-and is kept in ``AgentConfig.capabilities["measured"][game_id]``: the shares valid at the first reply, corrected and
-fallen back, the think time's median and p95, the decision deadline it was measured under, the largest prompt the
-server counted and the model's context. Beside the probe's keys, never instead of them: a probe keeps the
-measurements and a measurement keeps the probe's findings. A configuration whose measured p95 passes its current
-deadline would play mostly random fallbacks; the preflight refuses it unless the caller allows slow agents.
+A measurement plays a few decisions of a game with the stored configuration (agents_app.evaluations.measure_agent,
+on agents_app.evaluations.decision_bench) and is kept in ``AgentConfig.capabilities["measured"][game_id]``: the
+shares valid at the first reply, corrected and fallen back, the think time's median and p95, the decision deadline it
+was measured under, the largest prompt the server counted and the model's context. Beside the probe's keys, never
+instead of them: a probe keeps the measurements and a measurement keeps the probe's findings. A configuration whose
+measured p95 passes its current deadline would play mostly random fallbacks; the preflight refuses it unless the
+caller allows slow agents.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
-
-from django.utils import timezone
-
-from agents_app import selectors
 
 MEASURED = "measured"  # the capabilities key holding the measurements, by game id
 # How a caller goes on with an agent measured too slow; said in the refusal so the operator need not look it up.
@@ -30,32 +27,6 @@ def measured(capabilities: Mapping[str, Any] | None, game_id: str) -> dict | Non
     """The stored measurement of ``game_id`` (None: never measured)."""
     found = ((capabilities or {}).get(MEASURED) or {}).get(game_id)
     return dict(found) if isinstance(found, Mapping) else None
-
-
-def measure(config, game_id: str, decisions: int = 5, seed: int = 0) -> dict:
-    """Play ``decisions`` decisions of ``game_id`` with the configuration as stored now (its probed capabilities
-    included) and return the measurement (not stored: ``store``)."""
-    from agents_app.evaluations.decision_bench import play_decisions  # late: it imports the services
-
-    settings = selectors.llm_settings(config)
-    run = play_decisions(selectors.build_agent(config.name), game_id, decisions, seed)
-    if not run.records:
-        raise ValueError(f"{game_id}: the agent's seat was never given a decision")
-    summary = run.summary()
-    return {
-        "decisions": summary["decisions"],
-        "matches": summary["matches"],
-        "seed": seed,
-        "valid_first": summary["valid"],
-        "corrected": summary["corrected"],
-        "fallback": summary["fallback"],
-        "think_p50_s": summary["think_s_median"],
-        "think_p95_s": summary["think_s_p95"],
-        "deadline_s": settings.decision_deadline_s,
-        "largest_prompt_tokens": summary["largest_prompt_tokens"],
-        "context_tokens": settings.context_length() or None,
-        "measured_at": timezone.now().isoformat(timespec="seconds"),
-    }
 
 
 def store(config, game_id: str, measurement: Mapping[str, Any]) -> None:

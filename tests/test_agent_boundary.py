@@ -36,6 +36,8 @@ STATE_READERS = {
 OFFLINE_HARNESSES = {
     "agents_app/agents/dialogue/tree.py": "the dialogue solver expands a game tree of fresh games (seed 004's CFR)",
     "agents_app/evaluations/arena.py": "measurements play fresh games between built-in agents in one process",
+    "agents_app/evaluations/decision_bench.py": "bench_agent and check_agent --game time an agent's decisions in fresh "
+                                                "games of their own, the other seats played at random",
 }
 
 

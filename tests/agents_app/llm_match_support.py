@@ -13,17 +13,32 @@ from gameplay.writes import services
 from gameplay.writes.services import SeatController
 from tests.support.openai_server import ScriptedReply
 
-# The LLM agent lists the moves as "Available actions (id: label):" followed by one "id: label" line each.
-_FIRST_ACTION = re.compile(r"Available actions \(id: label\):\n(.+?): ")
-# And its open-ended actions as "Open-ended actions (reply with the id and your text):" then "id: label; ..." lines.
-_FIRST_TEXT_ACTION = re.compile(r"Open-ended actions \(reply with the id and your text\):\n(.+?): ")
+# The LLM agent lists the moves as "Available actions (id: label):" followed by one "id: label" line each, or, choosing
+# a move part by part (agents_app.agents.llm.composing), as "Available actions:" followed by one part per line.
+_FIRST_ACTION = re.compile(r"Available actions \(id: label\):\n(.+?): |Available actions:\n(.+)")
+# And its open-ended actions as "Open-ended actions (reply with the id and your text):" then "id: label; format: ..."
+# lines, or a part alone before its "; format: ...".
+_FIRST_TEXT_ACTION = re.compile(
+    r"Open-ended actions \(reply with the id and your text\):\n(.+?)(?:; format: |; at most \d+ characters)")
 MOVE_TEXT = "Let us find a deal that suits us both."
 
 
 def first_listed_action(body) -> ScriptedReply:
     """A model that always plays the first action of the latest list it was shown."""
-    found = _FIRST_ACTION.findall(_prompt(body))
-    return ScriptedReply.text({"action": found[-1]} if found else {"explain": "nothing listed"})
+    found = _listed_first(_prompt(body))
+    return ScriptedReply.text({"action": found} if found else {"explain": "nothing listed"})
+
+
+def _listed_first(prompt: str) -> str | None:
+    """The first action of the latest list of structured actions in the prompt."""
+    found = _FIRST_ACTION.findall(prompt)
+    return (found[-1][0] or found[-1][1]) if found else None
+
+
+def _text_listed_first(prompt: str) -> str | None:
+    """The id of the first open-ended action of the latest such list: before its label, if it has one."""
+    found = _FIRST_TEXT_ACTION.findall(prompt)
+    return found[-1].split(": ")[0] if found else None
 
 
 def is_move_request(body) -> bool:
@@ -44,10 +59,10 @@ def legal_reply(body, *, delay: float = 0.0) -> ScriptedReply:
         reply["action"] = properties["action"]["enum"][0]
         if "text" in properties:
             reply["text"] = MOVE_TEXT
-    elif moves := _FIRST_ACTION.findall(text):
-        reply = {"action": moves[-1]}
-    elif open_ended := _FIRST_TEXT_ACTION.findall(text):
-        reply = {"action": open_ended[-1], "text": MOVE_TEXT}
+    elif move := _listed_first(text):
+        reply = {"action": move}
+    elif open_ended := _text_listed_first(text):
+        reply = {"action": open_ended, "text": MOVE_TEXT}
     else:
         reply = {"explain": "nothing listed"}
     return ScriptedReply.text(reply, delay=delay)

@@ -95,7 +95,9 @@ def test_a_text_action_game_is_measured_and_a_later_probe_keeps_the_measurement(
     measured = report["measured"]
     assert measured["decisions"] == 2 and measured["valid_first"] == 1.0
     assert measured["context_tokens"] is None  # the server does not say: the text output says "unknown"
-    assert len(texts) == 2 and all("Open-ended actions" in json.dumps(body) for body in texts)
+    # An offer is chosen part by part (propose, what to give, what to get): three requests a decision, the last one
+    # asking for the open-ended action's text.
+    assert len(texts) == 6 and all("Open-ended actions" in json.dumps(body) for body in texts[2::3])
     capabilities = AgentConfig.objects.get(name="talker").capabilities
     assert set(capabilities) >= PROBE_KEYS
     assert capabilities["measured"]["fruit_trading"] == measured  # the second probe did not wipe it

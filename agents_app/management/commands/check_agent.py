@@ -26,6 +26,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from agents_app import measurements, selectors, services
 from agents_app.agents import registry
+from agents_app.evaluations import measure_agent
 from agents_app.services import RAP_WITHOUT_LOGPROBS
 from gameplay.engines.registry import GAMES
 
@@ -71,7 +72,7 @@ class Command(BaseCommand):
             # The stored configuration as the probe left it: the agent asks in the format the endpoint enforces.
             config.refresh_from_db()
             try:
-                measured = measurements.measure(config, game_id, options["decisions"], options["seed"])
+                measured = measure_agent.measure(config, game_id, options["decisions"], options["seed"])
             except ValueError as err:
                 raise CommandError(str(err), returncode=NOT_READY) from None
             measurements.store(config, game_id, measured)
