@@ -21,6 +21,7 @@ from gameplay.models import Match
 from gameplay.studies.models import Study
 from gameplay.studies.presets import PresetError, load_preset
 from tests.agents_app.llm_match_support import is_move_request, legal_reply, llm_config
+from tests.agents_app.test_check_agent import run as check
 from tests.support.openai_server import ScriptedReply, scripted_openai_server
 
 pytestmark = pytest.mark.django_db
@@ -41,16 +42,6 @@ def model(*, move_delay: float = 0.0):
         return ScriptedReply(content="yes")
 
     return reply
-
-
-def check(*args: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    code = 0
-    try:
-        call_command("check_agent", *args, stdout=out, stderr=err)
-    except CommandError as error:
-        code, err = error.returncode, io.StringIO(err.getvalue() + str(error))
-    return code, out.getvalue(), err.getvalue()
 
 
 @pytest.fixture(autouse=True)
