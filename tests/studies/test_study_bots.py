@@ -233,10 +233,11 @@ def point_agent_at(env, agent: str, base_url: str) -> None:
     assert pointed.returncode == 0, pointed.stderr
 
 
-# The small cohort plays the preset's five mazes with each round capped at 40 turns (most rounds with an agent end
+# The small cohort plays the preset's five mazes with each round capped at 30 turns (many rounds with an agent end
 # sooner; a capped round is exported as censored, which the Kaplan-Meier checks below cover). The full cohort plays
-# the preset as it is (200 turns a round). Uncapped, the small cohort took 5 to 8 minutes of CI on two cores.
-SMALL_COHORT_TURN_CAP = 40
+# the preset as it is (200 turns a round). Uncapped, the small cohort took 5 to 8 minutes of CI on two cores; capped
+# at 40, 118 s of a CI run on a slower machine (2026-11-29), at 30 67 s alone.
+SMALL_COHORT_TURN_CAP = 30
 
 
 def gnomes_preset(tmp_path) -> str:
