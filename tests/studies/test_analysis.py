@@ -68,6 +68,17 @@ def test_tukey_with_two_groups_is_the_pooled_t_test():
     assert pair.ci_high == pytest.approx(pair.mean_diff + half, abs=1e-6)
 
 
+def test_tukey_without_within_group_variance_leaves_equal_means_blank():
+    # Every Gnomes round that runs out of turns scores the cap: constant groups with different means. The ANOVA's
+    # F is then inf, and Tukey's standard error is zero: two groups with the same mean have an undefined p (0/0,
+    # blank in tukey.csv), two with different means p = 0 and an interval of zero width.
+    groups = {"comm": [30, 30], "llm": [30, 30], "mute": [17, 17]}
+    assert one_way_anova(groups).f == math.inf
+    same, *different = tukey_pairs(groups)
+    assert (same.group_a, same.group_b, same.mean_diff, same.p) == ("comm", "llm", 0.0, None)
+    assert [(p.mean_diff, p.p, p.ci_low, p.ci_high) for p in different] == [(13.0, 0.0, 13.0, 13.0)] * 2
+
+
 def test_tukey_lists_every_pair_once_in_order():
     pairs = tukey_pairs({"x": [1, 2, 3], "y": [2, 3, 5], "z": [7, 8, 8.5], "tiny": [1]})
     assert [(p.group_a, p.group_b) for p in pairs] == [("x", "y"), ("x", "z"), ("y", "z")]
