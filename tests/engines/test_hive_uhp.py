@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
@@ -168,3 +169,23 @@ def test_state_parse_move_helper():
     assert state.parse_move("wA1 wQ/") == "wA1 \\wS1"
     with pytest.raises(IllegalActionError):
         state.parse_move("wA1 bQ-")
+
+
+@pytest.mark.parametrize("options", [{}, {"mosquito": True, "ladybug": True, "pillbug": True}])
+def test_the_ids_without_labels_are_the_labelled_actions_ids_in_order(options):
+    """legal_action_ids builds the canonical ids without labels (a search asks at every position it visits): a game
+    played through the ids alone lists, at every position, exactly the ids legal_actions gives a copy played alongside,
+    in the same order, and applies them to the same moves."""
+    rng = random.Random(len(options))
+    game = HiveGame(options)
+    for _game in range(4):
+        fast, labelled = game.new_initial_state(0), game.new_initial_state(0)  # only the second is ever labelled
+        while not fast.is_terminal() and len(fast.log) < 120:
+            (seat,) = fast.current_seats()
+            ids = fast.legal_action_ids(seat)
+            assert ids == [a.id for a in labelled.legal_actions(seat)]
+            assert fast.legal_action_ids(1 - seat) == []
+            choice = rng.choice(ids)
+            fast.apply_action(seat, choice)
+            labelled.apply_action(seat, choice)
+            assert fast.pos.stacks == labelled.pos.stacks, choice

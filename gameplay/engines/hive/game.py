@@ -35,7 +35,7 @@ from .core import (
 from .evaluation import evaluate
 from .rules import RULES
 from .textview import board_lines, render_text
-from .uhp import describe_all, game_type_string, move_string, parse_move
+from .uhp import describe_all, game_type_string, move_ids, move_string, parse_move
 
 # The rules topic of each bug, by its letter in the piece names (wQ, bS1, ...).
 _BUG_TOPICS = {
@@ -57,6 +57,7 @@ class HiveState(State):
         self.last_from: int | None = None
         self.last_to: int | None = None
         self._cache: tuple[int, list[Action], dict[str, tuple]] | None = None
+        self._ids: tuple[int, list[str], dict[str, tuple]] | None = None  # the same moves without labels (searches)
         self._view: tuple[int, dict, list[str]] | None = None  # seat-independent observation parts
 
     @property
@@ -85,11 +86,30 @@ class HiveState(State):
             self._cache = (pos.ply, actions, by_id)
         return self._cache[1], self._cache[2]
 
+    def _moves_by_id(self) -> dict[str, tuple]:
+        """Legal move per canonical id, from the labelled cache when there is one, else built without labels."""
+        pos = self.pos
+        if self._cache is not None and self._cache[0] == pos.ply:
+            return self._cache[2]
+        if self._ids is None or self._ids[0] != pos.ply:
+            moves = pos.moves()
+            by_id = dict(zip(move_ids(pos, moves), moves, strict=True))
+            self._ids = (pos.ply, sorted(by_id), by_id)
+        return self._ids[2]
+
+    def legal_action_ids(self, seat: int) -> list[str]:
+        if self.pos.is_over() or seat != self.pos.ply % 2:
+            return []
+        if self._cache is not None and self._cache[0] == self.pos.ply:
+            return [action.id for action in self._cache[1]]
+        self._moves_by_id()
+        return list(self._ids[1])
+
     def current_seats(self) -> list[int]:
         return [] if self.pos.is_over() else [self.pos.ply % 2]
 
     def rule_topics(self, seat: int, action_id: str) -> tuple[str, ...]:
-        move = self._legal()[1].get(action_id) if seat in self.current_seats() else None
+        move = self._moves_by_id().get(action_id) if seat in self.current_seats() else None
         if move is None:
             return ()
         if move == PASS:
@@ -127,7 +147,7 @@ class HiveState(State):
 
     def _needs_normalising(self, seat: int, action_id: str) -> bool:
         """Whether ``action_id`` may be another spelling of one of ``seat``'s legal moves (not a canonical id)."""
-        return not self.is_terminal() and seat in self.current_seats() and action_id not in self._legal()[1]
+        return not self.is_terminal() and seat in self.current_seats() and action_id not in self._moves_by_id()
 
     def parse_move(self, text: str) -> str:
         """The canonical action id for any valid UHP string of a legal move (``spec.typed_moves`` is "UHP");
@@ -135,10 +155,10 @@ class HiveState(State):
         return normalise_move(self, text)
 
     def _apply(self, seat: int, action_id: str, text: str | None) -> None:
-        move = self._legal()[1][action_id]
+        move = self._moves_by_id()[action_id]
         self.last_from, self.last_to = move[1], move[2]
         self.pos.play(move)
-        self._cache = self._view = None
+        self._cache = self._ids = self._view = None
 
     # --- outcome -------------------------------------------------------------------------------
     def is_terminal(self) -> bool:

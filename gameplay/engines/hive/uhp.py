@@ -65,23 +65,39 @@ def _reference(pos: Position, move: tuple) -> tuple[str, int | None]:
 def _where(pos: Position, move: tuple) -> tuple[str, str]:
     """(UHP destination part such as "-wQ", label part such as "west of White Queen")."""
     ref, direction = _reference(pos, move)
+    return _uhp_where(ref, direction), _label_where(ref, direction)
+
+
+def _reference_at(pos: Position, dst: int) -> tuple[int, str, int | None]:
+    """(reference cell, reference piece, direction of ``dst`` from it; None = on top) of a move to ``dst`` as the board
+    stands, every piece in place."""
+    below = pos.stacks.get(dst)
+    if below:
+        return dst, below[-1], None
+    for off in REFERENCE_ORDER:
+        s = pos.stacks.get(dst + off)
+        if s:
+            return dst + off, s[-1], -off
+    raise IllegalActionError("a move must end next to a piece of the hive")
+
+
+def _uhp_where(ref: str, direction: int | None) -> str:
+    """The destination part of a UHP move string: "wQ" (on top), "-wQ" (west of it), "wQ/" (north-east) ..."""
     if direction is None:
-        return ref, f"on top of {piece_label(ref)}"
+        return ref
     prefix, suffix = MARKERS[direction]
-    return f"{prefix}{ref}{suffix}", f"{DIR_NAMES[direction]} of {piece_label(ref)}"
+    return f"{prefix}{ref}{suffix}"
+
+
+def _label_where(ref: str, direction: int | None) -> str:
+    """The destination as a label says it: "on top of White Queen", "west of White Queen" ..."""
+    return f"on top of {piece_label(ref)}" if direction is None else f"{DIR_NAMES[direction]} of {piece_label(ref)}"
 
 
 def _where_at(pos: Position, dst: int) -> tuple[int, str, str]:
     """(reference cell, UHP part, label part) of a move to ``dst`` as the board stands, every piece in place."""
-    below = pos.stacks.get(dst)
-    if below:
-        return dst, below[-1], f"on top of {piece_label(below[-1])}"
-    for off in REFERENCE_ORDER:
-        s = pos.stacks.get(dst + off)
-        if s:
-            prefix, suffix = MARKERS[-off]
-            return dst + off, f"{prefix}{s[-1]}{suffix}", f"{DIR_NAMES[-off]} of {piece_label(s[-1])}"
-    raise IllegalActionError("a move must end next to a piece of the hive")
+    cell, ref, direction = _reference_at(pos, dst)
+    return cell, _uhp_where(ref, direction), _label_where(ref, direction)
 
 
 def describe_all(pos: Position, moves: list[tuple]) -> list[tuple[str, str, tuple[str, ...]]]:
@@ -121,6 +137,27 @@ def describe_all(pos: Position, moves: list[tuple]) -> list[tuple[str, str, tupl
     return out
 
 
+def move_ids(pos: Position, moves: list[tuple]) -> list[str]:
+    """The canonical UHP strings of ``moves`` alone, the same as describe_all's ids: all a search or a check of a move
+    needs. A search asks for them at every position it visits, where the labels and parts cost several times as much
+    as the ids."""
+    if not pos.stacks:
+        return [move[0] for move in moves]
+    out = []
+    by_cell: dict[int, tuple[int, str]] = {}
+    for move in moves:
+        if move == PASS:
+            out.append("pass")
+            continue
+        piece, src, dst = move
+        where = by_cell.get(dst)
+        if where is None:
+            cell, ref, direction = _reference_at(pos, dst)
+            where = by_cell[dst] = (cell, _uhp_where(ref, direction))
+        out.append(f"{piece} {_uhp_where(*_reference(pos, move)) if where[0] == src else where[1]}")
+    return out
+
+
 def describe(pos: Position, move: tuple) -> tuple[str, str]:
     """(canonical UHP string, human label) of one legal move, computed before it is played."""
     return describe_all(pos, [move])[0][:2]
@@ -132,11 +169,7 @@ def move_string(pos: Position, move: tuple) -> str:
         return "pass"
     if not pos.stacks:
         return move[0]
-    ref, direction = _reference(pos, move)
-    if direction is None:
-        return f"{move[0]} {ref}"
-    prefix, suffix = MARKERS[direction]
-    return f"{move[0]} {prefix}{ref}{suffix}"
+    return f"{move[0]} {_uhp_where(*_reference(pos, move))}"
 
 
 def move_label(pos: Position, move: tuple) -> str:
