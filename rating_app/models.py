@@ -28,6 +28,10 @@ class RatingRun(models.Model):
     n_matches = models.PositiveIntegerField(default=0)
     result = models.JSONField(null=True, blank=True, help_text="RatingReport.to_json(); empty if nothing was rated.")
     error = models.TextField(blank=True, help_text="Why nothing could be rated (e.g. no finished matches).")
+    model_decisions = models.JSONField(
+        default=list, blank=True,
+        help_text="Per model-calling agent of the rated matches: decisions, fallbacks, copied and first-listed moves.",
+    )
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     duration_ms = models.PositiveIntegerField(default=0)
 

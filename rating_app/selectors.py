@@ -16,7 +16,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from agents_app.agents.registry import AGENTS
-from agents_app.decision_selectors import DecisionQuality, decision_quality
+from agents_app.decision_selectors import decision_quality
 from gameplay.engines.registry import GAMES
 from gameplay.models import Match, Seat
 from gameplay.reads.selectors import measures_at_end
@@ -203,11 +203,12 @@ def _rateable_matches(f: dict):
     return matches
 
 
-def model_decisions(filters: dict | None, agents: Iterable[str] | None = None) -> list[DecisionQuality]:
+def model_decisions(filters: dict | None, agents: Iterable[str] | None = None) -> list[dict]:
     """How the decisions of the rated agents that call a model went in the selected matches (agents_app's
-    decision_selectors: fallbacks, moves copied from a suggestion, first-listed moves), for the provenance."""
+    decision_selectors: fallbacks, moves copied from a suggestion, first-listed moves), for the provenance.
+    It reads every stored call of those matches: computed with a rating run and stored on it, never per page."""
     quality = decision_quality(_rateable_matches(normalise_filters(filters)), agents)
-    return [q for q in quality.values() if q.decisions]
+    return [q.as_dict() for q in quality.values() if q.decisions]
 
 
 def gamebench_results() -> tuple[list[MatchResult], str]:

@@ -78,6 +78,8 @@ def refresh(source: str, filters: dict | None = None, config: RatingConfig | Non
         n_matches=len(matches),
         result=result,
         error=error,
+        # Summed once here from the rated matches' stored calls (which no longer change), not on every page view.
+        model_decisions=selectors.model_decisions(filters) if source == RatingRun.Source.PLATFORM and matches else [],
         duration_ms=round((time.perf_counter() - started) * 1000),
     )
     logger.info("rated %s matches (%s): run %s in %s ms", len(matches), source, run.pk, run.duration_ms)

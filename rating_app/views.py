@@ -109,7 +109,7 @@ def leaderboard(request):
             provenance=presenters.provenance(run),
             tie_rule=presenters.TIE_RULES.get(run.ties, run.ties),
             # A model that copies its prompt's example, or falls back, is seen beside its rating (issue 42).
-            model_decisions=selectors.model_decisions(filters) if source == RatingRun.Source.PLATFORM else [],
+            model_decisions=run.model_decisions,
         )
     return render(request, "rating_app/leaderboard.html", context)
 

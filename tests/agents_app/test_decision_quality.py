@@ -14,6 +14,8 @@ import pytest
 from agents_app.agents.llm import prompts
 from agents_app.decision_selectors import decision_quality
 from agents_app.protocols import report as protocol_report
+from rating_app import selectors as rating_selectors
+from rating_app.models import RatingRun
 from tests.agents_app.llm_match_support import (  # noqa: F401  (eager_celery is a fixture)
     calls_of,
     eager_celery,
@@ -51,8 +53,12 @@ def test_a_model_that_copies_the_prompts_example_is_seen_in_the_reports(monkeypa
     assert quality.decisions == len(moves) and quality.fallbacks == 0
     assert (quality.copied, quality.recorded, quality.copied_share) == (len(moves), len(moves), 1.0)
 
-    # The leaderboard rates the match and shows, beside the ratings, that every move was the example.
+    # The leaderboard rates the match and shows, beside the ratings, that every move was the example: summed once
+    # with the rating run and stored on it; a page view reads the run and never the calls.
     assert client.post("/ratings/").status_code == 302
+    (stored,) = RatingRun.objects.get().model_decisions
+    assert (stored["agent"], stored["decisions"], stored["copied_suggestion"]) == ("copycat", len(moves), len(moves))
+    monkeypatch.setattr(rating_selectors, "decision_quality", refuse_to_read_calls)
     html = client.get("/ratings/").content.decode()
     row = re.search(r'<tr data-agent="copycat">(.*?)</tr>', html.split("model-decisions")[1], re.S).group(1)
     cells = re.findall(r'<td class="num">([^<]*)</td>', row)
@@ -70,6 +76,10 @@ def test_a_model_that_always_plays_the_first_action_listed_is_seen_too():
     assert quality.decisions > 3 and quality.recorded == quality.decisions
     assert (quality.first_listed_share, quality.copied_share) == (1.0, 0.0)  # the prompts suggest nothing now
     assert decision_quality([match.pk], ["random"]) == {}  # agents without a model make no decisions here
+
+
+def refuse_to_read_calls(*_args, **_kwargs):
+    raise AssertionError("a page view summed the stored calls")
 
 
 def report_with(decisions: list[dict]) -> dict:
