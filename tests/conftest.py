@@ -120,13 +120,30 @@ def _module_text(path: str) -> str:
     return _TEXTS[path]
 
 
+# The consumer tests run once per channel layer (the ``layer`` and ``cut_layer`` fixtures). Each phase keeps the layer
+# of its deployment: phase 1 the embedded default's in-memory layer, phase 2 Redis beside PostgreSQL, as a site runs.
+# SQLite with Redis, or PostgreSQL with the in-memory layer, is nobody's configuration; running both layers in both
+# phases cost a minute of CI. TEST_PHASE=embedded (phase 1 when phase 2 follows) leaves the Redis variants to phase 2.
+LAYER_PARAMS = ("layer", "cut_layer")
+PHASE_LAYER = {"embedded": "memory", "services": "redis"}
+
+
+def runs_in_phase(item, phase: str) -> bool:
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    layers = {params[name] for name in LAYER_PARAMS if name in params}
+    if layers and PHASE_LAYER[phase] not in layers:
+        return False
+    return phase != "services" or touches_services(item)
+
+
 def pytest_collection_modifyitems(config, items):
-    if os.environ.get("TEST_PHASE") == "services":
-        kept = [item for item in items if touches_services(item)]
-        dropped = [item for item in items if not touches_services(item)]
+    phase = os.environ.get("TEST_PHASE", "")
+    if phase in PHASE_LAYER:
+        dropped = [item for item in items if not runs_in_phase(item, phase)]
         if dropped:
             config.hook.pytest_deselected(items=dropped)
-            items[:] = kept
+            items[:] = [item for item in items if runs_in_phase(item, phase)]
+    if phase == "services":
         return  # phase 2 hands out whole files (--dist loadfile): the order of single tests does not matter there
     items[:] = worker_shares(items, int(os.environ.get("PYTEST_XDIST_WORKER_COUNT") or 1))
 
