@@ -59,6 +59,7 @@ def layout_of(data: dict) -> dict:
 
 class AirLandSeaBoard(BoardPresenter):
     template = "games/air_land_sea/board.html"
+    rules_template = "games/air_land_sea/rules.html"
 
     def layout(self, view: SeatView) -> dict:
         return layout_of(view.facts)

@@ -24,6 +24,7 @@ KEY, KEYHOLDER, TRAITOR = "key", "keyholder", "traitor"
 
 class TraitorBoard(BoardPresenter):
     template = "games/are_you_the_traitor/board.html"
+    rules_template = "games/are_you_the_traitor/rules.html"
     css = ("css/are_you_the_traitor.css",)
 
     def context(self, view: SeatView) -> dict[str, Any]:

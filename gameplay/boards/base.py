@@ -19,9 +19,12 @@ class BoardPresenter:
       script runs once per page and binds with delegated listeners.
     - ``live_template``: the stage of a realtime game played live (never swapped by the socket); "" for none.
     - ``image_coords``: the game's picture can label its cells (the board PNG's ``?coords=1``).
+    - ``rules_template``: the game's rules for people (``games/<id>/rules.html``), shown whole on its rules page and
+      in brief in the help panel of its match pages; "" for none.
     """
 
     template: str = GENERIC_TEMPLATE
+    rules_template: str = ""
     css: tuple[str, ...] = ()
     js: tuple[str, ...] = ()
     live_template: str = ""

@@ -104,6 +104,7 @@ def layout_of(data: Mapping[str, Any], names: Sequence[str]) -> dict[str, Any]:
 
 class GnomesBoard(BoardPresenter):
     template = "games/gnomes/board.html"
+    rules_template = "games/gnomes/rules.html"
 
     def layout(self, view: SeatView) -> dict[str, Any]:
         return layout_of(view.facts, view.seat_names)

@@ -12,6 +12,7 @@ from gameplay.engines.seat_view import SeatView
 
 class HiveBoard(BoardPresenter):
     template = "games/hive/board.html"
+    rules_template = "games/hive/rules.html"
     image_coords = True  # the picture can label its cells (board.png?coords=1, the page's "Show coordinates")
 
     def layout(self, view: SeatView) -> dict[str, Any]:

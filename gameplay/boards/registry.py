@@ -14,7 +14,8 @@ from gameplay.boards.who_is_spy import WhoIsSpyBoard
 
 def _simple(game_id: str, *, css: tuple[str, ...] = (), js: tuple[str, ...] = (), **extra) -> BoardPresenter:
     """A presenter that is only a template and its assets (the facts go to the template as they are)."""
-    attrs = {"template": f"games/{game_id}/board.html", "css": css, "js": js, **extra}
+    attrs = {"template": f"games/{game_id}/board.html", "rules_template": f"games/{game_id}/rules.html", "css": css,
+             "js": js, **extra}
     return type(f"{game_id.title().replace('_', '')}Board", (BoardPresenter,), attrs)()
 
 

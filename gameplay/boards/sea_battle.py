@@ -121,6 +121,7 @@ def layout_of(data: Mapping[str, Any]) -> dict[str, Any]:
 
 class SeaBattleBoard(BoardPresenter):
     template = "games/sea_battle/board.html"
+    rules_template = "games/sea_battle/rules.html"
 
     def layout(self, view: SeatView) -> dict[str, Any]:
         return layout_of(view.facts)

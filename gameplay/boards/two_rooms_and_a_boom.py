@@ -76,6 +76,7 @@ def controls(view: SeatView) -> dict[str, Any]:
 
 class TwoRoomsBoard(BoardPresenter):
     template = "games/two_rooms_and_a_boom/board.html"
+    rules_template = "games/two_rooms_and_a_boom/rules.html"
     css = ("css/two_rooms.css",)
 
     def context(self, view: SeatView) -> dict[str, Any]:

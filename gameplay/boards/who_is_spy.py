@@ -34,6 +34,7 @@ def talk_rows(round_facts: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 class WhoIsSpyBoard(BoardPresenter):
     template = "games/who_is_spy/board.html"
+    rules_template = "games/who_is_spy/rules.html"
     css = ("css/who_is_spy.css",)
     js = ("js/who_is_spy.js",)
 

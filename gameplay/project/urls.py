@@ -6,6 +6,7 @@ from gameplay.web import views
 urlpatterns = [
     path("", views.lobby, name="lobby"),
     path("games/<slug:game_id>/new/", views.new_match, name="new_match"),
+    path("games/<slug:game_id>/rules/", views.game_rules, name="game_rules"),
     path("invite/<str:token>/", views.invite, name="invite"),
     path("play/<str:token>/", views.play, name="play"),
     path("play/<str:token>/board.png", views.board_png, name="board_png"),

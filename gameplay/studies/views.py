@@ -39,6 +39,7 @@ from gameplay.studies.participant_pages import (
 from gameplay.studies.waiting_views import next_round_pairing, pairing_rule
 from gameplay.web.rate_limits import limited_per_client
 from gameplay.web.rendering import view_context
+from gameplay.web.rules_pages import panel_context
 from gameplay.writes import seat_claims
 from gameplay.writes.agent_wait import agent_wait
 from gameplay.writes.services import ServiceError
@@ -175,6 +176,7 @@ def round_page(request, participant: Participant, n: int):
     view = match_selectors.seat_view(current.match, seat)
     context = {
         **view_context(view),
+        **panel_context(view.match.game_id),  # the game's rules in brief, as on every match page
         **_round_context(participant, current, n, view.result),
         "ws_path": f"/ws/play/{seat.token}/",
         # The same rule as the match page's chat box: what the round's game says with the round's options.

@@ -26,6 +26,7 @@ from gameplay.web.access import can_view_match, is_staff
 from gameplay.web.forms import INVITE, YOU, NewMatchForm
 from gameplay.web.rate_limits import limited_per_client
 from gameplay.web.rendering import board_context, board_extras, board_image_url, view_context
+from gameplay.web.rules_pages import RULES_PAGE, games_with_rules, panel_context, rules_context, rules_template
 from gameplay.writes import match_endings, seat_claims, services, timeouts
 
 # Seconds a board picture of one match version stays in Django's cache (and in browsers, for that version).
@@ -34,7 +35,22 @@ BOARD_IMAGE_SECONDS = 3600
 
 def lobby(request):
     matches = selectors.recent_matches(10, include_private=is_staff(request))
-    return render(request, "gameplay/lobby.html", {"games": all_specs(), "matches": matches})
+    specs = all_specs()
+    return render(
+        request, "gameplay/lobby.html", {"games": specs, "matches": matches, "with_rules": games_with_rules(specs)}
+    )
+
+
+@require_GET
+def game_rules(request, game_id: str):
+    """How to play a game, for people."""
+    try:
+        spec = game_class(game_id).spec
+    except UnknownGameError:
+        raise Http404("No such game") from None
+    if not rules_template(game_id):
+        raise Http404("This game has no rules page yet.")
+    return render(request, rules_template(game_id), rules_context(spec, RULES_PAGE))
 
 
 @require_http_methods(["GET", "POST"])
@@ -77,7 +93,11 @@ def new_match(request, game_id: str):
                 host_claim = next(c for c in claims if c.seat.index == host)
                 return seat_claims.hand_over(redirect("play", token=host_claim.seat.token), host_claim)
             return redirect("match_detail", match_id=match.pk)
-    return render(request, "gameplay/new_match.html", {"form": form, "spec": spec, "invite": INVITE})
+    return render(
+        request,
+        "gameplay/new_match.html",
+        {"form": form, "spec": spec, "invite": INVITE, "has_rules": bool(rules_template(game_id))},
+    )
 
 
 def _held_seat(request, token: str) -> Seat:
@@ -130,7 +150,12 @@ def play(request, token: str):
     return render(
         request,
         "gameplay/match.html",
-        {**view_context(view), "ws_path": f"/ws/play/{token}/", "invites": invites},
+        {
+            **view_context(view),
+            **panel_context(view.match.game_id),
+            "ws_path": f"/ws/play/{token}/",
+            "invites": invites,
+        },
     )
 
 
