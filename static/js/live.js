@@ -20,8 +20,10 @@
     showConnection("");
   });
 
-  // The board cell that had the keyboard when a frame arrived, to give it back once the frame replaced it.
-  let focusedCell = null;
+  // Where the keyboard was on the board, to give it back once a frame replaced the board: the cell (its
+  // data-cell) or the board itself. It is kept over frames that leave nothing to press (the opponent's turn), so the
+  // keyboard comes back to the same place when the turn does, and forgotten once the reader goes elsewhere.
+  let boardFocus = null;
 
   // The chat log keeps its newest line in view, unless the reader scrolled up to read older ones: then the
   // "New messages" button below it says that lines came, and takes the reader down to them.
@@ -47,6 +49,9 @@
     if (button) button.hidden = !shown;
   }
 
+  // A control of the board the keyboard can press: an enabled button, or an element made focusable (Hive's cells).
+  const PRESSABLE = "button:not([disabled]), [tabindex]:not([tabindex='-1'])";
+
   // Where the keyboard goes when it leaves the chat box: the control the board asks for, else its first one.
   function boardFocusTarget() {
     return document.querySelector("#board [data-autofocus]:not([disabled]), #board button:not([disabled]), #board [tabindex]");
@@ -62,8 +67,12 @@
 
   document.addEventListener("htmx:wsBeforeMessage", function () {
     const active = document.activeElement;
-    const cell = active instanceof Element ? active.closest("#board [data-cell]") : null;
-    focusedCell = cell ? cell.getAttribute("data-cell") : null;
+    if (active instanceof Element && active.closest("#board")) {
+      const cell = active.closest("#board [data-cell]");
+      boardFocus = { cell: cell ? cell.getAttribute("data-cell") : (boardFocus ? boardFocus.cell : null) };
+    } else if (active && active !== document.body) {
+      boardFocus = null;  // the reader is elsewhere (the chat box, the match controls): leave the keyboard there
+    }
     const log = chatLog();
     chatAtEnd = !log || isAtEnd(log);
     chatNewest = log ? newestLine(log) : null;
@@ -88,15 +97,17 @@
       chatSent = false;
     }
     // Keep the keyboard on the board after an update, unless the reader is in a field (the chat box): on the
-    // same cell if it is still one to press, else where the board asks for it.
+    // same cell if it is still one to press, else where the board asks for it, else its first control, else the
+    // board itself (nothing to press while the others play; the arrow keys go on from there).
     const active = document.activeElement;
-    if (!active || active === document.body) {
-      const same = focusedCell === null ? null
-        : document.querySelector('#board button[data-cell="' + CSS.escape(focusedCell) + '"]');
-      const target = same || document.querySelector("#board [data-autofocus]");
+    if (boardFocus && (!active || active === document.body)) {
+      const same = boardFocus.cell === null ? null
+        : document.querySelector('#board [data-cell="' + CSS.escape(boardFocus.cell) + '"]');
+      const pressable = same && same.matches(PRESSABLE) ? same : null;
+      const target = pressable || document.querySelector("#board [data-autofocus]:not([disabled])")
+        || document.querySelector("#board " + PRESSABLE) || document.getElementById("board");
       if (target) target.focus({ preventScroll: true });
     }
-    focusedCell = null;
     // A study round's Continue area listens for this (hx-trigger="round-changed from:body") until its
     // Continue form is there.
     if (document.getElementById("study-continue") && !document.getElementById("study-continue-form")) {

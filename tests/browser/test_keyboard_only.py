@@ -116,3 +116,57 @@ def test_gnomes_by_keyboard_arrow_keys_and_the_pad(laptop_page, server_url):
     page.wait_for_function(
         "t => Number(document.querySelector('#board .gnomes-turn').dataset.turn) > t", arg=turn
     )
+
+
+# Issue 39, point 4: after the page's first Tab ("Skip to the board") and Enter, a whole Santorini game is played with
+# the arrow keys and Enter alone: after every move, the agent's answer and every frame between, the keyboard is still
+# on the board (static/js/live.js gives it back; static/js/keys.js moves it between cells).
+TOWARDS = """goal => {
+  const box = (e) => { const b = e.getBoundingClientRect(); return [b.left + b.width / 2, b.top + b.height / 2]; };
+  const [fx, fy] = box(document.activeElement), [gx, gy] = box(document.querySelector(goal));
+  if (Math.abs(gx - fx) < 2 && Math.abs(gy - fy) < 2) return "";
+  if (Math.abs(gx - fx) >= Math.abs(gy - fy)) return gx > fx ? "ArrowRight" : "ArrowLeft";
+  return gy > fy ? "ArrowDown" : "ArrowUp";
+}"""
+ON_BOARD = "() => !!(document.activeElement && document.activeElement.closest('#board'))"
+
+
+def arrow_to(page, goal: str) -> None:
+    """Press arrow keys until the keyboard is on the first element matching ``goal`` (at most 12 presses)."""
+    for _ in range(12):
+        if page.evaluate("g => document.activeElement === document.querySelector(g)", goal):
+            return
+        key = page.evaluate(TOWARDS, goal)
+        if not key:
+            return
+        page.keyboard.press(key)
+    raise AssertionError(f"the arrow keys never reached {goal}")
+
+
+def test_a_whole_santorini_game_by_arrows_and_enter_after_one_tab(laptop_page, server_url):
+    page = laptop_page
+    page.goto(server_url + "/games/santorini/new/")
+    page.locator("[name=opt_max_turns]").fill("6")  # a turn cap: the game ends (a draw at worst) within six turns
+    page.get_by_role("button", name="Start match").click()  # Player 2 is the random agent by default
+    page.wait_for_url(re.compile(r"/play/[\w-]+/$"))
+    wait_until_live(page)
+    page.keyboard.press("Tab")  # the only Tab of the game
+    assert page.evaluate("() => document.activeElement.textContent") == "Skip to the board"
+    page.keyboard.press("Enter")
+    assert page.evaluate(ON_BOARD), "Skip to the board did not put the keyboard on the board"
+    decisions = 0
+    while True:
+        page.wait_for_selector("#result, #board button.cell.target, #board button.cell.pick")
+        if page.locator("#result").count():
+            break
+        assert page.evaluate(ON_BOARD), f"the keyboard left the board before decision {decisions + 1}"
+        goal = "#board button.cell.target" if page.locator("#board button.cell.target").count() else \
+            "#board button.cell.pick"
+        before = page.locator("#board").inner_html()
+        arrow_to(page, goal)
+        page.keyboard.press("Enter")
+        page.wait_for_function("html => document.querySelector('#board').innerHTML !== html", arg=before)
+        decisions += 1
+        assert decisions < 60, "the game did not end"
+    assert decisions >= 4, decisions  # two placements, then at least one move
+    assert "won" in page.locator("#result").inner_text() or "draw" in page.locator("#result").inner_text().lower()

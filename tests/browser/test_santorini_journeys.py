@@ -15,6 +15,10 @@ from tests.browser.santorini_player import (
     wait_until_playable,
 )
 
+# True once the tab's title and the page agree on whether it is this seat's turn (static/js/turn_cue.js).
+TITLE_FOLLOWS_TURN = """() => document.title.startsWith('(Your turn) ') ===
+  (!!document.querySelector('#status.your-turn') && !document.getElementById('result'))"""
+
 
 def start_match(page, server_url: str, seat_1: str) -> None:
     page.goto(server_url + "/")
@@ -74,6 +78,9 @@ def test_two_people_play_through_an_invite_link(chromium, server_url):
         host.wait_for_selector("#status.your-turn")  # the host's page starts by itself
         assert host.locator("#board .santorini button.cell").count() > 0
         assert "Waiting for Player 1" in guest.locator("#status").inner_text()
+        # The turn cue (issue 39): the tab's title says "(Your turn)" while it is, and only then.
+        host.wait_for_function(TITLE_FOLLOWS_TURN)
+        assert host.title().startswith("(Your turn) ") and not guest.title().startswith("(Your turn)")
         # The link was single-use: a third browser finds the seat taken, even with the guest's own seat URL.
         third_ctx = chromium.new_context()
         try:
@@ -105,6 +112,9 @@ def test_two_people_play_through_an_invite_link(chromium, server_url):
                 other.wait_for_function(
                     "v => document.querySelector('#board').dataset.version === v", arg=board_version(mover)
                 )
+                for page in (mover, other):  # when the turn arrives (or leaves), the title follows
+                    page.wait_for_function(TITLE_FOLLOWS_TURN)
+        assert not host.title().startswith("(Your turn)") and not guest.title().startswith("(Your turn)")
         assert {result_text(host), result_text(guest)} in (
             {"You won!", "You lost. Player 1 won."},
             {"You won!", "You lost. Player 2 won."},
