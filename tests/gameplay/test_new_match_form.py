@@ -77,6 +77,7 @@ def test_seats_then_options_in_their_groups_and_players_only_where_the_count_var
         assert label_of(text, "id_num_seats") == "Players"
         assert f"{spec.min_seats} to {spec.max_seats}" in help_of(text, "id_num_seats")
         assert "data-seat-count" in text and text.index('name="num_seats"') < text.index("Who plays each seat")
+    assert "js/new_match.js" in text
     assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", text), "the CSP allows no inline script"
     assert not re.search(r"\son[a-z]+=", text), "the CSP allows no inline event handler"
 
