@@ -65,7 +65,7 @@ SPEC = GameSpec(
         OptionSpec("rounds_per_side", 2, "Arguments each side makes", int, bounds=(1, 10), short_value=1,
                    label="Arguments per side"),
         OptionSpec("openspiel_order", False, "The Against side opens (as in OpenSpiel); otherwise For opens",
-                   label="Against opens (OpenSpiel's order)"),
+                   label="OpenSpiel's speaking order"),
         OptionSpec("max_words", 150, "Most words in one argument (longer ones are refused)", int, bounds=(10, 150),
                    label="Most words per argument"),
         OptionSpec("judging", judging.SINGLE, "single: one winner or a draw; openspiel: each side judged on its own",
