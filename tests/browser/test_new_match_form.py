@@ -22,6 +22,10 @@ def test_two_rooms_shows_the_seats_of_the_chosen_number_of_players(phone_page, s
     assert visible_seats(page) == [f"seat_{i}" for i in range(6)]
     # The seats left out are disabled too, so Tab never reaches them and the form does not send them.
     assert page.locator(f"{SEATS}:disabled").count() == page.locator(SEATS).count() - 6
+    # With the keyboard: Tab from the last seat in play goes on to the options, past the seats left out.
+    page.get_by_label("Player 6", exact=True).focus()
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.name") == "opt_talk_budget"
     assert page.get_by_role("group", name="Who plays each seat").is_visible()
     assert page.get_by_role("group", name="Options").is_visible()
     # The options read as people say them, not as identifiers.

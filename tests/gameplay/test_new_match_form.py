@@ -65,6 +65,8 @@ def test_seats_then_options_in_their_groups_and_players_only_where_the_count_var
     seats = fieldset(text, "Who plays each seat")
     assert re.findall(r'data-seat="(\d+)"', seats) == [str(i) for i in range(spec.max_seats)]
     assert all(f'name="seat_{i}"' in seats for i in range(spec.max_seats))
+    hidden_or_off = r'<div class="field"[^>]*\shidden|<select[^>]*\sdisabled'
+    assert not re.search(hidden_or_off, seats), "without the script every seat shows, and works"
     if spec.options:
         options = fieldset(text, "Options")
         assert all(f'name="opt_{o.name}"' in options for o in spec.options)
