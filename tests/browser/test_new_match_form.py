@@ -17,6 +17,7 @@ def test_two_rooms_shows_the_seats_of_the_chosen_number_of_players(phone_page, s
     page = phone_page
     page.goto(server_url + "/")
     page.get_by_role("link", name="New Two Rooms and a Boom match").click()
+    page.wait_for_load_state()  # the click waits only for the new page to start; the deferred script runs before load
     players = page.get_by_label("Players", exact=True)
     assert players.input_value() == "6"
     assert visible_seats(page) == [f"seat_{i}" for i in range(6)]
