@@ -114,7 +114,8 @@ class Rules:
 @dataclass(frozen=True)
 class OptionSpec:
     """One game option: name, default, a human description and allowed type; ``bounds`` (low, high), inclusive,
-    for a number option (checked by ``Game``, so no engine checks its own ranges); ``short_value`` below."""
+    for a number option (checked by ``Game``, so no engine checks its own ranges); ``short_value`` and ``label``
+    below."""
 
     name: str
     default: Any
@@ -125,6 +126,10 @@ class OptionSpec:
     # A value of this option that keeps a match short (a low turn cap), for dry runs of a whole study such as the
     # bots' study of every game; None: the option does not bound a match's length.
     short_value: Any = None
+    # What people read for the option (the new-match form's field label), in sentence case: "Turn cap",
+    # "GameBench: Disrupt chooser". ``name`` is the key options are stored and sent under; the description is the
+    # help text beside the field. Every game declares one (check_spec in tests/engines/conformance.py).
+    label: str = ""
 
 
 @dataclass(frozen=True)

@@ -34,7 +34,9 @@ def agent_option_text(name: str, description: str) -> str:
 
 def option_form_field(opt: OptionSpec, initial=None) -> forms.Field:
     """The form field for one game option, typed from its OptionSpec (shared by every form that sets options)."""
-    label = opt.name.replace("_", " ").capitalize()
+    # The declared label (every game has one: check_spec); the name, made readable, only for a game built outside
+    # the registry that left it out.
+    label = opt.label or opt.name.replace("_", " ").capitalize()
     common = {"initial": opt.default if initial is None else initial, "label": label, "help_text": opt.description}
     if opt.type is bool:
         return forms.BooleanField(required=False, **common)
@@ -46,6 +48,11 @@ def option_form_field(opt: OptionSpec, initial=None) -> forms.Field:
 
 
 class NewMatchForm(forms.Form):
+    """Players (how many seats, when the game allows several counts), who plays each seat, the game's options, the
+    seed. The template groups them (``seat_fields``, ``option_fields``); static/js/new_match.js hides and disables
+    the seats beyond the chosen number of players. Without scripts every seat shows and the seats beyond the count
+    are ignored (``controllers`` reads only ``seat_count`` seats)."""
+
     seed = forms.IntegerField(
         required=False, min_value=0, max_value=2**62, help_text="Leave empty for a random seed."
     )
@@ -54,8 +61,14 @@ class NewMatchForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.spec = spec
         if spec.min_seats != spec.max_seats:
+            # Named num_seats in posts (scripted clients and tests send it); people read "Players".
             self.fields["num_seats"] = forms.TypedChoiceField(
-                choices=[(n, n) for n in range(spec.min_seats, spec.max_seats + 1)], coerce=int, initial=spec.min_seats
+                choices=[(n, n) for n in range(spec.min_seats, spec.max_seats + 1)], coerce=int, initial=spec.min_seats,
+                label="Players",
+                # The second sentence is for people without scripts, who see every seat whatever the number.
+                help_text=f"How many take part, agents included: {spec.min_seats} to {spec.max_seats}. "
+                "Seats past that number are not used.",
+                widget=forms.Select(attrs={"data-seat-count": "", "aria-controls": "seats"}),
             )
         for opt in spec.options:
             field = option_form_field(opt)
@@ -76,6 +89,17 @@ class NewMatchForm(forms.Form):
             label="Start before the others join",
             help_text="Normally nobody moves until everyone you invite has opened their link.",
         )
+
+    def players_field(self) -> forms.BoundField | None:
+        """The number of players, when the game lets it be chosen."""
+        return self["num_seats"] if "num_seats" in self.fields else None
+
+    def seat_fields(self) -> list[tuple[int, forms.BoundField]]:
+        """Every seat's field with its index, the most seats the game allows."""
+        return [(seat, self[f"seat_{seat}"]) for seat in range(self.spec.max_seats)]
+
+    def option_fields(self) -> list[forms.BoundField]:
+        return [self[f"opt_{opt.name}"] for opt in self.spec.options]
 
     def seat_count(self) -> int:
         return self.cleaned_data.get("num_seats") or self.spec.min_seats

@@ -55,7 +55,7 @@ def choose(page):
 def test_person_plays_a_whole_game_against_the_random_agent_on_a_phone(phone_page, server_url):
     page = phone_page
     start_against_agent(page, server_url, "Arctic Scavengers", "East Tribe", "random", "#board .arctic",
-                        choices={"Contested count": str(PHONE_CONTESTED)})
+                        choices={"Contested resources": str(PHONE_CONTESTED)})
     wait_until_live(page)
     assert PHONE_ROUNDS == 5
     assert f"Round 1 of {PHONE_ROUNDS}" in page.locator("#board .arctic").inner_text()
@@ -126,8 +126,8 @@ def test_two_people_play_a_short_game_through_an_invite_link(chromium, server_ur
     try:
         host.goto(server_url + "/")
         host.get_by_role("link", name="New Arctic Scavengers match").click()
-        host.get_by_label("Gamebench rounds").check()
-        host.get_by_label("Contested count").select_option("1")
+        host.get_by_label("GameBench: short game").check()
+        host.get_by_label("Contested resources").select_option("1")
         host.get_by_label("East Tribe").select_option("invite")
         host.get_by_role("button", name="Start match").click()
         host.wait_for_selector("#board .arctic")

@@ -19,7 +19,7 @@ def test_two_people_debate_to_the_rules_verdict(chromium, server_url):
         pro.goto(server_url + "/")
         pro.get_by_role("link", name="New Debate match").click()
         pro.get_by_label("Topic").fill("0")
-        pro.get_by_label("Rounds per side").fill("1")
+        pro.get_by_label("Arguments per side").fill("1")
         pro.get_by_label("Against", exact=True).select_option("invite")
         pro.get_by_role("button", name="Start match").click()
         pro.wait_for_url(re.compile(r"/play/[\w-]+/$"))

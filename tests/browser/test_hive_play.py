@@ -153,7 +153,7 @@ def test_finished_match_page_and_replay_show_the_picture(laptop_page, server_url
     page.get_by_label("White").select_option("agent:random")
     page.get_by_label("Black").select_option("agent:random")
     page.get_by_label("Seed").fill("11")
-    page.get_by_label("Max turns").fill("40")  # random play is long; a draw at 40 turns keeps this quick
+    page.get_by_label("Turn cap").fill("40")  # random play is long; a draw at 40 turns keeps this quick
     page.get_by_role("button", name="Start match").click()
     page.wait_for_url(re.compile(r"/matches/\d+/$"))
     # The agents play in the background; the spectator page follows them until the result is there.

@@ -25,8 +25,8 @@ def test_three_people_trade_blind_until_a_corner(chromium, server_url):
         p1.goto(server_url + "/")
         p1.get_by_role("link", name="New Pit match").click()
         p1.get_by_label("Seed").fill(str(SEED))
-        p1.get_by_label("Num seats").select_option("3")
-        p1.get_by_label("Max hands").fill("1")
+        p1.get_by_label("Players").select_option("3")
+        p1.get_by_label("Hand cap").fill("1")
         p1.get_by_label("Player 2", exact=True).select_option("invite")
         p1.get_by_label("Player 3", exact=True).select_option("invite")
         p1.get_by_role("button", name="Start match").click()
@@ -91,8 +91,8 @@ def test_a_person_plays_a_whole_game_against_two_random_agents(phone_page, serve
     page.goto(server_url + "/")
     page.get_by_role("link", name="New Pit match").click()
     page.get_by_label("Seed").fill("11")
-    page.get_by_label("Tick cap").fill("3")
-    page.get_by_label("Max hands").fill("1")
+    page.get_by_label("Ticks per hand").fill("3")
+    page.get_by_label("Hand cap").fill("1")
     page.get_by_role("button", name="Start match").click()  # Players 2 and 3 default to the random agent
     page.wait_for_url(re.compile(r"/play/[\w-]+/$"))
     clicks = 0

@@ -95,7 +95,7 @@ def test_six_people_play_two_rooms_and_a_boom_to_the_end(chromium, server_url):
         host.goto(server_url + "/")
         host.get_by_role("link", name="New Two Rooms and a Boom match").click()
         host.get_by_label("Seed").fill(str(SEED))
-        host.get_by_label("Num seats").select_option("6")
+        host.get_by_label("Players").select_option("6")
         for name in NAMES[1:]:
             host.get_by_label(name, exact=True).select_option("invite")
         host.get_by_role("button", name="Start match").click()

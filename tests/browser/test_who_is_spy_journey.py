@@ -106,7 +106,7 @@ def test_a_person_plays_who_is_spy_against_three_llm_agents_on_a_phone(chromium,
                 page.goto(url + "/")
                 page.get_by_role("link", name="New Who is Spy match").click()
                 page.get_by_label("Seed").fill(str(SEED))
-                page.get_by_label("Pair index").fill(str(PAIR))
+                page.get_by_label("Word pair", exact=True).fill(str(PAIR))
                 assert page.get_by_label("Player 1", exact=True).input_value() == "you"  # "Me (this browser)"
                 for name in ("Player 2", "Player 3", "Player 4"):
                     page.get_by_label(name, exact=True).select_option(f"agent:{AGENT}")

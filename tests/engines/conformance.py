@@ -160,6 +160,14 @@ def check_spec(game: Game) -> None:
     for measure in spec.measures:
         assert measure.kind in MEASURE_KINDS, f"measure {measure.name!r} has unknown kind {measure.kind!r}"
         assert measure.description, f"measure {measure.name!r} needs a description"
+    # People choose options by their labels (the new-match form, the study admin): a label that is missing, or is
+    # the raw name ("gamebench_vp_share_scores"), leaves them guessing. Sentence case, so it starts with a capital.
+    labels = [o.label for o in spec.options]
+    for option in spec.options:
+        assert option.label, f"option {option.name!r} needs a label people read (OptionSpec.label)"
+        assert "_" not in option.label, f"option {option.name!r}'s label {option.label!r} reads like an identifier"
+        assert option.label[0].isupper(), f"option {option.name!r}'s label {option.label!r} must start with a capital"
+    assert len(labels) == len(set(labels)), f"{spec.id}'s option labels repeat: {labels}"
     if spec.concurrent_actions:
         assert spec.simultaneous, "concurrent actions need simultaneous seats (several seats act at once)"
     if spec.realtime:

@@ -26,6 +26,7 @@ from gameplay.engines.api import (
     IllegalActionError,
     MeasureSpec,
     Observation,
+    OptionSpec,
     Rules,
     State,
     TextAction,
@@ -331,6 +332,15 @@ def test_chat_rounds_and_spec_consistency():
     with pytest.raises(AssertionError, match="not valid options"):
         check_spec(_duel_with({"round_sequence": True},
                               game_methods={"next_round_options": lambda self: {"no_such_option": 1}})())
+
+
+@pytest.mark.parametrize("label,problem", [("", "needs a label"), ("Max_guesses", "reads like an identifier"),
+                                           ("max guesses", "must start with a capital")])
+def test_an_option_without_a_readable_label_fails(label, problem):
+    option = OptionSpec("max_guesses", 5, "Guesses before a draw.", int, bounds=(1, 9), label=label)
+    with pytest.raises(AssertionError, match=problem):
+        check_spec(_duel_with({"options": (option,)})())
+    check_spec(_duel_with({"options": (dataclasses.replace(option, label="Guesses before a draw"),)})())
 
 
 def _store_chat(self, seat, text):

@@ -90,8 +90,9 @@ class TimedGame(Game):
     spec = GameSpec(
         id="timed_test", name="Timed (test)", description="test only", min_seats=2, max_seats=3, simultaneous=True,
         turn_timer=True,
-        options=(OptionSpec("seconds", LIMIT, "Seconds per decision (0: none).", int, bounds=(0, 600)),
-                 OptionSpec("together", False, "Every seat chooses at once.")),
+        options=(OptionSpec("seconds", LIMIT, "Seconds per decision (0: none).", int, bounds=(0, 600),
+                            label="Seconds per decision"),
+                 OptionSpec("together", False, "Every seat chooses at once.", label="Choose together")),
     )
     state_class = TimedState
     rules = Rules("Go or wait.", {"turns": "Each seat in turn goes or waits; out of time, it waits."})

@@ -60,7 +60,7 @@ class RingState(State):
 class RingGame(Game):
     spec = GameSpec(
         id="ring", name="Ring", description="A test game.", min_seats=3, max_seats=5, has_chat=True,
-        options=(OptionSpec("length", 8, "Passes before the end.", int),),
+        options=(OptionSpec("length", 8, "Passes before the end.", int, label="Passes"),),
     )
     state_class = RingState
     rules = Rules("Pass the token.")

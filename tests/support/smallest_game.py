@@ -47,7 +47,8 @@ class NimState(State):
 class NimGame(Game):
     spec = GameSpec(id="nim", name="Nim", description="Take one or two stones; whoever takes the last one wins.",
                     min_seats=2, max_seats=2,
-                    options=(OptionSpec("pile", 7, "Stones at the start", int, bounds=(1, 99)),))
+                    options=(OptionSpec("pile", 7, "Stones at the start", int, bounds=(1, 99),
+                                        label="Stones at the start"),))
     state_class = NimState
     rules = Rules("Players take one or two stones in turn. Whoever takes the last stone wins.",
                   {"taking": "On your turn take one or two stones, never more than are left."})

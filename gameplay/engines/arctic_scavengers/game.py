@@ -167,17 +167,19 @@ class ArcticGame(Game):
         options=(
             OptionSpec("gamebench_rounds", False,
                        "GameBench's short game: a contested pile of only 5 (Wolf Pack, Grenade, Sled Team, Field "
-                       "Crew, Tribe Family of 5) and a skirmish every round from round 1, so 5 rounds."),
+                       "Crew, Tribe Family of 5) and a skirmish every round from round 1, so 5 rounds.",
+                       label="GameBench: short game"),
             OptionSpec("contested_count", 14,
                        "Platform option for short matches and tests: keep only this many contested resources "
                        "(after the shuffle). 14 is the published game.", type=int, choices=tuple(range(1, 15)),
-                       short_value=2),
+                       short_value=2, label="Contested resources"),
             OptionSpec("gamebench_fight_sum", False,
                        "GameBench's skirmish strength: every FIGHT number on the kept cards added up (tools and "
-                       "Group Leaders count without a person to carry them, any number per person)."),
+                       "Group Leaders count without a person to carry them, any number per person).",
+                       label="GameBench: skirmish strength"),
             OptionSpec("tiebreak_skirmishes", False,
                        "Break a tie for most people by most skirmishes won (otherwise the tied tribes share the "
-                       "win)."),
+                       "win).", label="Break ties by skirmishes won"),
         ),
         seat_names=SEAT_NAMES,
         measures=(

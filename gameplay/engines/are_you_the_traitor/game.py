@@ -303,16 +303,17 @@ class TraitorGame(Game):
         information_sampling=True,
         options=(
             OptionSpec("target_points", 10, "Points that end the game after the round in which someone reaches "
-                       "them; the most points win.", int, bounds=(1, 60)),
+                       "them; the most points win.", int, bounds=(1, 60), label="Points to win"),
             OptionSpec("max_rounds", 20, "Platform rule: the game ends after this many rounds; the most points "
-                       "win.", int, bounds=(1, 200), short_value=1),
+                       "win.", int, bounds=(1, 200), short_value=1, label="Round cap"),
             OptionSpec("ticks_before_handoff", 4, "Platform rule: full turns of talk before the Keyholder must hand "
-                       "the Key to a Wizard (0: at once).", int, bounds=(0, 30), short_value=1),
+                       "the Key to a Wizard (0: at once).", int, bounds=(0, 30), short_value=1,
+                       label="Turns of talk before the Key is handed over"),
             OptionSpec("gamebench_fixed_roles", False, "GameBench's version: the same roles every round (with 5 "
                        "players: Traitor, Evil Wizard, Good Wizard, Keyholder, Guard in seat order; otherwise the "
-                       "first round's deal is kept)."),
+                       "first round's deal is kept).", label="GameBench: fixed roles"),
             OptionSpec("gamebench_team_win", False, "GameBench's result: the whole team (as in the last round) of "
-                       "the player with the most points wins."),
+                       "the player with the most points wins.", label="GameBench: team win"),
         ),
         measures=(
             MeasureSpec("points", "The seat's treasure points (at the end: its final total)."),

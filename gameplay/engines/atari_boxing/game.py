@@ -260,13 +260,14 @@ class BoxingGame(Game):
         realtime=True,
         options=(
             OptionSpec("frames_per_decision", 15, "Frames each pair of choices is held (15 = a quarter second).",
-                       type=int, choices=DECISION_FRAME_CHOICES),
+                       type=int, choices=DECISION_FRAME_CHOICES, label="Frames per decision"),
             OptionSpec("live", True, "With a person in the bout, run it at full speed: the key a person holds at "
                        "each decision point is their choice, and a late agent keeps its last action. Off: every "
-                       "decision point waits for both players (turn-based, for slow agents).", type=bool),
+                       "decision point waits for both players (turn-based, for slow agents).", type=bool,
+                       label="Live play"),
             OptionSpec("max_frames", 0, "End the bout after this many frames (0 = the full 2:00; GameBench's "
                        "runs stopped at 1000).", type=int, bounds=(0, LONGEST_BOUT_FRAMES),
-                       short_value=120),
+                       short_value=120, label="Frame cap"),
         ),
         seat_names=SEATS,
         has_image=True,

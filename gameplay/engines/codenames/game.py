@@ -287,17 +287,18 @@ class CodenamesGame(Game):
         team_chat=True,
         options=(
             OptionSpec("invalid_clue_penalty", False, "An invalid clue is not refused: it ends the turn and the "
-                       "opposing Spymaster covers one of their own agents (the rulebook's penalty)."),
+                       "opposing Spymaster covers one of their own agents (the rulebook's penalty).",
+                       label="Penalty for an invalid clue"),
             OptionSpec("gamebench_board", False, "GameBench's board: 21 cards (9 Red, 8 Blue, 3 bystanders, "
-                       "1 assassin); Red always starts."),
-            OptionSpec("gamebench_unchecked_clues", False, GAMEBENCH_CLUES),
+                       "1 assassin); Red always starts.", label="GameBench: 21-card board"),
+            OptionSpec("gamebench_unchecked_clues", False, GAMEBENCH_CLUES, label="GameBench: unchecked clues"),
             OptionSpec("gamebench_end_turn_anytime", False, "GameBench's turn: the guesser may end the turn before "
-                       "any guess."),
+                       "any guess.", label="GameBench: end the turn before any guess"),
             OptionSpec("gamebench_scores", False, "GameBench's scores: revealed own agents, +3 for the winner, 0 "
-                       "for the team that picked the assassin, as shares of the total."),
+                       "for the team that picked the assassin, as shares of the total.", label="GameBench: scores"),
             OptionSpec("max_turns", 50, "A platform cap on team turns (only reachable when turns may pass without "
                        "a guess); the team with fewer agents left then wins.", type=int, bounds=(10, 200),
-                       short_value=10),
+                       short_value=10, label="Turn cap"),
         ),
         measures=(
             MeasureSpec("agents_found", "Agents of the seat's team revealed by the end (by either team)."),

@@ -49,12 +49,13 @@ SPEC = GameSpec(
     options=(
         OptionSpec("scenario", "fixed", "fixed: OpenSpiel's scenario (Player 1 holds apples and bananas, Player 2 "
                    "blueberries and kiwis); random: baskets and valuations drawn from the match seed",
-                   type=str, choices=("fixed", "random")),
+                   type=str, choices=("fixed", "random"), label="Scenario"),
         OptionSpec("max_turns_per_seat", 3, "Turns each player has before the game ends without a trade",
-                   type=int, bounds=(1, 10), short_value=2),
+                   type=int, bounds=(1, 10), short_value=2, label="Turns per player"),
         OptionSpec("openspiel_opening", False, "Start as in OpenSpiel: Player 1's opening offer (1 banana for 1 "
-                   "apple) is already sent and Player 2 moves first"),
-        OptionSpec("max_offer_units", 3, "The most fruits on one side of an offer", type=int, bounds=(1, 5)),
+                   "apple) is already sent and Player 2 moves first", label="Start with OpenSpiel's opening offer"),
+        OptionSpec("max_offer_units", 3, "The most fruits on one side of an offer", type=int, bounds=(1, 5),
+                   label="Most fruits on one side of an offer"),
     ),
     measures=(
         MeasureSpec("payoff", "Points received minus points given, at the seat's own valuations (0 without a trade)"),

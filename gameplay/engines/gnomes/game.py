@@ -253,15 +253,15 @@ class GnomesGame(Game):
         has_chat=True,
         options=(
             OptionSpec("round", 1, "Round 1-5 of the testbed: picks the treasure and which player sees it.",
-                       type=int, choices=ROUND_NUMBERS),
+                       type=int, choices=ROUND_NUMBERS, label="Round"),
             OptionSpec("first_seat", 0, "Which seat moves first (0 = Gnome A, 1 = Gnome B).",
-                       type=int, choices=(0, 1)),
+                       type=int, choices=(0, 1), label="Who moves first"),
             OptionSpec("turn_cap", 200, "Moves allowed before the round ends without the treasure (1-1000).",
-                       type=int, bounds=TURN_CAP_RANGE, short_value=20),
+                       type=int, bounds=TURN_CAP_RANGE, short_value=20, label="Move cap"),
             OptionSpec("chat", True, "Players may chat (off for the mute control condition of a study).",
-                       type=bool),
+                       type=bool, label="Chat"),
             OptionSpec("show_hints", False, "Show people hints on how to talk to an agent partner (UI only).",
-                       type=bool),
+                       type=bool, label="Show hints on talking to an agent"),
             OptionSpec(
                 "partner_attempts", False,
                 "Show each player the direction their partner tried when the token did not move (a stay, or a "
@@ -269,6 +269,7 @@ class GnomesGame(Game):
                 "testbed: a player sees the token and their own walls only, so a partner who left the token "
                 "where it was may have stayed or hit a wall.",
                 type=bool,
+                label="Show the partner's blocked moves",
             ),
         ),
         seat_names=("Gnome A", "Gnome B"),

@@ -301,11 +301,14 @@ class HiveGame(Game):
             MeasureSpec("turns", "Turns played by both players (plies: each placement, movement or pass)."),
         ),
         options=(
-            OptionSpec("mosquito", False, "Add the Mosquito (copies the movement of the bugs it touches)."),
-            OptionSpec("ladybug", False, "Add the Ladybug (two steps over the top of the hive, then one down)."),
+            OptionSpec("mosquito", False, "Add the Mosquito (copies the movement of the bugs it touches).",
+                       label="Mosquito"),
+            OptionSpec("ladybug", False, "Add the Ladybug (two steps over the top of the hive, then one down).",
+                       label="Ladybug"),
             OptionSpec(
                 "pillbug", False,
                 "Add the Pillbug (walks like a queen, or lifts a neighbouring piece over itself).",
+                label="Pillbug",
             ),
             OptionSpec(
                 "max_turns", 0,
@@ -313,11 +316,13 @@ class HiveGame(Game):
                 f"turn). 0 = no limit of your own: the game is still drawn at the hard cap of {HARD_CAP} "
                 f"turns. At most {MAX_TURN_LIMIT}.",
                 type=int, bounds=(0, MAX_TURN_LIMIT), short_value=30,
+                label="Turn cap",
             ),
             OptionSpec(
                 "gamebench", False,
                 f"GameBench preset (the benchmark's variant): no beetles in either set, and a draw after "
                 f"{GAMEBENCH_TURNS} turns (max_turns {GAMEBENCH_TURNS} unless max_turns is set).",
+                label="GameBench preset",
             ),
         ),
     )

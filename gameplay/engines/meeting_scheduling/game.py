@@ -204,11 +204,12 @@ class MeetingGame(Game):
         options=(
             OptionSpec("scenario", "fixed", "fixed: OpenSpiel's Bob/Suzy schedules; random: schedules drawn from the "
                        "seed (2-3 out-of-office days, values 0-15, at least one day both can attend)", str,
-                       choices=("fixed", "random")),
+                       choices=("fixed", "random"), label="Scenario"),
             OptionSpec("max_turns_per_seat", 3, "Turns each player has before the game ends without agreement", int,
-                       bounds=(1, 10), short_value=2),
+                       bounds=(1, 10), short_value=2, label="Turns per player"),
             OptionSpec("openspiel_opening", False, "Start, as OpenSpiel does, with Player 1's opening message "
-                       "proposing a day already sent; Player 2 then moves first"),
+                       "proposing a day already sent; Player 2 then moves first",
+                       label="Start with OpenSpiel's opening message"),
         ),
         measures=(
             MeasureSpec("payoff", "The player's own value of the agreed day (0 without an agreement), 0-20"),

@@ -315,24 +315,24 @@ class PitGame(Game):
         has_evaluation=True,
         options=(
             OptionSpec("bull_and_bear", False, "Advanced game: add the Bull (wild, doubles a full corner) and the "
-                       "Bear (blocks a corner); their holders lose 20 when someone corners."),
+                       "Bear (blocks a corner); their holders lose 20 when someone corners.", label="Bull and Bear"),
             OptionSpec("gamebench_deck", False, "GameBench's deck: Wheat 100, Barley 85, Corn 75, Soyabeans 55 "
-                       "(9 each) for any number of players, dealt round the table."),
+                       "(9 each) for any number of players, dealt round the table.", label="GameBench: deck"),
             OptionSpec("gamebench_corner_at_6", False, "GameBench's corner: 6 cards of a commodity (5 + Bull; "
-                       "6 + Bull doubles) instead of all 9."),
+                       "6 + Bull doubles) instead of all 9.", label="GameBench: corner at 6 cards"),
             OptionSpec("gamebench_public_commodities", False, "GameBench's open offers: every offer and trade names "
-                       "its commodity publicly."),
+                       "its commodity publicly.", label="GameBench: open offers"),
             OptionSpec("gamebench_unequal_trades", False, "GameBench's answers: take an offer with any number of "
-                       "cards of one commodity (hand sizes change)."),
+                       "cards of one commodity (hand sizes change).", label="GameBench: unequal trades"),
             OptionSpec("gamebench_bear_penalty", False, "GameBench's Bear: it does not block a corner; the "
-                       "cornering hand loses 20 if it holds it; no other penalty."),
+                       "cornering hand loses 20 if it holds it; no other penalty.", label="GameBench: Bear penalty"),
             OptionSpec("gamebench_share_scores", False, "GameBench's result: each player's share of all positive "
-                       "points, instead of the highest total winning."),
+                       "points, instead of the highest total winning.", label="GameBench: scores as shares"),
             OptionSpec("tick_cap", 60, "Platform rule: ticks a hand may last before it is re-dealt without score.",
-                       int, bounds=(1, 100_000), short_value=4),
+                       int, bounds=(1, 100_000), short_value=4, label="Ticks per hand"),
             OptionSpec("max_hands", 10, "Platform rule: the game ends after this many hands (re-deals included); "
-                       "the highest total then wins.", int, bounds=(1, 100_000), short_value=1),
-            OptionSpec("target", 500, "Points that win the game.", int, bounds=(1, 100_000)),
+                       "the highest total then wins.", int, bounds=(1, 100_000), short_value=1, label="Hand cap"),
+            OptionSpec("target", 500, "Points that win the game.", int, bounds=(1, 100_000), label="Points to win"),
         ),
         measures=(
             MeasureSpec("points", "The seat's total points at the end (corners minus Bull/Bear penalties)."),

@@ -367,12 +367,14 @@ class SantoriniGame(Game):
                 False,
                 "Workers alternate each turn (A, B, A, ...); a player whose turn's worker is stuck "
                 "loses. GameBench variant; its preset also sets win_on_any_level3.",
+                label="Alternate workers",
             ),
             OptionSpec(
                 "win_on_any_level3",
                 False,
                 "Any move onto level 3 wins, even from level 3 (GameBench rules text); officially "
                 "only a move up from level 2 wins.",
+                label="Win on any move onto level 3",
             ),
             OptionSpec(
                 "max_turns",
@@ -383,6 +385,7 @@ class SantoriniGame(Game):
                 type=int,
                 bounds=(0, MAX_TURNS_BOUND),
                 short_value=10,
+                label="Turn cap",
             ),
         ),
     )

@@ -313,8 +313,9 @@ class SeaBattleGame(Game):
         options=(
             OptionSpec("turn_cap", 100, "Platform rule (GameBench had no limit): the battle stops after this many "
                        "turns; then the fleet with more ships afloat wins, then the one with less damage, else a "
-                       "draw.", type=int, bounds=TURN_CAP_RANGE, short_value=4),
-            OptionSpec("gamebench_resolution", False, GAMEBENCH_RESOLUTION, type=bool),
+                       "draw.", type=int, bounds=TURN_CAP_RANGE, short_value=4, label="Turn cap"),
+            OptionSpec("gamebench_resolution", False, GAMEBENCH_RESOLUTION, type=bool,
+                       label="GameBench: turn resolution"),
         ),
         seat_names=TEAMS,
         measures=(

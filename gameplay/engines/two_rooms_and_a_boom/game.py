@@ -361,12 +361,15 @@ class TwoRoomsGame(Game):
         information_sampling=True,
         options=(
             OptionSpec("talk_budget", 1, "Talk actions per player in the last round; round r of 3 gives (4 - r) "
-                       "times as many (3, 2, 1 by default, like the 3-, 2- and 1-minute rounds).", int, bounds=(1, 5)),
+                       "times as many (3, 2, 1 by default, like the 3-, 2- and 1-minute rounds).", int, bounds=(1, 5),
+                       label="Talk actions in the last round"),
             OptionSpec("parley_messages", 1, "Messages (or passes) each Leader has in the parley before each "
-                       "exchange; 0 skips the parley.", int, bounds=(0, 3), short_value=0),
+                       "exchange; 0 skips the parley.", int, bounds=(0, 3), short_value=0,
+                       label="Parley messages per Leader"),
             OptionSpec("gamebench_simplified", False, "GameBench's version (6 players only): 3 per room, one Leader "
                        "per room drawn at random for the whole game, players told only their team colour, no "
-                       "nominating, usurping, sharing or parley, 1 hostage per room per round."),
+                       "nominating, usurping, sharing or parley, 1 hostage per room per round.",
+                       label="GameBench: simplified game"),
         ),
         measures=(
             MeasureSpec("team_won", "Whether the seat won: its team won, or it is the Gambler and bet right.", "bool"),

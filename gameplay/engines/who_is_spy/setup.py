@@ -39,45 +39,48 @@ OPTIONS = (
     # A short list, not bounds: the largest count fits only larger tables (checked in checked_setup), while bounds
     # promise that both ends work at any seat count.
     OptionSpec("spies", 1, "Number of spies; there must be fewer spies than villagers (2 spies need 5 "
-               "players, 3 need 7, 4 need 9).", int, choices=(1, 2, 3, 4)),
+               "players, 3 need 7, 4 need 9).", int, choices=(1, 2, 3, 4), label="Spies"),
     OptionSpec("pair_index", -1, "Which word pair of the list to play (0-based; of word_pairs when given, its first "
-               f"{len(word_pairs())} pairs); -1 draws one at random.", int, bounds=(-1, len(word_pairs()) - 1)),
+               f"{len(word_pairs())} pairs); -1 draws one at random.", int, bounds=(-1, len(word_pairs()) - 1),
+               label="Word pair"),
     OptionSpec("spy_word", "random", "Which word of the pair is the spy word: 'first' or 'second' as the pair is "
                "listed, or 'random' (drawn per game). Seed 002 plays each pair twice, each word once as the spy word.",
-               str, choices=SPY_WORDS),
+               str, choices=SPY_WORDS, label="Spy word"),
     # Choices, not bounds, for the same reason as spies: a seat past the table's size is refused in checked_setup.
     OptionSpec("spy_seat", -1, "The seat holding the spy word, counted from 0 in seat order (with several spies, one "
                "of them; the others are dealt at random); -1 deals it at random. Seed 002's guest is always the spy.",
-               int, choices=tuple(range(-1, MAX_SEATS))),
+               int, choices=tuple(range(-1, MAX_SEATS)), label="Spy's seat"),
     OptionSpec("word_pairs", "", "Your own word pairs instead of the built-in list, as JSON: a list of two-word "
                'lists such as [["BERT", "GPT"], ["cat", "dog"]] (at most 1000 pairs, words of at most 40 characters). '
-               "Empty: the built-in list.", pairs_json),
-    OptionSpec("max_description_words", 10, "Most words a description may have.", int, bounds=(3, 30)),
+               "Empty: the built-in list.", pairs_json, label="Your own word pairs"),
+    OptionSpec("max_description_words", 10, "Most words a description may have.", int, bounds=(3, 30),
+               label="Most words per description"),
     # SpyGame's rule by default: a repeat is refused and the speaker says something new (the platform's
     # random players and language-model agents replace a refused text). 'strike' accepts a repeat but
     # marks it as saying nothing; 'allow' lets repeats count.
     OptionSpec("repeat_rule", "reject", "A description repeating an earlier one: 'reject' (refused, as in "
                "SpyGame), 'strike' (accepted, but struck: it counts as saying nothing) or 'allow'.",
-               str, choices=REPEAT_RULES),
+               str, choices=REPEAT_RULES, label="Repeated descriptions"),
     OptionSpec("show_votes", False, "Show every vote to everyone as it is cast (SpyGame keeps votes "
-               "secret and announces only the result)."),
+               "secret and announces only the result).", label="Show votes as they are cast"),
     OptionSpec("spy_guess", False, "Variant: a speaker may instead claim to be a spy and name the "
-               "villagers' word; right wins the game for the spies, wrong puts that speaker out."),
+               "villagers' word; right wins the game for the spies, wrong puts that speaker out.",
+               label="Spies may guess the word"),
     OptionSpec("max_rounds", 7, "Rounds before the game stops; the spies then win.", int, bounds=(1, 20),
-               short_value=1),
+               short_value=1, label="Round cap"),
     OptionSpec("describe_seconds", 0, "Timer: seconds a person has to describe (0: no limit). With a limit a "
                "speaker may also pass, and one whose time runs out passes: no description.", int,
-               bounds=(0, 600)),
+               bounds=(0, 600), label="Seconds to describe"),
     OptionSpec("vote_seconds", 0, "Timer: seconds a person has to vote (0: no limit). With a limit a voter "
                "may also abstain, and one whose time runs out abstains: a vote for nobody.", int,
-               bounds=(0, 600)),
+               bounds=(0, 600), label="Seconds to vote"),
     OptionSpec("seat_names", "player", "The players' names, seed 002's three naming methods (its Table 2): "
                "'player' (Player 1, Player 2, ...; method 1, the least biased), 'name_number' (Aaron One, Barbara "
                "Two, ...; method 2) or 'first_name' (Jack, Mary, Alice, Tom, ...; method 3).", str,
-               choices=tuple(SEAT_NAMES)),
+               choices=tuple(SEAT_NAMES), label="Player names"),
     OptionSpec("content_free", "", "Bias experiments (seed 002): the seats whose descriptions are content-free, "
                "shown as '...' whatever they write: 'all', or seat numbers counted from 0 separated by commas "
-               "('0,2'). Empty: none.", str),
+               "('0,2'). Empty: none.", str, label="Content-free seats"),
 )
 
 
