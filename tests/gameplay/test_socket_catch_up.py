@@ -74,11 +74,13 @@ async def test_a_quiet_socket_that_missed_nothing_is_sent_nothing(layer, quick_c
 
 async def test_a_busy_socket_does_not_look(layer, settings, monkeypatch):
     """The check runs only after a quiet spell: frames going by (here, board clicks) put it off."""
-    settings.SOCKET_CATCH_UP_SECONDS = 0.5
+    # A quiet spell of 1 s against frames 0.15 s apart: a margin wide enough for a frame drawn slowly on a busy CI
+    # machine (with 0.5 s, one run looked once).
+    settings.SOCKET_CATCH_UP_SECONDS = 1.0
     answers = count_catch_ups(monkeypatch)
     match_id, tokens = await new_match()
     mover, view = await connect(tokens[0])
-    for _ in range(8):  # 8 frames 0.15 s apart: never 0.5 s quiet
+    for _ in range(8):  # 8 frames 0.15 s apart: never 1 s quiet
         await mover.send_to(text_data=json.dumps({"kind": "clear"}))
         await mover.receive_from(timeout=TIMEOUT)
         assert await mover.receive_nothing(timeout=0.15)

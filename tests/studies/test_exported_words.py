@@ -35,11 +35,13 @@ P = {"kind": "participant"}
 RANDOM = {"kind": "agent", "agent": "random"}
 # game -> (round options, seats, participants). Short rounds keep the run quick: Who is Spy stops after two rounds
 # of descriptions, Codenames after ten team turns; a Codenames clue is given by each team's Spymaster (seats 0 and
-# 1), so a person gives Red's and an agent Blue's.
+# 1), so a person gives Red's and an agent Blue's. Four Codenames participants play two matches: in one, a random
+# Red operative may pick the assassin before Blue's Spymaster (the agent) ever gives a clue (one CI run in many
+# did); in both, far more rarely.
 STUDIES = {
     "fruit_trading": ({"scenario": "fixed"}, [P, RANDOM], 2),
     "who_is_spy": ({"max_rounds": 2}, [P, P, RANDOM, RANDOM], 2),
-    "codenames": ({"max_turns": 10}, [P, RANDOM, RANDOM, P], 2),
+    "codenames": ({"max_turns": 10}, [P, RANDOM, RANDOM, P], 4),
 }
 
 
