@@ -25,6 +25,8 @@ live.py             realtime                      page: the live stage (frames, 
 concurrent.py       concurrent_actions            action: a view overtaken only by other seats' actions counts.
 verdicts.py         dialogue (judged)             action: the judge is asked once it commits. page: "the judge"
                                                   is to move. The verdict: services.apply_verdict.
+move_list.py        realtime (without it)         page: the recent actions, newest first, each worded for the
+                                                  seat (its labels); the whole log is the replay's.
 ==================  ============================  ===========================================================
 
 Capabilities read where a match ends, not in the hubs: ``measures`` / ``goal_measure`` and the teams of the result
@@ -61,6 +63,7 @@ from .chat import Chat
 from .concurrent import ConcurrentActions
 from .draws import Draws
 from .live import Live
+from .move_list import MoveList
 from .rounds import Rounds
 from .turn_timer import TurnTimer
 from .verdicts import Verdicts
@@ -75,6 +78,7 @@ CAPABILITIES: tuple[Capability, ...] = (
     Live(),
     ConcurrentActions(),
     Verdicts(),
+    MoveList(),
 )
 
 

@@ -57,6 +57,9 @@ class PageContext:
     my_turn: bool  # the match is under way and this seat acts now
     person: bool  # a person's seat in a running match that is not a study round
     with_chat: bool  # the page carries the chat log (a socket may keep it up to date line by line instead)
+    # The match's newest action events (move_list.recent_actions) when the caller has them in hand (a socket drawing
+    # a committed action: gameplay.writes.committed); None: the move list reads them.
+    recent_actions: list[dict] | None = None
 
     @property
     def index(self) -> int | None:

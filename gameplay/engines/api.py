@@ -310,6 +310,14 @@ class State(SearchHooks, ABC):
         """A sentence describing how a finished game ended (e.g. for cooperative games); default None."""
         return None
 
+    def end_reason(self) -> str | None:
+        """Why a finished game ended, in one or two sentences any seat may read: "Black's queen is surrounded.",
+        "Player 1 has no legal move.", "The turn cap of 100 turns was reached; Red has more victory points." The
+        page says who won from the scores and adds this, so every ending says who won and why. None before the end.
+        Every game gives one for every way it can end (conformance checks every finished playout); it never names
+        what a seat may not know yet at the end (a hidden card still hidden)."""
+        return None
+
     def measures(self, seat: int) -> dict[str, Any]:
         """Values of the declared ``spec.measures`` for ``seat`` (name -> number, bool or None). Default: none."""
         return {}

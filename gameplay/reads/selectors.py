@@ -7,11 +7,13 @@ from dataclasses import dataclass, field, replace
 from django.db.models import Max
 
 from gameplay import capabilities
-from gameplay.capabilities import PageContext
+from gameplay.capabilities import PageContext, move_list
+from gameplay.capabilities.action_words import last_action_text
 
 # Chat lines, draws and rounds are their capabilities' (gameplay.capabilities); callers keep reaching them here.
 from gameplay.capabilities.chat import ChatLine, ChatPage, chat_page, readable_by  # noqa: F401
 from gameplay.capabilities.draws import draws_open  # noqa: F401
+from gameplay.capabilities.move_list import MoveLine
 from gameplay.capabilities.rounds import RoundSequence, round_sequence  # noqa: F401
 from gameplay.engines.api import Action, Game, Observation, State, TextAction
 from gameplay.engines.registry import create_game, game_class
@@ -88,6 +90,7 @@ class SeatView:
     result: str | None = None
     game: Game | None = None
     rounds: RoundSequence | None = None
+    moves: list[MoveLine] | None = None  # the move list (newest first); None: the game has none (realtime)
     chat_enabled: bool = False  # Game.chat_enabled(): the page shows the chat box only then
     waiting_for: list[str] = field(default_factory=list)  # seats not joined yet, while nobody may move
     can_resign: bool = False  # a person's seat in a running match that is not a study round
@@ -106,23 +109,7 @@ class SeatView:
     seat_view: EngineSeatView | None = None  # the engine's view of this seat: what the board presenter reads
 
 
-def last_action_text(event: dict | None, names: dict[int, str], seat_index: int | None) -> str | None:
-    """"Name: label" of the last action as ``seat_index`` may read it: its own wording (``labels[seat]``) for a
-    seat, the public label for spectators (and for events logged before labels per seat existed)."""
-    if event is None:
-        return None
-    payload = event["payload"]
-    label = payload.get("label")
-    labels = payload.get("labels")
-    if seat_index is not None and isinstance(labels, list) and 0 <= seat_index < len(labels):
-        label = labels[seat_index]
-    name = names.get(event["seat"])
-    if name is None or not isinstance(label, str):  # no seat's move: a judge's verdict (its label says so)
-        return label
-    if label.startswith((f"{name} ", "You ")):  # the engine's wording names the actor already
-        return label
-    return f"{name}: {label}"
-
+MOVE_LIST = move_list.MoveList()
 
 # ``seat_view(last_action=...)`` when the caller does not know the match's last action: read it from the log.
 READ_LAST_ACTION = object()
@@ -135,21 +122,28 @@ def seat_view(
     with_chat: bool = True,
     seats: list[Seat] | None = None,
     last_action: dict | None | object = READ_LAST_ACTION,
+    recent_actions: list[dict] | None = None,
 ) -> SeatView:
     """This seat's view (``seat`` None: the public one). ``with_chat=False`` leaves the chat out, for a socket
     that keeps its chat log up to date line by line (``chat_page``). ``seats``: the match's seats when the caller
     has them already (a socket reads them once: they do not change after the match is created). ``last_action``:
     the match's last action event as {"seat", "payload"} (None: there is none) when the caller has it in hand
-    (gameplay.writes.committed).
+    (gameplay.writes.committed). ``recent_actions``: the move list's rows when the caller has them (the same).
 
     The page's core is drawn here; each capability the game declares (chat, a turn timer, draws, rounds, live
     play, a judge) fills its own fields (gameplay.capabilities)."""
     page = _seat_page(match, seat, seats, with_chat)
     state, index, names = page.state, page.index, page.names
+    if recent_actions is None and MOVE_LIST.applies_to(state.game):
+        recent_actions = move_list.recent_actions(match.pk)  # the newest action among them: no query for it
+    page = replace(page, recent_actions=recent_actions)
     seen = state.seat_view(index)
     if not page.my_turn:  # a match not under way yet, or over: no controls whatever the engine says
         seen = replace(seen, legal_actions=(), text_actions=())
-    last = last_action_event(match.pk) if last_action is READ_LAST_ACTION else last_action
+    last = last_action
+    if last_action is READ_LAST_ACTION:
+        last = (recent_actions[0] if recent_actions else None) if recent_actions is not None else \
+            last_action_event(match.pk)
     fields = dict(
         match=match,
         seat=seat,
@@ -243,17 +237,22 @@ def result_text(match: Match, names: dict[int, str], seat_index: int | None, sta
         text = state.result_text()
         if text:
             return text
+    # Who won, from the scores, then why, in the game's own words (State.end_reason).
+    reason = state.end_reason() if state is not None else None
     if match.winner is None:
         winners = shared_winners(match.scores)
         if not winners:
-            return "The match ended in a draw."
+            return with_reason("The match ended in a draw.", reason)
         # Several seats share the win (a team, or a camp revealed at the end): name them, and the game's own words.
-        text = shared_win_text(winners, names, seat_index)
-        detail = state.result_text() if state is not None else None
-        return f"{text} {detail}" if detail else text
+        return with_reason(shared_win_text(winners, names, seat_index), reason)
     if seat_index is not None:
-        return "You won!" if match.winner == seat_index else f"You lost. {names.get(match.winner)} won."
-    return f"{names.get(match.winner)} won."
+        won = "You won!" if match.winner == seat_index else f"You lost. {names.get(match.winner)} won."
+        return with_reason(won, reason)
+    return with_reason(f"{names.get(match.winner)} won.", reason)
+
+
+def with_reason(outcome: str, reason: str | None) -> str:
+    return f"{outcome} {reason}" if reason else outcome
 
 
 def shared_winners(scores: list | None) -> list[int]:

@@ -196,7 +196,8 @@ class SeatSocket:
                 "if your move is not on it, please try again.",
             )
         if applied.change.follows(self.rendered_seq):
-            return self._board_html(applied.change.seq, match=applied.match, last_action=applied.change.last_action)
+            return self._board_html(applied.change.seq, match=applied.match, last_action=applied.change.last_action,
+                                    recent_actions=applied.change.recent_actions)
         return self.refresh(board=True)  # other events came in between: read what changed from the log
 
     def on_chat(self, frame) -> str | None:
@@ -244,7 +245,8 @@ class SeatSocket:
             # One commit behind: that commit alone brings this socket up to date, from the message (no query).
             match = self.seat.match
             change.apply_to(match)
-            return self._board_html(change.seq, match=match, last_action=change.last_action)
+            return self._board_html(change.seq, match=match, last_action=change.last_action,
+                                    recent_actions=change.recent_actions)
         return self.refresh()
 
     # --- rendering --------------------------------------------------------------------
@@ -305,6 +307,7 @@ class SeatSocket:
         chat: bool = False,
         match: Match | None = None,
         last_action: dict | None | object = selectors.READ_LAST_ACTION,
+        recent_actions: list[dict] | None = None,
     ) -> str:
         """The board regions of the committed match: ``match`` as of event ``seq`` with its ``last_action``
         (gameplay.writes.committed), or else read from the database. ``seq`` was read before the match, so the socket
@@ -312,7 +315,8 @@ class SeatSocket:
         if match is None:
             match = selectors.match_by_id(self.seat.match_id)
         self.seat.match = match  # the seat's view reads its match through it
-        view = selectors.seat_view(match, self.seat, with_chat=chat, seats=self.seats, last_action=last_action)
+        view = selectors.seat_view(match, self.seat, with_chat=chat, seats=self.seats, last_action=last_action,
+                                   recent_actions=recent_actions)
         self.rendered_seq = max(self.rendered_seq, seq)
         self.chat_enabled = view.chat_enabled
         self.chat_in_state = view.game.spec.chat_in_state  # its observations (so its board) may show the chat

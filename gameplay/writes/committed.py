@@ -33,14 +33,18 @@ class CommittedAction:
     seq: int  # the newest (the match's end, when the action ended it)
     fields: dict[str, Any]  # CHANGED_FIELDS and CHANGED_TIMES as committed
     last_action: dict[str, Any]  # {"seat": ..., "payload": ...} of the action event
+    # The move list's rows as of this commit (gameplay.capabilities.move_list.recent_actions), read once by the
+    # service; None for a game without a move list (the socket then draws none).
+    recent_actions: list[dict] | None = None
 
     @classmethod
-    def of(cls, match: Match, first_seq: int, seq: int, seat: int, payload: dict) -> CommittedAction:
+    def of(cls, match: Match, first_seq: int, seq: int, seat: int, payload: dict,
+           recent_actions: list[dict] | None = None) -> CommittedAction:
         fields = {name: getattr(match, name) for name in CHANGED_FIELDS}
         for name in CHANGED_TIMES:
             moment = getattr(match, name)
             fields[name] = moment.isoformat() if moment is not None else None
-        return cls(match.pk, first_seq, seq, fields, {"seat": seat, "payload": payload})
+        return cls(match.pk, first_seq, seq, fields, {"seat": seat, "payload": payload}, recent_actions)
 
     @property
     def version(self) -> int:
@@ -68,6 +72,7 @@ class CommittedAction:
             "seq": self.seq,
             "fields": self.fields,
             "last_action": self.last_action,
+            "recent_actions": self.recent_actions,
         }
 
     @classmethod
@@ -87,4 +92,9 @@ class CommittedAction:
             return None
         if not isinstance(last_action, dict) or not isinstance(last_action.get("payload"), dict):
             return None
-        return cls(match_id, first_seq, seq, fields, last_action)
+        recent = body.get("recent_actions")
+        if recent is not None and not (isinstance(recent, list) and all(
+                isinstance(row, dict) and isinstance(row.get("payload"), dict) and type(row.get("version")) is int
+                for row in recent)):
+            return None
+        return cls(match_id, first_seq, seq, fields, last_action, recent)

@@ -51,6 +51,7 @@
 
   // A control of the board the keyboard can press: an enabled button, or an element made focusable (Hive's cells).
   const PRESSABLE = "button:not([disabled]), [tabindex]:not([tabindex='-1'])";
+  const BOARD_PRESSABLE = "#board button:not([disabled]), #board [tabindex]:not([tabindex='-1'])";
 
   // Where the keyboard goes when it leaves the chat box: the control the board asks for, else its first one.
   function boardFocusTarget() {
@@ -105,7 +106,7 @@
         : document.querySelector('#board [data-cell="' + CSS.escape(boardFocus.cell) + '"]');
       const pressable = same && same.matches(PRESSABLE) ? same : null;
       const target = pressable || document.querySelector("#board [data-autofocus]:not([disabled])")
-        || document.querySelector("#board " + PRESSABLE) || document.getElementById("board");
+        || document.querySelector(BOARD_PRESSABLE) || document.getElementById("board");
       if (target) target.focus({ preventScroll: true });
     }
     // A study round's Continue area listens for this (hx-trigger="round-changed from:body") until its

@@ -159,7 +159,11 @@ def test_a_whole_santorini_game_by_arrows_and_enter_after_one_tab(laptop_page, s
         page.wait_for_selector("#result, #board button.cell.target, #board button.cell.pick")
         if page.locator("#result").count():
             break
-        assert page.evaluate(ON_BOARD), f"the keyboard left the board before decision {decisions + 1}"
+        try:  # the page gives the keyboard back once it has drawn the frame (after htmx swapped it in)
+            page.wait_for_function(ON_BOARD, timeout=3_000)
+        except Exception as error:
+            where = page.evaluate("() => document.activeElement ? document.activeElement.outerHTML.slice(0, 120) : ''")
+            raise AssertionError(f"the keyboard left the board before decision {decisions + 1}: {where}") from error
         goal = "#board button.cell.target" if page.locator("#board button.cell.target").count() else \
             "#board button.cell.pick"
         before = page.locator("#board").inner_html()

@@ -41,8 +41,11 @@ def test_each_capability_applies_to_some_registered_game(capability):
 
 
 def test_a_game_declaring_no_capability_engages_none():
+    # Except the move list, every turn-based game's: it reads the realtime flag only to leave live games out.
     game = GAMES["sea_battle"]({}, None)
-    assert not any(c.applies_to(game) for c in CAPABILITIES)
+    assert [c.name for c in CAPABILITIES if c.applies_to(game)] == ["move_list"]
+    live = GAMES["atari_boxing"]({"live": True}, None)
+    assert "move_list" not in [c.name for c in CAPABILITIES if c.applies_to(live)]
 
 
 @pytest.mark.django_db

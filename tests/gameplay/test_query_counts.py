@@ -24,17 +24,18 @@ from gameplay.writes import services
 pytestmark = pytest.mark.django_db
 
 HUMAN = services.SeatController("human")
-# Lock the match, find the next event seq, insert the event, save the match; then (after commit) whether an
+# Lock the match, find the next event seq, insert the event, save the match, read the move list's newest actions
+# (once for every socket of the match: they draw it from the message, issue 39); then (after commit) whether an
 # agent's seat must act now.
-SUBMIT_QUERIES = 5
+SUBMIT_QUERIES = 6
 # The mover's socket: the service's queries but the last (no seat of this match is an agent's: the socket knows
 # from the seats it read when it opened); it draws the committed match the service returned (gameplay.writes.committed).
 MOVER_QUERIES = SUBMIT_QUERIES - 1
 # The partner's socket on the group message, one commit behind: none, it draws from the message.
 PARTNER_QUERIES = 0
 # A socket that cannot draw from the message (it missed one, or the message carries no committed action): what
-# changed, the match, the last action (whether an agent keeps this seat waiting is read from the seats the socket
-# already has).
+# changed, the match, the newest actions (the move list's, the last action among them; whether an agent keeps this
+# seat waiting is read from the seats the socket already has).
 CATCH_UP_QUERIES = 3
 # A quiet socket asking whether it missed anything (SeatSocket.catch_up, every SOCKET_CATCH_UP_SECONDS): what
 # changed since it last drew, and nothing more when nothing did.
