@@ -18,6 +18,9 @@ from tests.browser.santorini_player import (
 # True once the tab's title and the page agree on whether it is this seat's turn (static/js/turn_cue.js).
 TITLE_FOLLOWS_TURN = """() => document.title.startsWith('(Your turn) ') ===
   (!!document.querySelector('#status.your-turn') && !document.getElementById('result'))"""
+# Why a game of the published rules ended, as the status line adds it after who won (SantoriniState.end_reason).
+ENDING = (r"(Player [12]'s worker [ABab] moved up from level 2 onto level 3 on [A-E][1-5]\.|"
+          r"Player [12] had no legal move: both workers were blocked in\.)")
 
 
 def start_match(page, server_url: str, seat_1: str) -> None:
@@ -51,7 +54,7 @@ def test_person_beats_or_loses_to_random_agent_on_a_phone(phone_page, server_url
         wait_for_board_change(page, before)
 
     page.screenshot(path=str(ARTIFACTS / "santorini-end.png"), full_page=True)
-    assert result_text(page) in ("You won!", "You lost. Player 2 won.")
+    assert re.fullmatch(rf"(You won!|You lost\. Player 2 won\.) {ENDING}", result_text(page)), result_text(page)
     assert clicks >= 6  # two placements, then at least one move (select + target) and build
     # The finished match is listed with its result and can be replayed step by step.
     page.goto(server_url + "/matches/")
@@ -115,10 +118,11 @@ def test_two_people_play_through_an_invite_link(chromium, server_url):
                 for page in (mover, other):  # when the turn arrives (or leaves), the title follows
                     page.wait_for_function(TITLE_FOLLOWS_TURN)
         assert not host.title().startswith("(Your turn)") and not guest.title().startswith("(Your turn)")
-        assert {result_text(host), result_text(guest)} in (
-            {"You won!", "You lost. Player 1 won."},
-            {"You won!", "You lost. Player 2 won."},
-        )
+        # One page says "You won!", the other who won; both then say why, in the same words.
+        won, lost = sorted((result_text(host), result_text(guest)), key=lambda text: not text.startswith("You won!"))
+        why = re.fullmatch(rf"You won! {ENDING}", won)
+        assert why, won
+        assert re.fullmatch(rf"You lost\. Player [12] won\. {re.escape(why.group(1))}", lost), lost
     finally:
         host_ctx.close()
         guest_ctx.close()

@@ -363,7 +363,20 @@ def check_observation_leaks(state: State, dumps: dict | None = None) -> None:
             assert not value or value not in dumps[None], f"public observation leaks secret {value!r}"
 
 
+def check_end_reason(state: State) -> None:
+    """A finished game says why it ended (State.end_reason: the page adds it to who won); an unfinished one does
+    not."""
+    reason = state.end_reason()
+    if not state.is_terminal():
+        assert reason is None, f"end_reason before the end: {reason!r}"
+        return
+    assert isinstance(reason, str) and reason.strip(), f"{state.game.spec.id}: a finished game gives no end_reason"
+    assert reason == reason.strip() and reason[-1] in ".!", f"end_reason is not whole sentences: {reason!r}"
+    assert reason[0].isupper() or reason[0].isdigit(), f"end_reason does not start a sentence: {reason!r}"
+
+
 def check_terminal_scores(state: State) -> None:
+    check_end_reason(state)
     scores = state.scores()
     assert len(scores) == state.game.num_seats, f"expected one score per seat, got {scores}"
     for s in scores:
@@ -588,6 +601,7 @@ def random_playout(game: Game, seed: int, texts: tuple[str, ...] = DEFAULT_TEXTS
             for s in range(game.num_seats):  # the ids alone (checking moves, search) agree with the labelled actions
                 assert state.legal_action_ids(s) == [a.id for a in state.legal_actions(s)], f"seat {s}: ids differ"
             check_rule_topics(state)
+            check_end_reason(state)
             check_composed_actions(state)
             check_realtime(state)
             check_rejects_illegal(state)

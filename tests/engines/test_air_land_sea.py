@@ -391,3 +391,59 @@ def test_random_playouts_keep_cards_hands_scores_and_replays_consistent(seed):
 def test_the_long_game_option_passes_the_conformance_playouts():
     finals = check_playouts(lambda: AirLandSeaGame({"target_vp": 18}), n_playouts=20, base_seed=500)
     assert all(max(s.vp) >= 18 for s in finals)
+
+
+# --- why the game ended (State.end_reason) and the board's result line ---------------------------------------
+def test_end_reason_a_battle_won_by_control_reaching_the_target():
+    state = position(first=0, hands=(["A6"], ["S6"]))
+    state.vp = [6, 0]
+    assert state.end_reason() is None
+    act(state, "play:0:0:up")  # Blue: Heavy Bombers in Air
+    assert state.end_reason() is None
+    act(state, "play:0:2:up")  # Red: Super Battleship in Sea; Blue holds Air and (a tie, 1st Player) Land
+    assert state.is_terminal() and state.scores() == [1.0, 0.0]
+    assert state.end_reason() == ("Blue won battle 1 by holding two or more theaters (+6 VP) and reached the 12 VP "
+                                  "target (Blue 12, Red 0).")
+    assert state.result_text() == "Blue wins the war, 12–0 VP."
+
+
+def test_end_reason_a_withdrawal_reaching_the_target_and_the_winner_s_vp_first():
+    # The random game's 'Red wins the war, 0–13 VP.' printed Blue's VP first: Red had won 13 to 0.
+    state = position(first=0, hands=([], ["S6"]))
+    state.vp = [0, 7]
+    act(state, "withdraw")  # the 1st Player withdraws holding no card: 6 VP to Red
+    assert state.vp == [0, 13] and state.scores() == [0.0, 1.0]
+    assert state.end_reason() == ("Blue withdrew from battle 1; the 6 VP this gave Red reached the 12 VP target "
+                                  "(Red 13, Blue 0).")
+    assert state.result_text() == "Red wins the war, 13–0 VP."
+    assert state.observation(0).data["result"] == "Red wins the war, 13–0 VP."
+
+
+def test_end_reason_the_action_cap_with_more_vp_and_with_the_vp_level():
+    ahead = position(hands=(["A6", "A5"], ["S6", "S5"]), action_cap=1)
+    ahead.vp = [4, 9]
+    act(ahead, "play:0:0:up")
+    assert ahead.is_terminal() and ahead.scores() == [0.0, 1.0]
+    assert ahead.end_reason() == ("The platform's 1-action cap was reached before either side had 12 VP; Red has "
+                                  "more VP (9 to 4).")
+    assert ahead.result_text() == "Stopped at the platform's action cap: Red wins on VP, 9–4 VP."
+    level = position(hands=(["A6", "A5"], ["S6", "S5"]), action_cap=1)
+    level.vp = [3, 3]
+    act(level, "play:0:0:up")
+    assert level.scores() == [0.5, 0.5]
+    assert level.end_reason() == ("The platform's 1-action cap was reached before either side had 12 VP, with the "
+                                  "VP level (3 each).")
+    assert level.result_text() == "Stopped at the platform's action cap with the VP level (3–3): a draw."
+    default_cap = AirLandSeaGame().new_initial_state(0)
+    default_cap.vp = [2, 1]
+    default_cap.log = [None] * 1500  # only the log's length counts for the cap
+    assert default_cap.end_reason() == ("The platform's 1,500-action cap was reached before either side had 12 VP; "
+                                        "Blue has more VP (2 to 1).")
+
+
+def test_end_reason_says_vp_shares_decide_under_gamebench_scores():
+    state = position(hands=(["A6", "A5"], ["S6", "S5"]), action_cap=1, gamebench_vp_share_scores=True)
+    state.vp = [4, 9]
+    act(state, "play:0:0:up")
+    assert state.end_reason() == ("The platform's 1-action cap was reached before either side had 12 VP; Red has "
+                                  "more VP (9 to 4). Each side scores its share of the VP.")

@@ -406,3 +406,69 @@ def test_conformance_with_more_seats_and_variants(seats, options):
 def test_conformance_of_a_full_16_round_game_with_more_seats(seats):
     finals = check_playouts(lambda: ArcticGame({}, seats), n_playouts=1, base_seed=70)
     assert finals[0].round == 16 and finals[0].is_terminal()
+
+
+# --- why the game ended (State.end_reason) and the board's result line ---------------------------------------
+
+
+def finished(seats: int = 2, **options) -> ArcticState:
+    """A game over after its one contested resource (round 3), every tribe having kept a lone Refugee."""
+    state = new_state(seats, contested_count=1, **options)
+    to_skirmish_round(state)
+    assert state.end_reason() is None
+    keep_hands(state, {seat: ["refugee"] for seat in range(seats)})
+    assert state.is_terminal() and state.round == 3
+    return state
+
+
+def give_people(state: ArcticState, wanted: list[int]) -> None:
+    """Add Refugees (one person each) until every tribe has the wanted number of people."""
+    for seat, count in enumerate(wanted):
+        have = people(state.owned(seat))
+        assert have <= count
+        state.discards[seat].extend(["refugee"] * (count - have))
+    assert state.final_people() == wanted
+
+
+def test_end_reason_the_most_people_when_the_contested_pile_runs_out():
+    state = finished()
+    give_people(state, [20, 15])
+    assert state.scores() == [1.0, 0.0]
+    assert state.end_reason() == ("The contested pile ran out after round 3; North Tribe has the most people "
+                                  "(North Tribe 20, East Tribe 15).")
+    assert state.result_text() == "North Tribe wins with the most people (North Tribe 20, East Tribe 15)."
+
+
+def test_a_tie_of_every_tribe_is_a_draw_on_the_board_as_on_the_status_line():
+    state = finished(3)
+    give_people(state, [18, 18, 18])
+    assert state.scores() == pytest.approx([1 / 3] * 3)  # all equal: the page says "The match ended in a draw."
+    assert state.end_reason() == "The contested pile ran out after round 3 with every tribe on 18 people."
+    assert state.result_text() == "A draw: every tribe ends with 18 people."
+    assert "Shared win" not in state.observation(0).text
+
+
+def test_a_tie_of_some_tribes_is_their_shared_win():
+    state = finished(3)
+    give_people(state, [18, 16, 18])
+    assert state.scores() == [0.5, 0.0, 0.5]
+    assert state.end_reason() == ("The contested pile ran out after round 3 with North Tribe and South Tribe tied on "
+                                  "18 people.")
+    assert state.result_text() == ("Shared win for North Tribe and South Tribe (North Tribe 18, East Tribe 16, "
+                                   "South Tribe 18 people).")
+
+
+def test_end_reason_names_the_skirmish_tiebreak():
+    state = finished(tiebreak_skirmishes=True)
+    give_people(state, [18, 18])
+    state.skirmishes_won = [2, 1]
+    assert state.scores() == [1.0, 0.0]
+    assert state.end_reason() == ("The contested pile ran out after round 3 with every tribe on 18 people; most "
+                                  "skirmishes won breaks the tie (North Tribe 2, East Tribe 1).")
+    assert state.result_text() == ("North Tribe wins the tie for most people on skirmishes won (North Tribe 18, "
+                                   "East Tribe 18 people).")
+    state.skirmishes_won = [1, 1]
+    assert state.scores() == [0.5, 0.5]
+    assert state.end_reason() == ("The contested pile ran out after round 3 with every tribe on 18 people and 1 "
+                                  "skirmish won each.")
+    assert state.result_text() == "A draw: every tribe ends with 18 people."

@@ -200,7 +200,7 @@ def test_fact11_no_end_while_every_total_is_at_most_nine():
         seat = state.current_seats()[0]
     state.apply_action(seat, "stop:0")
     finish_ring_step(state)
-    assert state.is_terminal() and state.totals()[2] >= 10 and state.end_reason == "target"
+    assert state.is_terminal() and state.totals()[2] >= 10 and state.ending == "target"
     assert state.scores()[2] == 1.0
 
 
@@ -323,7 +323,7 @@ def test_equal_highest_totals_share_the_win():
     state2.deck += ["gilded_statue"] * 3
     state2.apply_action(4, "stop:0")
     finish_ring_step(state2)
-    assert state2.is_terminal() and state2.end_reason == "max_rounds"
+    assert state2.is_terminal() and state2.ending == "max_rounds"
     assert state2.scores() == [0.5, 0.5, 0.0, 0.0, 0.0]
     assert state2.measures(0)["won"] is True and state2.measures(2)["won"] is False
     assert state2.result_text().startswith("Final points: Player 1 5, Player 2 5")
@@ -417,8 +417,8 @@ def test_random_games_conserve_treasure_score_validly_and_replay(seats):
             assert _conserved(state)
             assert sorted(state.characters) == sorted(characters_for(seats))
             assert len(state.log) < game.max_actions()
-        assert state.end_reason in ("target", "max_rounds")
-        if state.end_reason == "target":
+        assert state.ending in ("target", "max_rounds")
+        if state.ending == "target":
             assert max(state.totals()) >= 10
         scores = state.scores()
         assert abs(sum(scores) - 1) < 1e-9 and all(0 <= s <= 1 for s in scores)
@@ -436,3 +436,78 @@ def test_random_games_conserve_treasure_score_validly_and_replay(seats):
 def test_conformance_at_more_seats_and_with_variants(seats, options):
     finals = check_playouts(lambda: TraitorGame(options, seats), n_playouts=12, base_seed=300)
     assert all(state.is_terminal() for state in finals)
+
+
+# --- why the game ended (State.end_reason) and the wording of a draw ------------------------------------------
+
+
+def _one_good_round(hands, options=None):
+    """Player 5 (Guard) catches the Traitor at once: Players 5, 3 and 4 each draw a Gilded Statue (0 points)."""
+    state = state_with(*FIVE, options=options, actor=4)
+    state.hands = [list(h) for h in hands]
+    state.deck += ["gilded_statue"] * 3
+    assert state.end_reason() is None
+    state.apply_action(4, "stop:0")
+    finish_ring_step(state)
+    assert state.is_terminal()
+    return state
+
+
+def test_end_reason_the_target_reached():
+    state = _one_good_round([[], [], ["crown_jewels", "crown_jewels"], [], []])
+    assert state.ending == "target"
+    assert state.end_reason() == "Player 3 reached the 10-point target in round 1, with the most points (10)."
+
+
+def test_end_reason_the_target_reached_by_two_tied_leaders():
+    state = _one_good_round([[], [], ["crown_jewels", "crown_jewels"], ["crown_jewels", "crown_jewels"], []])
+    assert state.scores() == [0.0, 0.0, 0.5, 0.5, 0.0]
+    assert state.end_reason() == ("Player 3 and Player 4 reached the 10-point target in round 1, tied for the most "
+                                  "points (10 each).")
+
+
+def test_end_reason_the_target_with_gamebench_team_win():
+    state = _one_good_round([[], [], ["crown_jewels", "crown_jewels"], [], []], {"gamebench_team_win": True})
+    assert state.end_reason() == ("Player 3 reached the 10-point target in round 1, with the most points (10). Under "
+                                  "GameBench's team result the leader's whole team of the last round (Good) shares "
+                                  "the win.")
+
+
+def test_end_reason_the_round_limit_with_one_leader():
+    state = state_with(*FIVE, options={"max_rounds": 1}, actor=4)
+    state.deck += ["chest_of_copper", "bag_of_gold", "silver_goblet"]
+    state.apply_action(4, "stop:0")
+    finish_ring_step(state)
+    assert state.ending == "max_rounds" and state.totals() == [0, 0, 3, 1, 2]
+    assert state.end_reason() == ("The 1-round limit was reached with nobody at the 10-point target; Player 3 "
+                                  "finished with the most points (3).")
+    assert state.result_text().endswith(". Winner(s): Player 3.")
+
+
+def test_end_reason_the_round_limit_with_tied_leaders():
+    state = _one_good_round([["crown_jewels"], ["crown_jewels"], [], [], []], {"max_rounds": 1})
+    assert state.ending == "max_rounds"
+    assert state.end_reason() == ("The 1-round limit was reached with nobody at the 10-point target; Player 1 and "
+                                  "Player 2 finished tied for the most points (5 each).")
+
+
+def test_everyone_on_equal_points_is_a_draw_in_the_engines_words_too():
+    state = _one_good_round([[], [], [], [], []], {"max_rounds": 1})
+    assert state.scores() == [0.2] * 5
+    assert state.end_reason() == ("The 1-round limit was reached with nobody at the 10-point target; everyone "
+                                  "finished with 0 points each.")
+    assert state.result_text() == ("Final points: Player 1 0, Player 2 0, Player 3 0, Player 4 0, Player 5 0. The "
+                                   "game is a draw: every player shares the result.")
+    assert "The game is a draw: every player shares the result." in state.observation(0).text
+    assert "Winner(s)" not in state.observation(None).text
+
+
+def test_gamebench_team_win_with_leaders_on_both_teams_is_a_draw():
+    state = _one_good_round([["crown_jewels"], [], ["crown_jewels"], [], []],
+                            {"max_rounds": 1, "gamebench_team_win": True})
+    assert state.scores() == [0.2] * 5
+    assert state.end_reason() == ("The 1-round limit was reached with nobody at the 10-point target; Player 1 and "
+                                  "Player 3 finished tied for the most points (5 each). The leaders are on both "
+                                  "teams, so under GameBench's team result everyone shares the result.")
+    assert "The game is a draw" in state.result_text()
+    assert state.to_json()["payload"]["end_reason"] == "max_rounds" and state.clone().ending == "max_rounds"

@@ -84,6 +84,13 @@ def test_fact6_a_bout_without_knockout_lasts_two_minutes_of_frames():
     assert 7130 <= state.frame <= 7150, state.frame  # 2:00 at 60 frames a second
     assert state.ringside.seconds_left == 0
     assert state.result_text().endswith("on points.") or state.result_text().startswith("A draw")
+    white, black = state.ringside.scores
+    if white == black:
+        assert state.end_reason() == f"The two-minute clock ran out with the scores level at {white} to {black}."
+    else:
+        leader = "White" if white > black else "Black"
+        assert state.end_reason() == (f"The two-minute clock ran out with {leader} ahead on points, "
+                                      f"{max(white, black)} to {min(white, black)}.")
 
 
 def test_the_clock_starts_near_two_minutes():
@@ -134,6 +141,7 @@ def test_knockout_ends_the_bout_early_and_wins():
     assert state.frame < 7000 and state.ringside.seconds_left > 0
     assert state.scores() == [1.0, 0.0]
     assert state.result_text() == "White wins by knockout."
+    assert state.end_reason() == f"White reached 100 points for a knockout (Black had {state.ringside.scores[1]})."
     assert state.measures(0)["knockout_win"] is True and state.measures(1)["points_against"] == 100
 
 
@@ -142,12 +150,33 @@ def test_a_tie_scores_half_each():
     assert state.ringside.scores == (0, 0)
     assert state.is_terminal() and state.scores() == [0.5, 0.5]
     assert state.result_text() == "A draw, 0-0."
+    assert state.end_reason() == "The 60-frame cap was reached with the scores level at 0 to 0."
 
 
 def test_max_frames_cuts_the_bout_as_gamebench_did():
     state = play(BoxingGame({"max_frames": 1000}).new_initial_state(0), random_policy(random.Random(2)))
     assert state.frame == 1000 and state.ringside.seconds_left > 100
     assert "cut short" in state.result_text() or state.result_text().startswith("A draw")
+    assert state.end_reason().startswith("The 1,000-frame cap was reached with ")
+
+
+@pytest.mark.parametrize("options,frame,scores,seconds,reason", [
+    ({}, 3000, (41, 100), 70, "Black reached 100 points for a knockout (White had 41)."),
+    ({}, 7140, (45, 30), 0, "The two-minute clock ran out with White ahead on points, 45 to 30."),
+    ({}, 7140, (30, 30), 0, "The two-minute clock ran out with the scores level at 30 to 30."),
+    ({"max_frames": 1000}, 1000, (8, 12), 103, "The 1,000-frame cap was reached with Black ahead on points, 12 to 8."),
+    ({"max_frames": 120}, 120, (0, 0), 118, "The 120-frame cap was reached with the scores level at 0 to 0."),
+])
+def test_every_ending_says_why(options, frame, scores, seconds, reason):
+    """The end reason of each way a bout ends (a knockout, the clock, the frame cap; a lead or a tie on points),
+    with the scores that decided it, on the decoded ringside facts of a finished bout."""
+    state = BoxingGame(options).new_initial_state(0)
+    assert state.end_reason() is None
+    state.ringside = Ringside(white=(30, 40), black=(100, 90), scores=scores, seconds_left=seconds)
+    state.frame, state.status = frame, "over"
+    assert state.end_reason() == reason
+    white, black = scores
+    assert state.scores() == ([0.5, 0.5] if white == black else [1.0, 0.0] if white > black else [0.0, 1.0])
 
 
 def test_fact8_the_first_choice_is_hidden_until_both_are_in():

@@ -164,3 +164,45 @@ def test_topic_is_drawn_by_chance_and_reproducible():
     topics = {DebateGame().new_initial_state(seed).topic for seed in range(40)}
     assert len(topics) > 5
     assert DebateGame().new_initial_state(9).topic == DebateGame().new_initial_state(9).topic
+
+
+# --- why the debate ended (State.end_reason) ----------------------------------------------------------------------
+
+def one_round(for_text: str, against_text: str, **options):
+    state = DebateGame({"topic": 0, "rounds_per_side": 1, **options}).new_initial_state(0)
+    state.apply_action(FOR, "argue:logos", for_text)
+    state.apply_action(AGAINST, "argue:logos", against_text)
+    return state
+
+
+@pytest.mark.parametrize("for_text,against_text,mode,reason", [
+    ("Because kids who eat breakfast score 10% higher.", "Mornings are lovely.", "single",
+     "After 1 argument per side, the judging rule gave For 2 points and Against 0 points."),
+    ("It helps.", "Because 3 studies say so.", "single",
+     "After 1 argument per side, the judging rule gave For 0 points and Against 2 points."),
+    ("It helps.", "No way.", "single", "After 1 argument per side, the judging rule gave both sides 0 points."),
+    ("Because it helps.", "Since it hurts.", "openspiel",
+     "After 1 argument per side, the judging rule gave both sides 1 point."),
+    ("It helps.", "No way.", "openspiel", "After 1 argument per side, the judging rule gave both sides 0 points."),
+])
+def test_end_reason_of_the_rules_verdict_gives_its_points(for_text, against_text, mode, reason):
+    state = one_round(for_text, against_text, judging=mode)
+    assert state.awaiting_verdict() and state.end_reason() is None
+    state.apply_verdict(state.fallback_verdict(), "rule")
+    assert state.end_reason() == reason
+
+
+@pytest.mark.parametrize("mode,verdict,finding", [
+    ("single", "for", "For argued better"),
+    ("single", "against", "Against argued better"),
+    ("single", "draw", "both sides argued equally well"),
+    ("openspiel", "both", "both sides argued convincingly"),
+    ("openspiel", "for", "only For argued convincingly"),
+    ("openspiel", "against", "only Against argued convincingly"),
+    ("openspiel", "neither", "neither side argued convincingly"),
+])
+def test_end_reason_of_a_judges_verdict_says_what_the_judge_found(mode, verdict, finding):
+    state = finished_arguments(judging=mode)
+    state.apply_verdict(verdict, "gpt-judge")
+    assert state.end_reason() == f"After 2 arguments per side, the judge (gpt-judge) found that {finding}."
+    assert state.game.replay(state.seed, state.log).end_reason() == state.end_reason()

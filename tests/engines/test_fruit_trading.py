@@ -283,3 +283,35 @@ def test_text_actions_are_cached_per_basket():
     state = new_state()
     assert state.text_actions(BOB) is not state.text_actions(BOB)  # a fresh list each call ...
     assert state.text_actions(BOB)[5] is state.text_actions(BOB)[5]  # ... of the same cached actions
+
+
+# --- why the game ended (State.end_reason) ----------------------------------------------------------------------
+
+def test_end_reason_names_the_accepted_offer_from_the_proposers_side():
+    state = new_state()
+    state.apply_action(BOB, "propose:banana1:kiwi2", "A banana for two kiwis?")
+    assert state.end_reason() is None
+    state.apply_action(SUZY, "accept", "Deal.")
+    assert state.end_reason() == "Player 2 accepted Player 1's offer of 1 banana for 2 kiwis."
+    state = new_state(openspiel_opening=True)
+    state.apply_action(SUZY, "propose:blueberry2+kiwi1:nothing", "A gift.")
+    state.apply_action(BOB, "accept", "Thank you!")
+    assert state.end_reason() == "Player 1 accepted Player 2's offer of 2 blueberries and 1 kiwi for nothing."
+
+
+def test_end_reason_names_who_walked_away():
+    state = new_state()
+    state.apply_action(BOB, "walk_away", "Not today.")
+    assert state.end_reason() == "Player 1 walked away without a trade."
+
+
+@pytest.mark.parametrize("turns,reason", [
+    (1, "The limit of 1 turn per player was reached without a trade."),
+    (2, "The limit of 2 turns per player was reached without a trade."),
+])
+def test_end_reason_of_the_turn_limit(turns, reason):
+    state = new_state(max_turns_per_seat=turns)
+    for i in range(2 * turns):
+        assert state.end_reason() is None
+        state.apply_action(i % 2, "talk", "Let us think.")
+    assert state.outcome == "limit" and state.end_reason() == reason

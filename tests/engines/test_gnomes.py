@@ -208,6 +208,7 @@ def test_reward_of_a_sequence_with_blocked_moves():
     assert state.reward == -1.6
     assert state.observation(0).data["reward"] == -1.6
     assert state.result_text() == ""
+    assert state.end_reason() is None
 
 
 def test_round_one_treasure_found():
@@ -218,6 +219,8 @@ def test_round_one_treasure_found():
     assert state.reward == 19.0  # 5 moves (-0.5), one wall hit (-0.5), treasure (+20)
     assert state.scores() == [0.5, 0.5]
     assert state.result_text() == "Treasure found in 5 turns (1 wall hit)."
+    assert state.end_reason() == state.result_text()
+    assert state.observation(None).text.endswith("The round is over. Treasure found in 5 turns (1 wall hit).")
     for seat in (0, 1, None):
         data = state.observation(seat).data
         assert data["treasure"] == [4, 0]
@@ -249,9 +252,14 @@ def test_turn_cap_ends_the_round_out_of_turns():
     assert state.is_terminal()
     assert state.turn == 5
     assert state.scores() == [0.5, 0.5]
-    assert state.result_text() == "Out of turns: 5 moves without finding the treasure."
+    text = "Out of turns: the 5-move turn cap was reached without finding the treasure."
+    assert state.result_text() == text and state.end_reason() == text
+    assert state.observation(1).text.endswith(f"The round is over. {text}")
     assert state.observation(0).data["to_move"] is None
     assert state.observation(1).data["treasure"] is None
+    # The reason names no cell: where the unfound treasure lay stays unsaid.
+    treasure = state.game.round_spec.treasure
+    assert "column" not in text and str(list(treasure)) not in text
 
 
 def test_treasure_on_the_last_allowed_move_counts_as_found():

@@ -18,7 +18,22 @@ MLP = {"mosquito": True, "ladybug": True, "pillbug": True}
 def _run(options: dict, n: int, base_seed: int) -> Counter:
     finals = check_playouts(lambda: HiveGame(options), n_playouts=n, base_seed=base_seed)
     assert len(finals) == n and all(state.is_terminal() for state in finals)
+    for state in finals:
+        assert state.end_reason() == expected_reason(state), state.pos.status
     return Counter(state.pos.status for state in finals)
+
+
+def expected_reason(state) -> str:
+    """The end reason of a finished game, from its status and position (the wording of HiveState.end_reason)."""
+    pos = state.pos
+    if pos.status == "WhiteWins":
+        return "Black's queen is surrounded on all six sides."
+    if pos.status == "BlackWins":
+        return "White's queen is surrounded on all six sides."
+    if pos.queen_surrounded("w") and pos.queen_surrounded("b"):
+        return "Both queens were surrounded by the same move."
+    assert pos.ply == pos.limit
+    return f"The turn limit of {pos.limit} turns was reached with no winner."
 
 
 # The 200-playout runs (default options and every option on) are in tests/engines/test_conformance.py.

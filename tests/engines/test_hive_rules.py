@@ -27,6 +27,12 @@ WIN_MOVES = [
     "wS1", "bG1 wS1\\", "wA1 wS1/", "bQ bG1-", "wA2 -wS1", "bG2 bG1\\", "wQ /wA2", "bB1 bQ-",
     "wA3 wA1-", "bG3 bQ\\", "wA3 wA1\\", "bA1 bG2\\",
 ]
+# A seeded random game (seed 78 of a search) that Black wins on its 11th turn, the last move surrounding White's queen.
+BLACK_WIN_MOVES = [
+    "wB1", "bA1 wB1-", "wB2 /wB1", "bS1 bA1\\", "wG1 \\wB1", "bS2 bS1/", "wQ /wG1", "bQ /bS1", "wS1 -wG1",
+    "bA2 bS2-", "wS2 -wS1", "bG1 bS1\\", "wA1 \\wS2", "bG2 \\bS2", "wA2 wG1/", "bA3 bA2/", "wG2 /wS2", "bA3 -wA1",
+    "wG3 wS2\\", "bA3 \\bA2", "wA2 -bG2", "bA3 wG3\\",
+]
 DRAW_MOVES = [
     "wG1", "bB1 /wG1", "wQ wG1-", "bQ bB1\\", "wQ wG1\\", "bB2 /bQ", "wG2 wQ-", "bA1 /bB1",
     "wS1 \\wG2", "bA2 bQ\\", "wA1 \\wS1", "bS1 /bA1",
@@ -163,11 +169,22 @@ def test_pass_when_no_legal_move():
 
 def test_surrounded_queen_loses():
     state = position(WIN_MOVES)
+    assert state.end_reason() is None
     state.apply_action(0, "wA1 \\bB1")
     assert state.is_terminal() and state.scores() == [1.0, 0.0] and state.winner() == 0
     data = state.observation(None).data
     assert data["status"] == "WhiteWins" and "Black's queen" in data["result"] and data["to_move"] is None
     assert state.current_seats() == [] and state.legal_actions(1) == []
+    assert data["result"] == "White wins: Black's queen is surrounded."
+    assert state.end_reason() == "Black's queen is surrounded on all six sides."
+
+
+def test_a_surrounded_white_queen_is_blacks_win():
+    state = position(BLACK_WIN_MOVES[:-1])
+    state.apply_action(1, BLACK_WIN_MOVES[-1])
+    assert state.is_terminal() and state.scores() == [0.0, 1.0] and state.winner() == 1
+    assert state.observation(None).data["result"] == "Black wins: White's queen is surrounded."
+    assert state.end_reason() == "White's queen is surrounded on all six sides."
 
 
 def test_both_queens_surrounded_is_a_draw():
@@ -176,6 +193,7 @@ def test_both_queens_surrounded_is_a_draw():
     assert state.is_terminal() and state.scores() == [0.5, 0.5] and state.winner() is None
     assert state.observation(0).data["status"] == "Draw"
     assert "both queens" in state.observation(0).data["result"]
+    assert state.end_reason() == "Both queens were surrounded by the same move."
 
 
 def test_turn_cap_draws():
@@ -186,4 +204,5 @@ def test_turn_cap_draws():
         state.apply_action(state.current_seats()[0], move)
     assert state.is_terminal() and state.scores() == [0.5, 0.5]
     assert "turn limit of 6" in state.observation(None).data["result"]
+    assert state.end_reason() == "The turn limit of 6 turns was reached with no winner."
     assert HiveGame().max_actions() == 500  # the hard cap when max_turns is 0

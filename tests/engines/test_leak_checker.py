@@ -95,6 +95,13 @@ class DuelState(State):
             return [0.5, 0.5]
         return [1.0 if s == self.winner_seat else 0.0 for s in range(2)]
 
+    def end_reason(self):
+        if not self.is_terminal():
+            return None
+        if self.winner_seat is None:
+            return f"The {MAX_ACTIONS}-action limit was reached without a right guess."
+        return f"{self.game.seat_name(self.winner_seat)} guessed the other word."
+
     def secrets(self):
         # Once the game is over the words may be revealed.
         return {} if self.is_terminal() else {s: [self.words[s]] for s in range(2)}
@@ -197,6 +204,16 @@ def test_playouts_fail_on_leaky_game_and_pass_on_correct_one():
     finals = check_playouts(DuelGame, n_playouts=200)
     assert any(s.said for s in finals), "the text-only step was never exercised"
     assert any(s.winner_seat is not None for s in finals)
+    reasons = {s.end_reason() for s in finals}
+    assert reasons == {"Player 1 guessed the other word.", "Player 2 guessed the other word.",
+                       "The 9-action limit was reached without a right guess."}
+
+
+def test_an_end_reason_is_required_at_the_end_and_refused_before():
+    with pytest.raises(AssertionError, match="gives no end_reason"):
+        random_playout(_duel_with(state_methods={"end_reason": lambda self: None})(), seed=1)
+    with pytest.raises(AssertionError, match="end_reason before the end"):
+        random_playout(_duel_with(state_methods={"end_reason": lambda self: "Over."})(), seed=1)
 
 
 def test_playouts_fail_when_payload_forgets_state():

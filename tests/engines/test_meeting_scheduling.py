@@ -211,3 +211,44 @@ def test_json_round_trip_and_replay_reproduce_the_state():
 def test_random_scenario_playouts_conform(options):
     finals = check_playouts(lambda: MeetingGame(options), n_playouts=60, base_seed=300)
     assert all(s.is_terminal() and len(s.log) <= 2 * options.get("max_turns_per_seat", 3) for s in finals)
+
+
+# --- why the game ended (State.end_reason) ----------------------------------------------------------------------
+def test_end_reason_names_the_acceptance_and_the_agreed_day():
+    state = fixed()
+    state.apply_action(BOB, "propose:thursday", "Thursday?")
+    assert state.end_reason() is None
+    state.apply_action(SUZY, "accept", "Thursday it is.")
+    assert state.end_reason() == "Player 2 accepted Player 1's proposal to meet on Thursday."
+
+
+def test_end_reason_of_an_accepted_opening_and_of_a_later_proposal():
+    state = fixed(openspiel_opening=True)
+    state.apply_action(SUZY, "accept", "Thursday works.")
+    assert state.end_reason() == "Player 2 accepted Player 1's proposal to meet on Thursday."
+    state = fixed()
+    state.apply_action(BOB, "talk", "Hello.")
+    state.apply_action(SUZY, "propose:sunday", "Sunday?")
+    state.apply_action(BOB, "accept", "Fine.")
+    assert state.end_reason() == "Player 1 accepted Player 2's proposal to meet on Sunday."
+
+
+@pytest.mark.parametrize("walker", [BOB, SUZY])
+def test_end_reason_names_who_walked_away(walker):
+    state = fixed()
+    if walker == SUZY:
+        state.apply_action(BOB, "propose:friday", "Friday?")
+    state.apply_action(walker, "walk_away", "No.")
+    assert state.end_reason() == f"Player {walker + 1} walked away without an agreement."
+
+
+@pytest.mark.parametrize("turns,reason", [
+    (1, "The limit of 1 turn per player was reached without an agreement."),
+    (3, "The limit of 3 turns per player was reached without an agreement."),
+])
+def test_end_reason_of_the_turn_limit(turns, reason):
+    state = fixed(max_turns_per_seat=turns)
+    for i in range(2 * turns):
+        assert state.end_reason() is None
+        state.apply_action(i % 2, "talk", "Hmm.")
+    assert state.outcome == "turn_limit" and state.end_reason() == reason

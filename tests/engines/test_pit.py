@@ -343,3 +343,71 @@ def test_conformance_at_more_seats_and_with_variants(seats, options):
     options = {"max_hands": 2, "tick_cap": 4, **options}
     finals = check_playouts(lambda: PitGame(options, seats), n_playouts=12, base_seed=500)
     assert all(state.is_terminal() for state in finals)
+
+
+# --- why the game ended (State.end_reason) and the final result line -------------------------------------------
+
+
+def pass_tick(state):
+    for seat in list(state.current_seats()):
+        state.apply_action(seat, "pass")
+
+
+def test_end_reason_a_corner_reaching_the_target():
+    state = state_with([["wheat"] * 9, ["barley"] * 9, ["corn"] * 9])
+    state.totals = [450, 0, 0]
+    assert state.end_reason() is None
+    state.apply_action(0, "corner:wheat")
+    assert state.end_reason() == ("Player 1 cornered Wheat (+100) and reached the 500-point target (Player 1 550, "
+                                  "Player 2 0, Player 3 0).")
+    assert state.result_text() == "Final totals: Player 1 550, Player 2 0, Player 3 0. Player 1 wins."
+
+
+def test_end_reason_the_hand_limit_after_the_tick_cap_with_no_corner_is_a_draw():
+    state = PitGame({"tick_cap": 2, "max_hands": 2}, 3).new_initial_state(5)
+    for _ in range(3):
+        pass_tick(state)
+        assert state.end_reason() is None
+    pass_tick(state)
+    assert state.is_terminal() and state.scores() == pytest.approx([1 / 3] * 3)
+    assert state.end_reason() == ("The 2-hand limit was reached: hand 2 ended without a corner at the 2-tick cap; "
+                                  "nobody cornered a market, so every total is 0.")
+    assert state.result_text() == "Final totals: Player 1 0, Player 2 0, Player 3 0. A draw."
+
+
+def test_end_reason_the_hand_limit_names_the_leader_on_points():
+    state = PitGame({"tick_cap": 1, "max_hands": 1}, 3).new_initial_state(2)
+    state.totals = [0, 85, 0]
+    pass_tick(state)
+    assert state.scores() == [0.0, 1.0, 0.0]
+    assert state.end_reason() == ("The 1-hand limit was reached: hand 1 ended without a corner at the 1-tick cap; "
+                                  "Player 2 has the most points (Player 1 0, Player 2 85, Player 3 0).")
+    assert state.result_text() == "Final totals: Player 1 0, Player 2 85, Player 3 0. Player 2 wins."
+
+
+def test_end_reason_the_hand_limit_after_a_corner_with_a_shared_lead():
+    state = state_with([["wheat"] * 9, ["barley"] * 9, ["corn"] * 9], {"max_hands": 1})
+    state.totals = [0, 100, -20]
+    state.apply_action(0, "corner:wheat")
+    assert state.scores() == [0.5, 0.5, 0.0]
+    assert state.end_reason() == ("The 1-hand limit was reached: hand 1 ended with Player 1 cornering Wheat (+100); "
+                                  "Player 1 and Player 2 share the most points (Player 1 100, Player 2 100, "
+                                  "Player 3 -20).")
+    assert state.result_text() == ("Final totals: Player 1 100, Player 2 100, Player 3 -20. Player 1 and Player 2 "
+                                   "share the win.")
+
+
+def test_end_reason_with_gamebench_share_scores():
+    state = state_with([["wheat"] * 9, ["barley"] * 9, ["corn"] * 9], {"gamebench_share_scores": True, "max_hands": 1})
+    state.apply_action(0, "corner:wheat")
+    assert state.end_reason() == ("The 1-hand limit was reached: hand 1 ended with Player 1 cornering Wheat (+100); "
+                                  "Player 1 has the most points (Player 1 100, Player 2 0, Player 3 0). Each player "
+                                  "scores its share of the positive points.")
+    nobody = PitGame({"gamebench_share_scores": True, "tick_cap": 1, "max_hands": 1}, 3).new_initial_state(2)
+    nobody.totals = [-20, -20, 0]
+    pass_tick(nobody)
+    assert nobody.scores() == pytest.approx([1 / 3] * 3)
+    assert nobody.end_reason() == ("The 1-hand limit was reached: hand 1 ended without a corner at the 1-tick cap; "
+                                   "nobody has positive points, so the shares are even (Player 1 -20, Player 2 -20, "
+                                   "Player 3 0). Each player scores its share of the positive points.")
+    assert nobody.result_text().endswith(" A draw.")

@@ -220,6 +220,9 @@ def test_moving_up_onto_level_three_wins_without_build():
     assert state.legal_actions(0) == [] and state.legal_actions(1) == []
     data = state.observation(0).data
     assert data["phase"] == "over" and data["winner"] == 0 and data["turn"] == 1
+    reason = "Player 1's worker A moved up from level 2 onto level 3 on C3."
+    assert state.end_reason() == reason
+    assert state.result_text() == data["result"] == f"Player 1 wins. {reason}"
     with pytest.raises(IllegalActionError):
         state.apply_action(0, "build:b3")
 
@@ -255,8 +258,11 @@ def test_three_to_three_does_not_win_officially():
 
 def test_three_to_three_wins_with_win_on_any_level3():
     state = position(THREE_TO_THREE, win_on_any_level3=True)
+    assert state.end_reason() is None
     state.apply_action(0, "move:b3-c3")
     assert state.is_terminal() and state.winner() == 0
+    assert state.end_reason() == (
+        "Player 1's worker A moved from level 3 onto level 3 on C3, which wins in this variant.")
 
 
 def test_player_without_legal_move_loses():
@@ -269,9 +275,12 @@ def test_player_without_legal_move_loses():
     """)
     assert not state.is_terminal()
     state.apply_action(0, "move:d1-d2")
+    assert state.end_reason() is None
     state.apply_action(0, "build:c1")  # seat 1's last way out closes
     assert state.is_terminal() and state.winner() == 0
     assert state.observation(None).data["winner"] == 0
+    reason = "Player 2 had no legal move: both workers were blocked in."
+    assert state.end_reason() == reason and state.result_text() == f"Player 1 wins. {reason}"
 
 
 STUCK_A = """
@@ -306,6 +315,10 @@ def test_alternate_workers_loses_when_forced_worker_is_stuck():
         assert state.is_terminal() is expect_over
         if expect_over:
             assert state.winner() == 0
+            assert state.end_reason() == (
+                "Player 2 had no legal move: worker a on A2, the one due to move this turn, was blocked in.")
+        else:
+            assert state.end_reason() is None
 
 
 def test_stuck_right_after_setup_loses_in_alternate_mode_only():
@@ -317,6 +330,8 @@ def test_stuck_right_after_setup_loses_in_alternate_mode_only():
         assert state.is_terminal() is alternate
         if alternate:
             assert state.winner() == 1 and state.scores() == [0.0, 1.0]
+            assert state.end_reason() == (
+                "Player 1 had no legal move: worker A on A1, the one due to move this turn, was blocked in.")
         else:
             assert all(i.startswith("move:b2-") for i in ids(state))
 
@@ -396,6 +411,7 @@ def test_the_turn_that_reaches_the_cap_ends_the_game_as_a_draw():
     assert state.measures(0) == {"turns": 4}
     text = "The turn cap (4 turns) was reached with no winner: a draw."
     assert state.result_text() == text
+    assert state.end_reason() == "The turn cap of 4 turns was reached with no winner."
     data = state.observation(0).data
     assert (data["phase"], data["winner"], data["max_turns"], data["result"]) == ("over", None, 4, text)
     assert f"Game over after 4 turns. {text}" in state.observation(None).text
@@ -413,7 +429,8 @@ def test_a_win_on_the_last_turn_the_cap_allows_is_a_win():
     """, turns_taken=(1, 1), max_turns=3)
     state.apply_action(0, "move:b3-c3")
     assert state.is_terminal() and state.scores() == [1.0, 0.0]
-    assert state.result_text() == "Player 1 wins." and state.observation(1).data["result"] == "Player 1 wins."
+    text = "Player 1 wins. Player 1's worker A moved up from level 2 onto level 3 on C3."
+    assert state.result_text() == text and state.observation(1).data["result"] == text
 
 
 BOXED_IN_BY_THE_NEXT_DOME = """
@@ -425,14 +442,47 @@ BOXED_IN_BY_THE_NEXT_DOME = """
 """
 
 
-@pytest.mark.parametrize("cap,scores", [(0, [1.0, 0.0]), (2, [0.5, 0.5]), (3, [1.0, 0.0])])
-def test_the_cap_ends_the_game_before_a_stuck_seat_would_lose(cap, scores):
+STUCK_REASON = "Player 2 had no legal move: both workers were blocked in."
+
+
+@pytest.mark.parametrize("cap,scores,reason", [
+    (0, [1.0, 0.0], STUCK_REASON),
+    (2, [0.5, 0.5], "The turn cap of 2 turns was reached with no winner."),
+    (3, [1.0, 0.0], STUCK_REASON),
+])
+def test_the_cap_ends_the_game_before_a_stuck_seat_would_lose(cap, scores, reason):
     """Seat 0's dome on c2 leaves both of seat 1's workers without a move: seat 1 loses at the start of its turn,
     unless that dome completed the last turn the cap allows (then no turn of seat 1's starts: a draw)."""
     state = position(BOXED_IN_BY_THE_NEXT_DOME, turns_taken=(1, 0), max_turns=cap)
     state.apply_action(0, "move:d2-d3")
     state.apply_action(0, "build:c2")
     assert state.is_terminal() and state.scores() == scores
+    assert state.end_reason() == reason
+
+
+def test_the_end_reason_survives_json_and_is_derived_for_states_saved_before_it():
+    """The ending is saved with the state; a finished state saved before it was (no "ending" in its payload) gets
+    the same reason from its last action: only a winning move ends the game right after a move."""
+    win = position("""
+    0. 0. 0. 0. 0.
+    0. 0. 0. 0. 0.
+    0. 2A 3. 0. 0.
+    0. 0. 0. 0. 0.
+    0a 0b 0. 0. 0B
+    """)
+    win.apply_action(0, "move:b3-c3")
+    stuck = position(BOXED_IN_BY_THE_NEXT_DOME, turns_taken=(1, 0))
+    stuck.apply_action(0, "move:d2-d3")
+    stuck.apply_action(0, "build:c2")
+    capped = position(BOXED_IN_BY_THE_NEXT_DOME, turns_taken=(1, 0), max_turns=2)
+    capped.apply_action(0, "move:d2-d3")
+    capped.apply_action(0, "build:c2")
+    for state, ending in ((win, "climb"), (stuck, "stuck"), (capped, "cap")):
+        data = json.loads(json.dumps(state.to_json()))
+        assert data["payload"]["ending"] == ending
+        assert state.game.state_from_json(data).end_reason() == state.end_reason()
+        del data["payload"]["ending"]
+        assert state.game.state_from_json(data).end_reason() == state.end_reason()
 
 
 @pytest.mark.parametrize("options", [{"max_turns": 1}, {"max_turns": 10},

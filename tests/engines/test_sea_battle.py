@@ -357,3 +357,57 @@ def test_order_labels_say_when_a_move_strikes_rock_instead_of_naming_a_rock_cell
     left = next(a.label for a in open_water.legal_actions(0) if a.id == "left_L")
     assert left.endswith(": to (6,6) facing North, firing West")
     # (The order pad says the same: tests/gameplay/boards/test_sea_battle_layout.py.)
+
+
+# --- why the battle ended (State.end_reason), and the damage revealed at the end ------------------------------
+
+
+def test_end_reason_the_last_fleet_afloat():
+    state = position([("R1", 0, 10, 10, "N"), ("B1", 1, 8, 10, "N", 9)])
+    assert state.end_reason() is None
+    play_turn(state, {"R1": "stay_L", "B1": "stay_L"})
+    assert state.end_reason() == "The last Blue ship sank on turn 1; Red still has 1 ship afloat."
+    assert state.result_text() == "Red wins: the last fleet afloat."
+
+
+def test_end_reason_both_fleets_sunk_on_one_turn():
+    state = position([("R1", 0, 10, 10, "N", 9), ("B1", 1, 8, 10, "S", 9)])
+    play_turn(state, {"R1": "stay_L", "B1": "stay_L"})
+    assert state.scores() == [0.5, 0.5]
+    assert state.end_reason() == "The last ships of both fleets sank on turn 1."
+
+
+def test_end_reason_at_the_turn_cap_names_the_tiebreak():
+    more = position([("R1", 0, 10, 10, "N", 8), ("R2", 0, 3, 3, "N", 8), ("B1", 1, 15, 15, "N")], turn_cap=1)
+    play_turn(more, {})
+    assert more.scores() == [1.0, 0.0]
+    assert more.end_reason() == "The turn cap of 1 turn was reached; Red has more ships afloat (2 to 1)."
+    assert more.result_text() == "The turn cap of 1 turn was reached; Red has more ships afloat (2 to 1). Red wins."
+    less = position([("R1", 0, 10, 10, "N", 3), ("B1", 1, 15, 15, "N")], turn_cap=2)
+    play_turn(less, {})
+    assert less.end_reason() is None
+    play_turn(less, {})
+    assert less.scores() == [0.0, 1.0]
+    assert less.end_reason() == ("The turn cap of 2 turns was reached with 1 ship afloat each; Blue's fleet has less "
+                                 "total damage (0 to 3).")
+    assert less.result_text().endswith(" Blue wins.")
+    level = position([("R1", 0, 10, 10, "N"), ("B1", 1, 15, 15, "N")], turn_cap=2)
+    play_turn(level, {})
+    play_turn(level, {})
+    assert level.scores() == [0.5, 0.5]
+    assert level.end_reason() == ("The turn cap of 2 turns was reached with 1 ship afloat each and equal total "
+                                  "damage (0 each).")
+    assert level.result_text().endswith(" A draw.")
+
+
+def test_every_ships_damage_is_revealed_once_the_battle_is_over():
+    state = position([("R1", 0, 10, 10, "N", 3), ("B1", 1, 15, 15, "N", 1)], turn_cap=1)
+    assert state.observation(0).data["damage"] == {"R1": 3}
+    play_turn(state, {})
+    assert state.is_terminal()
+    for seat in (0, 1, None):
+        observation = state.observation(seat)
+        assert observation.data["damage"] == {"R1": 3, "B1": 1}
+        assert "R1 has damage 3 of 10" in observation.text and "B1 has damage 1 of 10" in observation.text
+    assert state.secrets() == {0: [], 1: []}
+    check_observation_leaks(state)

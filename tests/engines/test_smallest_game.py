@@ -10,6 +10,7 @@ import pytest
 from gameplay.boards import BoardPresenter
 from gameplay.boards import registry as boards
 from gameplay.engines import registry as engines
+from gameplay.reads import selectors
 from gameplay.reads.selectors import seat_view
 from gameplay.writes import services
 from gameplay.writes.services import SeatController
@@ -44,3 +45,22 @@ def test_the_smallest_game_is_played_through_the_platform(nim, client):
     assert view.seat_view.game_id == "nim" and view.seat_view.facts["pile"] <= 5
     prompts = agent_prompts(agent_view(nim().new_initial_state(1), 0, seed=1))
     assert any("Take 1" in text for text in prompts.values())
+
+
+def test_the_smallest_game_says_why_it_ended():
+    state = NimGame({"pile": 3}).new_initial_state(0)
+    state.apply_action(0, "take:2")
+    assert state.end_reason() is None
+    state.apply_action(1, "take:1")
+    assert state.end_reason() == "Player 2 took the last stone."
+
+
+@pytest.mark.django_db
+def test_the_status_line_says_who_won_and_why(nim):
+    human = SeatController("human")
+    match = services.create_match("nim", [human, human], seed=1, options={"pile": 2}, host_seat=0)
+    match = services.submit_action(match.pk, 0, "take:2", expected_version=match.version)
+    names = {0: "Player 1", 1: "Player 2"}
+    state = selectors.state_of(match)
+    assert selectors.result_text(match, names, 0, state) == "You won! Player 1 took the last stone."
+    assert selectors.result_text(match, names, 1, state) == "You lost. Player 1 won. Player 1 took the last stone."

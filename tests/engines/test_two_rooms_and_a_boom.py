@@ -208,6 +208,34 @@ def test_fact9_a_gambler_who_names_the_winning_team_wins_whichever_team_won():
     assert wrong.scores()[wrong.cards.index(GAMBLER)] == 0.0
 
 
+# --- why the game ended (State.end_reason) ---------------------------------------------------------------------
+
+
+def test_end_reason_where_the_president_and_the_bomber_are_after_the_last_exchange():
+    state = play_random(new_state(8, 3), random.Random(3))
+    a, b = state.members(0), state.members(1)
+    arrange(state, together=True)
+    assert state.end_reason() == (f"After the last hostage exchange the Bomber ({name(a[1])}) is in Room A with the "
+                                  f"President ({name(a[0])}).")
+    arrange(state, together=False)
+    assert state.end_reason() == (f"After the last hostage exchange the President ({name(a[0])}) is in Room A, away "
+                                  f"from the Bomber ({name(b[0])}).")
+    assert state.clone().end_reason() == state.end_reason()
+
+
+def test_end_reason_adds_the_gamblers_bet():
+    for bet, verdict in (("red", "right"), ("blue", "wrong")):
+        state = play_random(new_state(7, 11), random.Random(11), until=lambda s: s.phase == "gamble")
+        arrange(state, together=True)
+        assert state.end_reason() is None
+        a = state.members(0)
+        gambler = state.cards.index(GAMBLER)
+        state.apply_action(gambler, f"gamble:{bet}")
+        assert state.end_reason() == (f"After the last hostage exchange the Bomber ({name(a[1])}) is in Room A with "
+                                      f"the President ({name(a[0])}). The Gambler ({name(gambler)}) bet on "
+                                      f"{bet.title()} and was {verdict}.")
+
+
 # --- leaders ------------------------------------------------------------------------------------------------
 
 

@@ -154,7 +154,7 @@ def test_fact6_with_three_left_a_villager_going_out_wins_for_the_spy():
     vote(state, {spy: v1, v2: v1, v1: v2, v3: v1})
     describe_round(state)
     vote(state, {spy: v2, v2: spy, v3: v2})
-    assert state.is_terminal() and state.winners == "spies" and state.end_reason == "out"
+    assert state.is_terminal() and state.winners == "spies" and state.ending == "out"
     assert state.scores() == [1.0 if s == spy else 0.0 for s in range(4)]
     assert state.measures(spy) == {"is_spy": True, "won": True, "rounds_survived": 2, "rounds_played": 2,
                                    "votes_received": 1, "voted_out": False}
@@ -243,7 +243,7 @@ def test_fact10_seven_undecided_rounds_end_the_game_with_a_spy_win():
         assert not state.is_terminal() and state.round["n"] == n
         describe_round(state)
         vote(state, {0: 1, 1: 2, 2: 3, 3: 0})
-    assert state.is_terminal() and state.winners == "spies" and state.end_reason == "cap"
+    assert state.is_terminal() and state.winners == "spies" and state.ending == "cap"
     assert len(state.rounds) == 7 and len(state.log) <= state.game.max_actions()
     (spy,), _ = spy_and_villagers(state)
     assert state.scores()[spy] == 1.0 and "No decision within 7 rounds" in state.result_text()
@@ -252,7 +252,7 @@ def test_fact10_seven_undecided_rounds_end_the_game_with_a_spy_win():
     vote(short, {0: 1, 1: 0, 2: 0, 3: 1})  # a run-off round also counts
     describe_round(short)
     vote(short, {2: 0, 3: 1})  # tied again: the cap comes before the reset round
-    assert short.is_terminal() and short.end_reason == "cap" and len(short.rounds) == 2
+    assert short.is_terminal() and short.ending == "cap" and len(short.rounds) == 2
 
 
 # --- descriptions --------------------------------------------------------------------------------------------
@@ -440,7 +440,7 @@ def test_a_spy_naming_the_villagers_word_wins_for_the_spies():
     labels = state.action_labels(spy, "spy_guess", state.villager_word.upper())
     assert "right" in labels.public and state.villager_word not in labels.public
     state.apply_action(spy, "spy_guess", state.villager_word.upper())
-    assert state.is_terminal() and state.winners == "spies" and state.end_reason == "guess"
+    assert state.is_terminal() and state.winners == "spies" and state.ending == "guess"
     assert "named the villagers' word" in state.result_text()
 
 
@@ -555,7 +555,7 @@ def test_random_playouts_keep_the_invariants(seats, options):
         alive_villagers = [s for s in state.alive_seats() if s not in spies]
         if state.winners == "villagers":
             assert not alive_spies
-        elif state.end_reason == "out":
+        elif state.ending == "out":
             assert len(alive_spies) >= len(alive_villagers)
         team = [s for s in range(seats) if (s in spies) == (state.winners == "spies")]
         assert state.scores() == [1 / len(team) if s in team else 0.0 for s in range(seats)]
@@ -566,3 +566,78 @@ def test_random_playouts_keep_the_invariants(seats, options):
         for r in state.rounds:
             assert sorted(r["order"]) == sorted(set(r["order"]))
             assert all(v not in r["candidates"] for v in r["voters"]) or not r["runoff"]
+
+
+# --- why the game ended (State.end_reason) -----------------------------------------------------------------
+
+
+def test_end_reason_every_spy_voted_out():
+    state = new_state(seed=8, spy_seat=2)
+    describe_round(state)
+    assert state.end_reason() is None
+    vote(state, {0: 2, 1: 2, 3: 2, 2: 0})
+    assert state.winners == "villagers"
+    assert state.end_reason() == "Every spy is out: Player 3 was voted out in round 1."
+
+
+def test_end_reason_the_last_spy_out_after_a_wrong_guess():
+    state = new_state(seed=12, spy_guess=True, spy_seat=2)
+    _to_speaker(state, 2)
+    state.apply_action(2, "spy_guess", "lemonade")
+    assert state.winners == "villagers"
+    assert state.end_reason() == ("Every spy is out: Player 3 went out in round 1 with a wrong guess of the "
+                                  "villagers' word.")
+
+
+def test_end_reason_the_spies_as_many_as_the_villagers():
+    state = new_state(seed=5, spy_seat=2)
+    describe_round(state)
+    vote(state, {0: 1, 1: 0, 2: 0, 3: 0})
+    describe_round(state)
+    vote(state, {1: 3, 2: 3, 3: 1})
+    assert state.winners == "spies" and state.ending == "out"
+    assert state.end_reason() == ("The spies still in are as many as the villagers (1 to 1) after Player 4 was voted "
+                                  "out in round 2.")
+
+
+def test_end_reason_two_spies_as_many_as_the_villagers():
+    state = new_state(seats=6, seed=9, spies=2)
+    spies, villagers = spy_and_villagers(state)
+    describe_round(state)
+    vote(state, {s: villagers[0] for s in range(6) if s != villagers[0]} | {villagers[0]: villagers[1]})
+    describe_round(state)
+    vote(state, {s: villagers[1] for s in state.alive_seats() if s != villagers[1]} | {villagers[1]: villagers[2]})
+    assert state.end_reason() == (f"The spies still in are as many as the villagers (2 to 2) after Player "
+                                  f"{villagers[1] + 1} was voted out in round 2.")
+
+
+def test_end_reason_a_spy_named_the_villagers_word():
+    state = new_state(seed=12, spy_guess=True, spy_seat=1)
+    _to_speaker(state, 1)
+    state.apply_action(1, "spy_guess", state.villager_word.upper())
+    assert state.end_reason() == f"Player 2, a spy, named the villagers' word, {state.villager_word}."
+
+
+def test_end_reason_the_round_limit_with_the_spy_still_in():
+    state = new_state(seed=6, max_rounds=2, spy_seat=3)
+    for _ in range(2):
+        assert state.end_reason() is None
+        describe_round(state)
+        vote(state, {0: 1, 1: 2, 2: 3, 3: 0})  # everyone tied
+    assert state.ending == "cap"
+    assert state.end_reason() == "The round limit of 2 rounds was reached with the spy, Player 4, still in."
+
+
+def test_end_reason_the_round_limit_with_one_of_two_spies_still_in():
+    state = new_state(seats=6, seed=9, spies=2, max_rounds=2)
+    spies, villagers = spy_and_villagers(state)
+    describe_round(state)
+    vote(state, {s: spies[0] for s in range(6) if s != spies[0]} | {spies[0]: villagers[0]})
+    describe_round(state)
+    alive = state.alive_seats()
+    vote(state, {s: alive[(i + 1) % len(alive)] for i, s in enumerate(alive)})  # everyone tied
+    assert state.ending == "cap" and state.winners == "spies"
+    assert state.end_reason() == (f"The round limit of 2 rounds was reached with 1 of the 2 spies still in "
+                                  f"(Player {spies[1] + 1}).")
+    assert state.clone().end_reason() == state.end_reason()
+    assert state.to_json()["payload"]["end_reason"] == "cap"

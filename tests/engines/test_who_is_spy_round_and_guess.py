@@ -67,7 +67,7 @@ def test_tied_rounds_count_and_a_capped_game_counts_every_round():
     for _ in range(2):  # everyone tied with one vote each: nobody out, twice
         describe_round(state)
         vote(state, {spy: v1, v1: v2, v2: v3, v3: spy})
-    assert state.end_reason == "cap"
+    assert state.ending == "cap"
     assert all(state.measures(s)["rounds_played"] == 2 == state.measures(s)["rounds_survived"] for s in range(4))
 
 
@@ -88,7 +88,7 @@ def test_a_spy_naming_the_hyphenated_villagers_word_wins(guess):
     labels = state.action_labels(0, "spy_guess", guess)
     assert "right: the spies win" in labels.public
     state.apply_action(0, "spy_guess", guess)
-    assert state.is_terminal() and state.winners == "spies" and state.end_reason == "guess"
+    assert state.is_terminal() and state.winners == "spies" and state.ending == "guess"
 
 
 def test_naming_ones_own_word_is_refused_in_any_spelling_and_plain_words_compare_as_before():

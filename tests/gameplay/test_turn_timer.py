@@ -69,6 +69,9 @@ class TimedState(State):
     def scores(self):
         return [1.0 / self.game.num_seats] * self.game.num_seats
 
+    def end_reason(self):
+        return f"All {self.moves} moves were made." if self.is_terminal() else None
+
     def observation(self, seat):
         return Observation(seat, {"moves": self.moves}, f"{self.moves} moves so far.")
 

@@ -47,6 +47,10 @@ class RingState(State):
     def scores(self):
         return [1 / self.game.num_seats] * self.game.num_seats
 
+    def end_reason(self):
+        n = self.passes
+        return f"The token was passed {n} time{'' if n == 1 else 's'}." if self.is_terminal() else None
+
     def observation(self, seat):
         return Observation(seat, {"passes": self.passes}, f"{self.passes} passes")
 

@@ -44,6 +44,9 @@ class FaceDownState(State):
     def scores(self):
         return [0.5, 0.5]
 
+    def end_reason(self):
+        return f"All {self.count} turns were played." if self.is_terminal() else None
+
     def secrets(self):
         # The hand and the face-down words stay secret until the end.
         return {} if self.is_terminal() else {s: [self.hands[s], *self.face_down[s]] for s in range(2)}

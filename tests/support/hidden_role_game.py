@@ -58,6 +58,15 @@ class HiddenRoleState(State):
             return [0.0 if seat == self.traitor else 1 / (SEATS - 1) for seat in range(SEATS)]
         return [1.0 if seat == self.traitor else 0.0 for seat in range(SEATS)]
 
+    def end_reason(self):
+        # The end reveals the traitor to all (secrets() is empty then), so the reason may name it.
+        if not self.is_terminal():
+            return None
+        traitor = self.game.seat_name(self.traitor)
+        if self.caught:
+            return f"{self.game.seat_name(self.votes[-1][0])} voted for the traitor, {traitor}."
+        return f"All {MAX_VOTES} votes were cast without catching the traitor, {traitor}."
+
     def role(self, seat: int) -> str:
         return "traitor" if seat == self.traitor else "loyal"
 

@@ -37,6 +37,10 @@ class NimState(State):
             return [0.5, 0.5]
         return [1.0 if seat == self.taken_last else 0.0 for seat in (0, 1)]
 
+    def end_reason(self) -> str | None:
+        # Why it ended, in a sentence (the page says who won from the scores and adds this).
+        return f"{self.game.seat_name(self.taken_last)} took the last stone." if self.is_terminal() else None
+
     def observation(self, seat: int | None) -> Observation:
         text = f"{self.pile} stones are left; {self.game.seat_name(self.to_move)} is to take."
         return Observation(seat, {"pile": self.pile, "to_move": self.to_move}, text)

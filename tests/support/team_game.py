@@ -51,6 +51,13 @@ class TeamRaceState(State):
             return [0.25] * 4
         return [0.5 if seat % 2 == self.claimed_by % 2 else 0.0 for seat in range(4)]
 
+    def end_reason(self):
+        if not self.is_terminal():
+            return None
+        if self.claimed_by is None:
+            return f"All {PASSES} turns passed without a claim."
+        return f"{self.game.seat_name(self.claimed_by)} claimed the win for their team."
+
     def observation(self, seat):
         data = {"count": self.count, "claimed_by": self.claimed_by}
         return Observation(seat, data, f"{self.count} turns so far.")

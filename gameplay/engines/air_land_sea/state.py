@@ -375,6 +375,11 @@ class AirLandSeaState(State):
             return None
         return text.result_text(self)
 
+    def end_reason(self) -> str | None:
+        if not self.is_terminal():
+            return None
+        return text.end_reason(self)
+
     PAYLOAD_FIELDS = ("theaters", "first", "vp", "battle", "history", "over", "hands", "deck", "stacks", "seen",
                       "turn_seat", "decision", "queue", "airdrop", "events", "buried", "between")
 

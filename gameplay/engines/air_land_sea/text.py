@@ -142,7 +142,7 @@ def returned_text(state, seat: int, card_id: str, pos: int):
 def battle_result(state, entry: dict) -> str:
     how = "after a withdrawal" if entry["how"] == "withdrawal" else "holding two or more theaters"
     return (f"Battle {entry['battle']} goes to {name(state, entry['winner'])} {how}: +{entry['points']} VP "
-            f"(now {state.vp[0]}–{state.vp[1]}).")
+            f"(now {name(state, 0)} {state.vp[0]}, {name(state, 1)} {state.vp[1]}).")
 
 
 def battle_start(state) -> str:
@@ -150,11 +150,53 @@ def battle_start(state) -> str:
             f"{name(state, state.first)} is the 1st Player.")
 
 
-def result_text(state) -> str:
-    score = f"{state.vp[0]}–{state.vp[1]} VP"
+def leader(state) -> int | None:
+    """The seat that won the war: the one that reached the target VP, else (the action cap) the one with more VP;
+    None for a draw (the cap with the VP level)."""
     if state.winner_seat is not None:
-        return f"{name(state, state.winner_seat)} wins the war, {score}."
-    return f"Stopped at the platform's action cap, {score}."
+        return state.winner_seat
+    if state.vp[0] == state.vp[1]:
+        return None
+    return 0 if state.vp[0] > state.vp[1] else 1
+
+
+def result_text(state) -> str:
+    """The board's last line: who won, the winner's VP first ("Red wins the war, 13–0 VP.")."""
+    won = leader(state)
+    if won is None:
+        return f"Stopped at the platform's action cap with the VP level ({state.vp[0]}–{state.vp[1]}): a draw."
+    score = f"{state.vp[won]}–{state.vp[1 - won]} VP"
+    if state.winner_seat is not None:
+        return f"{name(state, won)} wins the war, {score}."
+    return f"Stopped at the platform's action cap: {name(state, won)} wins on VP, {score}."
+
+
+def end_reason(state) -> str:
+    """Why a finished game ended (State.end_reason): the battle that took a side to the target VP, or the action
+    cap and the VP that decided it. Names no card: nothing hidden is revealed."""
+    target = state.game.options["target_vp"]
+    won = state.winner_seat
+    if won is not None:
+        last = state.history[-1]
+        if last["how"] == "withdrawal":
+            how = (f"{name(state, 1 - won)} withdrew from battle {last['battle']}; the {last['points']} VP this "
+                   f"gave {name(state, won)} reached")
+        else:
+            how = (f"{name(state, won)} won battle {last['battle']} by holding two or more theaters "
+                   f"(+{last['points']} VP) and reached")
+        reason = (f"{how} the {target} VP target ({name(state, won)} {state.vp[won]}, "
+                  f"{name(state, 1 - won)} {state.vp[1 - won]}).")
+    else:
+        cap = (f"The platform's {state.game.options['action_cap']:,}-action cap was reached before either side "
+               f"had {target} VP")
+        ahead = leader(state)
+        if ahead is None:
+            reason = f"{cap}, with the VP level ({state.vp[0]} each)."
+        else:
+            reason = f"{cap}; {name(state, ahead)} has more VP ({state.vp[ahead]} to {state.vp[1 - ahead]})."
+    if state.game.options["gamebench_vp_share_scores"]:
+        reason += " Each side scores its share of the VP."
+    return reason
 
 
 # --- observations ---------------------------------------------------------------------------------------------

@@ -79,14 +79,52 @@ class ArcticState(flow.RoundFlow, State):
         return evaluate(self)
 
     def result_text(self) -> str | None:
+        """The board's last line, agreeing with the page's status line: a draw when every tribe shares the top
+        (scores all equal), otherwise the tribes with the top score win."""
         if not self.is_terminal():
             return None
         counts = self.final_people()
-        tally = ", ".join(f"{self.game.seat_name(s)} {c}" for s, c in enumerate(counts))
+        tally = self._tally(range(self.game.num_seats), counts)
         tied = self.winners()
+        if len(tied) == self.game.num_seats:
+            return f"A draw: every tribe ends with {counts[0]} people."
         if len(tied) == 1:
-            return f"{self.game.seat_name(tied[0])} wins with the most people ({tally})."
-        return f"Shared win for {' and '.join(self.game.seat_name(s) for s in tied)} ({tally} people)."
+            if counts.count(max(counts)) > 1:
+                return f"{self._names(tied)} wins the tie for most people on skirmishes won ({tally} people)."
+            return f"{self._names(tied)} wins with the most people ({tally})."
+        return f"Shared win for {self._names(tied)} ({tally} people)."
+
+    def end_reason(self) -> str | None:
+        """The contested pile ran out (the only way the game ends), then who had the most people, and the
+        skirmishes won when they broke a tie. Final people counts and skirmishes won are public at the end."""
+        if not self.is_terminal():
+            return None
+        n = self.game.num_seats
+        counts = self.final_people()
+        best = max(counts)
+        top = [s for s in range(n) if counts[s] == best]
+        ended = f"The contested pile ran out after round {self.round}"
+        if len(top) == 1:
+            return f"{ended}; {self._names(top)} has the most people ({self._tally(range(n), counts)})."
+        tied = self.winners()
+        if len(top) == n:
+            people_tie = f"{ended} with every tribe on {best} people"
+        else:
+            people_tie = f"{ended} with {self._names(top)} tied on {best} people"
+        if not self.game.options["tiebreak_skirmishes"]:
+            return f"{people_tie}."
+        won = self.skirmishes_won
+        if tied == top:
+            each = won[top[0]]
+            return f"{people_tie} and {each} skirmish{'' if each == 1 else 'es'} won each."
+        return f"{people_tie}; most skirmishes won breaks the tie ({self._tally(top, won)})."
+
+    def _names(self, seats) -> str:
+        named = [self.game.seat_name(s) for s in seats]
+        return named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
+
+    def _tally(self, seats, values) -> str:
+        return ", ".join(f"{self.game.seat_name(s)} {values[s]}" for s in seats)
 
     def measures(self, seat: int) -> dict[str, Any]:
         return {"people": people(self.owned(seat)), "skirmishes_won": self.skirmishes_won[seat],

@@ -49,6 +49,15 @@ EXAMPLE_SAY = "Who would like to tell us what they hold?"  # TextAction.example:
 HISTORY_KEPT = 8  # public one-line summaries of earlier rounds shown in observations
 
 
+def names_and(names: list[str]) -> str:
+    """'A', 'A and B', 'A, B and C'."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def points_words(count: int) -> str:
+    return f"{count} point{'' if count == 1 else 's'}"
+
+
 class TraitorState(SeatViews, State):
     game: TraitorGame
 
@@ -70,7 +79,7 @@ class TraitorState(SeatViews, State):
         self.ring_pos = 0
         self.protected: int | None = None
         self.winners: list[int] = []
-        self.end_reason = ""
+        self.ending = ""  # how the game ended: "target" or "max_rounds" (saved as "end_reason")
         self.card_facts: list[list] = []  # cards each seat (and the public) is sure others hold: knowledge.py
         self.reshuffled = False  # spent Magic Rings were reshuffled into a deck: it holds only rings since
         self._deal_round()
@@ -161,7 +170,7 @@ class TraitorState(SeatViews, State):
             self._deal_round()
 
     def _finish(self, reason: str) -> None:
-        self.phase, self.end_reason = OVER, reason
+        self.phase, self.ending = OVER, reason
         totals = self.totals()
         leaders = [s for s, t in enumerate(totals) if t == max(totals)]
         if self.game.options["gamebench_team_win"]:
@@ -271,7 +280,51 @@ class TraitorState(SeatViews, State):
             return None
         name = self.game.seat_name
         totals = ", ".join(f"{name(s)} {t}" for s, t in enumerate(self.totals()))
-        return f"Final points: {totals}. Winner(s): {', '.join(name(s) for s in self.winners)}."
+        return f"Final points: {totals}. {self.winners_sentence()}"
+
+    def is_draw(self) -> bool:
+        """Every seat shares the result (all tied for the most points, or GameBench's team result with leaders on
+        both teams): the scores are all equal, which the match page calls a draw."""
+        return len(self.winners) == self.game.num_seats
+
+    def winners_sentence(self) -> str:
+        if self.is_draw():
+            return "The game is a draw: every player shares the result."
+        return f"Winner(s): {', '.join(self.game.seat_name(s) for s in self.winners)}."
+
+    def end_reason(self) -> str | None:
+        """The deciding fact: the target reached at the end of a round, or the round cap, with the most points (and
+        GameBench's team result when that option decides the winners)."""
+        if self.phase != OVER:
+            return None
+        name = self.game.seat_name
+        totals = self.totals()
+        best = max(totals)
+        leaders = [s for s, t in enumerate(totals) if t == best]
+        everyone = len(leaders) == self.game.num_seats
+        who = "everyone" if everyone else names_and([name(s) for s in leaders])
+        target = self.game.options["target_points"]
+        if everyone:
+            most = f"with {points_words(best)} each"
+        elif len(leaders) == 1:
+            most = f"with the most points ({best})"
+        else:
+            most = f"tied for the most points ({best} each)"
+        if self.ending == "target":
+            reason = f"{who[0].upper()}{who[1:]} reached the {target}-point target in round {self.round_no}, {most}."
+        else:
+            rounds = self.game.options["max_rounds"]
+            reason = (f"The {rounds}-round limit was reached with nobody at the {target}-point target; {who} finished "
+                      f"{most}.")
+        if self.game.options["gamebench_team_win"] and not everyone:
+            teams = sorted({self.team(s).capitalize() for s in leaders})
+            if len(teams) == 2:
+                reason += " The leaders are on both teams, so under GameBench's team result everyone shares the result."
+            else:
+                whose = "leader's" if len(leaders) == 1 else "leaders'"
+                reason += (f" Under GameBench's team result the {whose} whole team of the last round ({teams[0]}) "
+                           "shares the win.")
+        return reason
 
     # --- search -------------------------------------------------------------------------------------------------
     def _draw_information_state(self, seat: int, rng: random.Random) -> TraitorState:
@@ -281,13 +334,18 @@ class TraitorState(SeatViews, State):
     PAYLOAD_FIELDS = (
         "deck", "discard", "hands", "rounds_won", "round_no", "characters", "alignments", "set_aside",
         "history", "last", "start", "tick", "turn", "talk", "phase", "ring_order", "ring_pos", "protected",
-        "winners", "end_reason", "card_facts", "reshuffled"
+        "winners", "card_facts", "reshuffled"
     )
+
+    def _payload(self) -> dict:
+        # How the game ended is saved under its old key (the attribute was renamed when State.end_reason came).
+        return {**super()._payload(), "end_reason": self.ending}
 
     def _load_payload(self, payload: Mapping[str, Any]) -> None:
         # States stored before the card facts were kept: no facts (sound, only less precise samples).
         payload = {"card_facts": [], "reshuffled": False, **payload}
         super()._load_payload(payload)
+        self.ending = payload.get("end_reason", "")
 
 
 class TraitorGame(Game):

@@ -210,7 +210,8 @@ class SeatViews(BoardFacts):
                          + ".")
             for s, cards in enumerate(data["final_treasure"]):
                 lines.append(f"{name(s)} held: {', '.join(cards) or 'nothing'}.")
-            lines.append(f"Winner(s): {', '.join(data['winners'])}.")
+            # A result every seat shares is a draw, as the match page says; otherwise the winners by name.
+            lines.append(self.winners_sentence())
             return "\n".join(lines)
         if self._roles_hidden():
             if seat is not None:

@@ -28,7 +28,7 @@ from ..api import (
     State,
 )
 from .actions import BY_ID, JOYSTICK
-from .ram import Ringside
+from .ram import KNOCKOUT_POINTS, Ringside
 from .rules import RULES
 from .text import observation_text
 
@@ -124,6 +124,28 @@ class BoxingState(State):
             return f"A draw, {white}-{black}."
         how = "on points" if self.ringside.seconds_left == 0 else "on points when the bout was cut short"
         return f"{SEATS[0 if white > black else 1]} wins {max(white, black)}-{min(white, black)} {how}."
+
+    def end_reason(self) -> str | None:
+        """Why the bout ended (see State.end_reason): a knockout, the clock, or the ``max_frames`` cap; then the
+        points that decided it (a tie on points is a draw)."""
+        if not self.is_terminal():
+            return None
+        white, black = self.ringside.scores
+        if self.ringside.knockout and white != black:
+            winner, loser = (0, 1) if white > black else (1, 0)
+            return (f"{SEATS[winner]} reached {KNOCKOUT_POINTS} points for a knockout "
+                    f"({SEATS[loser]} had {self.ringside.scores[loser]}).")
+        cap = self.game.options["max_frames"]
+        if self.ringside.seconds_left == 0:
+            why = "The two-minute clock ran out"
+        elif cap and self.frame >= cap:
+            why = f"The {cap:,}-frame cap was reached"
+        else:  # the cartridge ended the bout with time on the clock: not seen in play
+            why = "The bout ended"
+        if white == black:
+            return f"{why} with the scores level at {white} to {black}."
+        leader = 0 if white > black else 1
+        return f"{why} with {SEATS[leader]} ahead on points, {max(white, black)} to {min(white, black)}."
 
     def measures(self, seat: int) -> dict[str, Any]:
         own, other = self.ringside.scores[seat], self.ringside.scores[1 - seat]

@@ -11,6 +11,7 @@ Observations, labels and secrets are in views.py; the clue check in clues.py; th
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from ..api import Action, Game, GameSpec, IllegalActionError, MeasureSpec, OptionSpec, State, TextAction
@@ -37,6 +38,10 @@ GAMEBENCH_CLUES = (
 EXAMPLE_STRIDE = 97  # how far the example clue moves through the word list from one team turn to the next
 
 
+def agents(count: int) -> str:
+    return f"{count} agent{'' if count == 1 else 's'}"
+
+
 class CodenamesState(SeatViews, State):
     game: CodenamesGame
 
@@ -56,7 +61,7 @@ class CodenamesState(SeatViews, State):
         self.clues_given = [0, 0]
         self.history: list[dict[str, Any]] = []
         self.winning_team: int | None = None  # None while playing, or after a shared (capped) end
-        self.end_reason = ""  # "agents", "assassin" or "cap"
+        self.ending = ""  # how the game ended: "agents", "assassin" or "cap" (saved as "end_reason")
 
     # --- seats ----------------------------------------------------------------------------------
     def spymaster(self, team: int) -> int:
@@ -185,7 +190,7 @@ class CodenamesState(SeatViews, State):
         self.phase, self.clue, self.guesses = CLUE_PHASE, None, 0
 
     def _finish(self, winning_team: int | None, reason: str) -> None:
-        self.phase, self.winning_team, self.end_reason = OVER, winning_team, reason
+        self.phase, self.winning_team, self.ending = OVER, winning_team, reason
 
     # --- counts and outcome ---------------------------------------------------------------------
     def agents_left(self, team: int) -> int:
@@ -228,14 +233,52 @@ class CodenamesState(SeatViews, State):
     def result_text(self) -> str | None:
         if not self.is_terminal():
             return None
-        if self.end_reason == "assassin":
+        if self.ending == "assassin":
             loser = TEAM_NAMES[1 - self.winning_team]
             return f"{loser} picked the assassin: {TEAM_NAMES[self.winning_team]} wins."
-        if self.end_reason == "cap":
+        if self.ending == "cap":
             left = f"agents left Red {self.agents_left(0)}, Blue {self.agents_left(1)}"
-            who = "a shared result" if self.winning_team is None else f"{TEAM_NAMES[self.winning_team]} wins"
+            top = self.top_team()
+            who = "a draw" if top is None else f"{TEAM_NAMES[top]} wins"
             return f"The turn cap ended the game ({left}): {who}."
         return f"All {TEAM_NAMES[self.winning_team]} agents are revealed: {TEAM_NAMES[self.winning_team]} wins."
+
+    def top_team(self) -> int | None:
+        """The team with the higher value at the end (the page's winner), None when both are equal (a draw)."""
+        values = self.team_values()
+        return None if values[0] == values[1] else values.index(max(values))
+
+    def end_reason(self) -> str | None:
+        """The deciding fact: who picked the assassin, who revealed a team's last agent (a guess, or the penalty's
+        cover), or the turn cap with the agents left (and GameBench's scores where they decide). The key is public
+        at the end, so the cards may be named."""
+        if not self.is_terminal():
+            return None
+        if self.ending == "cap":
+            return self._cap_reason()
+        name = self.game.seat_name
+        last = self.history[-1]  # the guess or the penalty's cover that ended the game
+        word = self.words[last["c"]]
+        if self.ending == "assassin":
+            return f"{name(last['s'])} picked the assassin, {word}."
+        team = TEAM_NAMES[self.winning_team]
+        count = self.key.count(TEAM_KEYS[self.winning_team])
+        if last["k"] == "cover":
+            return (f"All {count} {team} agents are revealed; {name(last['s'])} covered the last one, {word}, as the "
+                    f"penalty for {TEAM_NAMES[1 - last['t']]}'s invalid clue.")
+        return f"All {count} {team} agents are revealed; {name(last['s'])} guessed the last one, {word}."
+
+    def _cap_reason(self) -> str:
+        cap = f"The turn cap of {self.game.options['max_turns']} team turns was reached"
+        left = [self.agents_left(t) for t in (0, 1)]
+        top = self.top_team()
+        if self.game.options["gamebench_scores"] and self.winning_team is None and top is not None:
+            found = [self.agents_found(t) for t in (0, 1)]
+            return (f"{cap} with {agents(left[0])} left to each team; by GameBench's scores {TEAM_NAMES[top]} "
+                    f"found more ({agents(found[top])} to {found[1 - top]}).")
+        if top is None:
+            return f"{cap} with {agents(left[0])} left to each team."
+        return (f"{cap}; {TEAM_NAMES[top]} has fewer agents left ({left[top]} to {left[1 - top]}).")
 
     def measures(self, seat: int) -> dict[str, Any]:
         team = self.game.teams()[seat]
@@ -266,8 +309,16 @@ class CodenamesState(SeatViews, State):
     # --- serialisation --------------------------------------------------------------------------
     PAYLOAD_FIELDS = (
         "starting", "words", "key", "revealed", "team", "phase", "clue", "guesses", "team_turns",
-        "turns_played", "clues_given", "history", "winning_team", "end_reason"
+        "turns_played", "clues_given", "history", "winning_team"
     )
+
+    def _payload(self) -> dict:
+        # How the game ended is saved under its old key (the attribute was renamed when State.end_reason came).
+        return {**super()._payload(), "end_reason": self.ending}
+
+    def _load_payload(self, payload: Mapping[str, Any]) -> None:
+        super()._load_payload(payload)
+        self.ending = payload.get("end_reason", "")
 
 
 class CodenamesGame(Game):

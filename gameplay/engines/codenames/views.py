@@ -2,7 +2,9 @@
 
 The key is the only hidden information. It reaches a seat only as "WORD=identity" pieces (APPLE=assassin), and only
 a Spymaster's observation holds them; nothing public is ever written with "=", so each piece is a distinctive string
-the leak checks can look for. Revealed cards are public and are written "BANK (Blue agent)".
+the leak checks can look for. Revealed cards are public and are written "BANK (Blue agent)". When the game is over
+the whole key is public: every seat's cards carry it, the text writes an unrevealed card "BANK (Blue agent, never
+revealed)", and there are no secrets left.
 """
 
 from __future__ import annotations
@@ -45,12 +47,15 @@ class SeatViews:
         return f"{name(event['s'])} ended the turn."
 
     def _cards(self, seat: int | None) -> list[dict[str, Any]]:
-        spymaster = self._is_spymaster(seat)
+        # At the end the whole key is shown to every seat (and to spectators): every card names its identity, and
+        # an unrevealed one carries its key piece as a Spymaster's does.
+        over = self.is_terminal()
+        spymaster = self._is_spymaster(seat) or over
         cards = []
         for cell, word in enumerate(self.words):
             shown = self.revealed[cell]
             card: dict[str, Any] = {"cell": cell, "word": word, "revealed": shown,
-                                    "identity": IDENTITY_NAMES[self.key[cell]] if shown else None}
+                                    "identity": IDENTITY_NAMES[self.key[cell]] if shown or over else None}
             if spymaster:
                 card["key"] = "" if shown else key_piece(word, self.key[cell])
             cards.append(card)
@@ -78,6 +83,7 @@ class SeatViews:
             "turns_played": self.turns_played,
             "history": [self._describe(e) for e in self.history],
             "result": self.result_text() or "",
+            "end_reason": self.end_reason() or "",
         }
         return Observation(seat, data, self._text(seat, data))
 
@@ -95,13 +101,16 @@ class SeatViews:
             lines.append(you)
         left = data["agents_left"]
         lines.append(f"{data['starting_team']} started. Agents still hidden: Red {left['Red']}, Blue {left['Blue']}.")
-        lines.append("Words (cell number, word; revealed words show their identity):")
+        if data["status"] == "over":
+            lines.append("Words (cell number, word, identity; the key is shown to everyone now the game is over):")
+        else:
+            lines.append("Words (cell number, word; revealed words show their identity):")
         cards = data["cards"]
         for start in range(0, len(cards), ROW):
             lines.append("  " + " | ".join(self._card_text(c) for c in cards[start:start + ROW]))
         lines.append("History: " + (" ".join(data["history"]) if data["history"] else "no clue yet."))
         if data["status"] == "over":
-            lines.append("The game is over. " + data["result"])
+            lines.append(f"The game is over. {data['result']} {data['end_reason']}")
         else:
             lines.append(self._turn_text(seat, data))
         return "\n".join(lines)
@@ -110,6 +119,8 @@ class SeatViews:
     def _card_text(card: dict[str, Any]) -> str:
         if card["revealed"]:
             return f"{card['cell']} {card['word']} ({card['identity']})"
+        if card["identity"]:  # the game is over: an unrevealed card's identity is shown to everyone
+            return f"{card['cell']} {card['word']} ({card['identity']}, never revealed)"
         return f"{card['cell']} {card.get('key') or card['word']}"
 
     def _turn_text(self, seat: int | None, data: dict[str, Any]) -> str:
@@ -134,8 +145,10 @@ class SeatViews:
         return f"{about} {data['acting']} is guessing."
 
     def secrets(self) -> dict[int, list[str]]:
-        hidden = [key_piece(w, self.key[c]) for c, w in enumerate(self.words) if not self.revealed[c]]
         result: dict[int, list[str]] = {seat: [] for seat in range(self.game.num_seats)}
+        if self.is_terminal():
+            return result  # the end shows the whole key to everyone
+        hidden = [key_piece(w, self.key[c]) for c, w in enumerate(self.words) if not self.revealed[c]]
         result[0], result[1] = list(hidden), list(hidden)
         return result
 

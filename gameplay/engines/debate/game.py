@@ -225,6 +225,28 @@ class DebateState(State):
         judge = "the rule" if self.verdict_source == "rule" else f"the judge ({self.verdict_source})"
         return f"Verdict by {judge}: {self.verdict_text()}."
 
+    def end_reason(self) -> str | None:
+        """Why the debate ended as it did: after every argument, the rule's points or the judge's finding (None
+        before the verdict). Everything in a debate is public."""
+        if self.verdict is None:
+            return None
+        rounds = self.game.options["rounds_per_side"]
+        after = f"After {rounds} argument{'' if rounds == 1 else 's'} per side"
+        totals = self.rule_totals()
+        if self.verdict_source == "rule" and judging.rule_verdict(self.mode, totals) == self.verdict:
+            if totals[0] == totals[1]:
+                return f"{after}, the judging rule gave both sides {_points(totals[0])}."
+            return f"{after}, the judging rule gave For {_points(totals[0])} and Against {_points(totals[1])}."
+        judge = "the judging rule" if self.verdict_source == "rule" else f"the judge ({self.verdict_source})"
+        finding = {
+            judging.SINGLE: {"for": "For argued better", "against": "Against argued better",
+                             "draw": "both sides argued equally well"},
+            judging.OPENSPIEL: {"both": "both sides argued convincingly", "for": "only For argued convincingly",
+                                "against": "only Against argued convincingly",
+                                "neither": "neither side argued convincingly"},
+        }[self.mode][self.verdict]
+        return f"{after}, {judge} found that {finding}."
+
     # --- what seats see --------------------------------------------------------------------------------------
     def rule_topics(self, seat: int, action_id: str) -> tuple[str, ...]:
         return ("Topic and sides", "Argument styles", "Turn order and length")
@@ -278,6 +300,10 @@ class DebateState(State):
 
     # --- persistence -----------------------------------------------------------------------------------------
     PAYLOAD_FIELDS = ("topic", "arguments", "verdict", "verdict_source")
+
+
+def _points(n: int) -> str:
+    return f"{n} point{'' if n == 1 else 's'}"
 
 
 DebateGame.state_class = DebateState

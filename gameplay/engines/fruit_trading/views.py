@@ -118,6 +118,21 @@ class SeatViews:
             return f"{self._name(self.thread[-1]['seat'])} walked away: no trade; {tail}."
         return f"Out of turns: no trade; {tail}."
 
+    def end_reason(self) -> str | None:
+        """Why the game ended: the accepted offer, the walk-away or the turn limit (None before the end). Baskets
+        and valuations are revealed at the end, so the traded fruit is no secret."""
+        if not self.is_terminal():
+            return None
+        if self.outcome == "trade":
+            t = self.trade
+            p = t["proposer"]
+            return (f"{self._name(1 - p)} accepted {self._name(p)}'s offer of {words(tuple(t['give']))} for "
+                    f"{words(tuple(t['get']))}.")
+        if self.outcome == "walk_away":
+            return f"{self._name(self.thread[-1]['seat'])} walked away without a trade."
+        turns = self.game.options["max_turns_per_seat"]
+        return f"The limit of {turns} turn{'' if turns == 1 else 's'} per player was reached without a trade."
+
     def secrets(self) -> dict[int, list[str]]:
         if self.is_terminal():
             return {}  # both profiles are revealed at the end

@@ -78,7 +78,12 @@ class GnomesState(State):
         return self.reward_tenths / 10
 
     def result_text(self) -> str:
+        """How the round ended and why (the page's status line shows it: everyone wins or loses together)."""
         return result_sentence(self.status, self.turn, self.wall_hits)
+
+    def end_reason(self) -> str | None:
+        """Why the round ended: the treasure found, or the move cap reached (never where an unfound treasure is)."""
+        return self.result_text() if self.status != PLAYING else None
 
     def measures(self, seat: int) -> dict[str, Any]:
         """The team's outcome, the same for both seats (the game is cooperative): see ``GnomesGame.spec``."""

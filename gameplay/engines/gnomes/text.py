@@ -20,11 +20,12 @@ def plural(count: int, noun: str) -> str:
 
 
 def result_sentence(status: str, turns: int, wall_hits: int) -> str:
-    """How a round ended ("" while it is still being played)."""
+    """How a round ended and why ("" while it is still being played): the token reached the treasure, or the
+    move cap ran out (the round ends on the move that reaches the cap, so ``turns`` is the cap then)."""
     if status == "found":
         return f"Treasure found in {plural(turns, 'turn')} ({plural(wall_hits, 'wall hit')})."
     if status == "out_of_turns":
-        return f"Out of turns: {plural(turns, 'move')} without finding the treasure."
+        return f"Out of turns: the {turns}-move turn cap was reached without finding the treasure."
     return ""
 
 

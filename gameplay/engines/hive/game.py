@@ -189,6 +189,20 @@ class HiveState(State):
             return f"Draw: the turn limit of {pos.limit} turns was reached."
         return None
 
+    def end_reason(self) -> str | None:
+        """Why the game ended (see State.end_reason): a queen surrounded, both at once, or the turn limit."""
+        pos = self.pos
+        if not pos.is_over():
+            return None
+        if pos.status in (WHITE_WINS, BLACK_WINS):
+            loser = "b" if pos.status == WHITE_WINS else "w"
+            return f"{COLOUR_NAMES[loser]}'s queen is surrounded on all six sides."
+        if pos.queen_surrounded("w") and pos.queen_surrounded("b"):
+            return "Both queens were surrounded by the same move."
+        if pos.limit and pos.ply >= pos.limit:
+            return f"The turn limit of {pos.limit} turns was reached with no winner."
+        return "The game was drawn."  # not reached by play (only by a saved state edited by hand)
+
     def measures(self, seat: int) -> dict[str, Any]:
         """See ``HiveGame.spec.measures``; the same for both seats."""
         return {"turns": self.pos.ply}

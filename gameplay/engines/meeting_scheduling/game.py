@@ -158,6 +158,9 @@ class MeetingState(State):
             return None
         return text.result_sentence(self, None)
 
+    def end_reason(self) -> str | None:
+        return text.end_reason(self)
+
     def turns_left(self, seat: int) -> int:
         return 0 if self.is_terminal() else self.game.options["max_turns_per_seat"] - self.turns_taken[seat]
 

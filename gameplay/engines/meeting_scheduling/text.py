@@ -67,6 +67,22 @@ def result_sentence(state: MeetingState, seat: int | None) -> str:
     return "No agreement: the players ran out of turns. Both get 0."
 
 
+def end_reason(state: MeetingState) -> str | None:
+    """Why the game ended, for every viewer: the acceptance, the walk-away or the turn limit (None before the end).
+    Both schedules are public once it is over, so naming the agreed day tells nobody a secret."""
+    if not state.is_terminal():
+        return None
+    names = [state.game.seat_name(s) for s in range(2)]
+    if state.outcome == "agreement":
+        acceptor = state.thread[-1]["seat"]
+        return (f"{names[acceptor]} accepted {names[1 - acceptor]}'s proposal to meet on "
+                f"{day_name(state.agreed_day)}.")
+    if state.outcome == "walked_away":
+        return f"{names[state.thread[-1]['seat']]} walked away without an agreement."
+    turns = state.game.options["max_turns_per_seat"]
+    return f"The limit of {turns} turn{'' if turns == 1 else 's'} per player was reached without an agreement."
+
+
 def _schedule(profile) -> list[dict[str, Any]]:
     return [{"day": d, "name": day_name(d), "ooo": d in profile["ooo"], "value": profile["prefs"][d]} for d in DAYS]
 

@@ -54,6 +54,9 @@ class SantoriniState(State):
         self.turns_taken = [0, 0]  # per seat; drives the alternate_workers variant
         self.turn = 0
         self.winner_seat: int | None = None  # not "winner": State.winner() is a method
+        # How the game ended (end_reason): "climb" (a worker moved onto level 3), "stuck" (the seat to move had no
+        # legal move) or "cap" (the turn cap); None while it runs.
+        self.ending: str | None = None
         self.last_action: str | None = None
         # The cells of the newest turn (its placements, or its move and build), for the board's last-move marks:
         # cell -> "place", "from", "to" or "build"; and whose turn it was.
@@ -130,7 +133,7 @@ class SantoriniState(State):
         """Hand the turn to ``seat``; a seat with no legal move loses at once."""
         self.phase, self.to_move, self.moved = "move", seat, None
         if not self._moves(seat):
-            self.phase, self.to_move, self.winner_seat = "over", None, 1 - seat
+            self.phase, self.to_move, self.winner_seat, self.ending = "over", None, 1 - seat, "stuck"
 
     # --- contract --------------------------------------------------------------
     def current_seats(self) -> list[int]:
@@ -197,7 +200,7 @@ class SantoriniState(State):
             if self._is_win(src, dst):
                 self.turn += 1
                 self.turns_taken[seat] += 1
-                self.phase, self.to_move, self.winner_seat = "over", None, seat
+                self.phase, self.to_move, self.winner_seat, self.ending = "over", None, seat, "climb"
             else:
                 self.phase, self.moved = "build", dst
         else:
@@ -209,7 +212,7 @@ class SantoriniState(State):
             self.turns_taken[seat] += 1
             if self._at_turn_cap():
                 # Drawn before the next seat's turn starts: the cap ends the game, not that seat's being stuck.
-                self.phase, self.to_move = "over", None
+                self.phase, self.to_move, self.ending = "over", None, "cap"
             else:
                 self._start_turn(1 - seat)
 
@@ -237,7 +240,47 @@ class SantoriniState(State):
             return None
         if self.winner_seat is None:
             return f"The turn cap ({_turns(self.game.options['max_turns'])}) was reached with no winner: a draw."
-        return f"{self.game.seat_name(self.winner_seat)} wins."
+        return f"{self.game.seat_name(self.winner_seat)} wins. {self.end_reason()}"
+
+    def end_reason(self) -> str | None:
+        """Why the game ended: the winning climb, the stuck seat, or the turn cap (see State.end_reason)."""
+        if self.phase != "over":
+            return None
+        ending = self.ending or self._ending_of_old_state()
+        if ending == "cap" or self.winner_seat is None:
+            return f"The turn cap of {_turns(self.game.options['max_turns'])} was reached with no winner."
+        name = self.game.seat_name
+        if ending == "climb":
+            return self._climb_reason(name(self.winner_seat))
+        loser = 1 - self.winner_seat
+        if self.game.options["alternate_workers"]:
+            # Only the worker due this turn may move: it is the one that is stuck.
+            index = self.turns_taken[loser] % 2
+            if index < len(self.workers[loser]):
+                cell = self.workers[loser][index]
+                letter = self._worker_letter(cell)
+                return (f"{name(loser)} had no legal move: worker {letter} on {NAMES[cell].upper()}, the one due to "
+                        f"move this turn, was blocked in.")
+        return f"{name(loser)} had no legal move: both workers were blocked in."
+
+    def _climb_reason(self, winner: str) -> str:
+        roles = {role: cell for cell, role in self.last_turn.items()}
+        src, dst = roles.get("from"), roles.get("to")
+        if src is None or dst is None:  # a state saved before the last-move marks
+            return f"{winner}'s worker moved onto level 3."
+        letter = self._worker_letter(dst)
+        if self.levels[src] == 3:  # from level 3 to level 3: a win only under the GameBench variant
+            return (f"{winner}'s worker {letter} moved from level 3 onto level 3 on {NAMES[dst].upper()}, which wins "
+                    f"in this variant.")
+        start = self.levels[src]
+        return f"{winner}'s worker {letter} moved up from level {start} onto level 3 on {NAMES[dst].upper()}."
+
+    def _ending_of_old_state(self) -> str:
+        """The ending of a finished state saved before ``ending`` was stored: only a winning move ends the game
+        right after a move."""
+        if self.winner_seat is None:
+            return "cap"
+        return "climb" if (self.last_action or "").startswith("Move") else "stuck"
 
     def measures(self, seat: int) -> dict[str, Any]:
         """See ``SantoriniGame.spec.measures``; the same for both seats."""
@@ -323,6 +366,7 @@ class SantoriniState(State):
             "workers": [[NAMES[c] for c in ws] for ws in self.workers],
             "moved": NAMES[self.moved] if self.moved is not None else None,
             "winner": self.winner_seat,
+            "ending": self.ending,
             "last_turn": {NAMES[c]: role for c, role in self.last_turn.items()},
             "last_turn_seat": self.last_turn_seat,
         }
@@ -333,6 +377,7 @@ class SantoriniState(State):
         self.workers = [[INDEX[c] for c in ws] for ws in payload["workers"]]
         self.moved = INDEX[payload["moved"]] if payload["moved"] is not None else None
         self.winner_seat = payload["winner"]
+        self.ending = payload.get("ending")  # states saved before it was stored: see _ending_of_old_state
         # States saved before the last-move marks have none (the next action starts them).
         self.last_turn = {INDEX[c]: str(role) for c, role in (payload.get("last_turn") or {}).items()}
         self.last_turn_seat = payload.get("last_turn_seat")

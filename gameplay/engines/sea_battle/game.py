@@ -178,6 +178,7 @@ class SeaBattleState(State):
         return [0.5, 0.5] if winner is None else [1.0 if s == winner else 0.0 for s in (0, 1)]
 
     def result_text(self) -> str | None:
+        """The board's last line: who won (as the page's status line has it from the scores) and why."""
         if not self.is_terminal():
             return None
         winner = self.winning_seat()
@@ -185,10 +186,35 @@ class SeaBattleState(State):
             if winner is None:
                 return "Both fleets sank on the same turn: a draw."
             return f"{TEAMS[winner]} wins: the last fleet afloat."
-        afloat = f"{len(self.fleet(0))} Red and {len(self.fleet(1))} Blue ships afloat"
-        if winner is None:
-            return f"The turn cap ended the battle with {afloat} and equal damage: a draw."
-        return f"The turn cap ended the battle with {afloat}: {TEAMS[winner]} wins."
+        outcome = "A draw." if winner is None else f"{TEAMS[winner]} wins."
+        return f"{self.end_reason()} {outcome}"
+
+    def end_reason(self) -> str | None:
+        """Why the battle ended: a fleet sunk (or both on one turn), or the turn cap and what decided it there:
+        more ships afloat, then less total damage (every ship's damage is public once the battle is over)."""
+        if not self.is_terminal():
+            return None
+        if self.ending == "sunk":
+            afloat = {s.team for s in self.ships}
+            if not afloat:
+                return f"The last ships of both fleets sank on turn {self.turn}."
+            winner = afloat.pop()
+            left = len(self.fleet(winner))
+            return (f"The last {TEAMS[1 - winner]} ship sank on turn {self.turn}; {TEAMS[winner]} still has "
+                    f"{left} ship{'' if left == 1 else 's'} afloat.")
+        cap = self.game.options["turn_cap"]
+        reached = f"The turn cap of {cap} turn{'' if cap == 1 else 's'} was reached"
+        ships = [len(self.fleet(seat)) for seat in (0, 1)]
+        damage = [sum(s.damage for s in self.fleet(seat)) for seat in (0, 1)]
+        if ships[0] != ships[1]:
+            more = 0 if ships[0] > ships[1] else 1
+            return f"{reached}; {TEAMS[more]} has more ships afloat ({ships[more]} to {ships[1 - more]})."
+        each = f"{ships[0]} ship{'' if ships[0] == 1 else 's'} afloat each"
+        if damage[0] != damage[1]:
+            less = 0 if damage[0] < damage[1] else 1
+            return (f"{reached} with {each}; {TEAMS[less]}'s fleet has less total damage "
+                    f"({damage[less]} to {damage[1 - less]}).")
+        return f"{reached} with {each} and equal total damage ({damage[0]} each)."
 
     def measures(self, seat: int) -> dict[str, Any]:
         played = self.turn if self.is_terminal() else self.turn - 1
@@ -226,12 +252,16 @@ class SeaBattleState(State):
         return tuple(topics)
 
     def secrets(self) -> dict[int, list[str]]:
-        """Per fleet: its pending orders and its ships' damage, as its own observation and labels word them."""
+        """Per fleet: its pending orders and its ships' damage, as its own observation and labels word them. Once
+        the battle is over every ship's damage is revealed (it decides a game stopped at the turn cap), so it is no
+        longer a secret."""
         result: dict[int, list[str]] = {}
+        over = self.is_terminal()
         for seat in (0, 1):
             values = []
             for ship in self.fleet(seat):
-                values += [damage_fragment(ship.id, ship.damage), damage_words(ship.id, ship.damage)]
+                if not over:
+                    values += [damage_fragment(ship.id, ship.damage), damage_words(ship.id, ship.damage)]
                 if ship.id in self.orders:
                     order = self.orders[ship.id]
                     values += [pending_fragment(ship.id, order), pending_words(ship.id, order)]
@@ -253,7 +283,8 @@ class SeaBattleState(State):
             "rocks": [list(r) for r in self.rocks],
             "ships": ships,
             "sink_at": SINK_AT,
-            "damage": {s.id: s.damage for s in self.fleet(seat)} if seat is not None else {},
+            # A fleet's own damage; every ship's once the battle is over (nothing is hidden any more).
+            "damage": {s.id: s.damage for s in self.ships if self.is_terminal() or s.team == seat},
             "my_orders": {s.id: self.orders[s.id] for s in self.fleet(seat) if s.id in self.orders}
             if seat is not None else {},
             "to_order": to_order.id if to_order else None,

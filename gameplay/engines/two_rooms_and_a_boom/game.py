@@ -334,6 +334,26 @@ class TwoRoomsState(SeatViews, State):
             line += f" The Gambler ({name(gambler)}) bet on {str(self.guess).title()} and {outcome}."
         return line
 
+    def end_reason(self) -> str | None:
+        """The deciding fact, once every card is revealed: where the President and the Bomber are after the last
+        hostage exchange, and the Gambler's bet when there is one."""
+        if self.phase != OVER:
+            return None
+        name = self.game.seat_name
+        president, bomber = self.cards.index(PRESIDENT), self.cards.index(BOMBER)
+        if self.red_wins():
+            reason = (f"After the last hostage exchange the Bomber ({name(bomber)}) is in "
+                      f"{ROOM_NAMES[self.rooms[bomber]]} with the President ({name(president)}).")
+        else:
+            reason = (f"After the last hostage exchange the President ({name(president)}) is in "
+                      f"{ROOM_NAMES[self.rooms[president]]}, away from the Bomber ({name(bomber)}).")
+        gambler = self._gambler()
+        if gambler is not None:
+            right = self.guess == (RED if self.red_wins() else BLUE)
+            reason += (f" The Gambler ({name(gambler)}) bet on {str(self.guess).title()} and was "
+                       f"{'right' if right else 'wrong'}.")
+        return reason
+
     # --- search ---------------------------------------------------------------------------------
     def _draw_information_state(self, seat: int, rng: random.Random) -> TwoRoomsState:
         return sample_state(self, seat, rng)

@@ -34,6 +34,7 @@ from ..api import (
 from .rules import DESCRIBING, ENDING, INFERRING, RULES, VOTING, WORDS
 from .setup import CONTENT_FREE_TEXT, OPTIONS, checked_setup, deal, seat_name
 from .views import SeatViews
+from .wording import names_and
 from .words import (
     EXAMPLE_GUESS,
     MAX_DESCRIPTION_CHARS,
@@ -68,7 +69,7 @@ class SpyState(SeatViews, State):
         self.rounds: list[dict[str, Any]] = []  # every round so far; the last one is the current round
         self.phase = DESCRIBE
         self.winners = ""  # SPIES or VILLAGERS once over
-        self.end_reason = ""  # "out", "guess" or "cap"
+        self.ending = ""  # how the game ended: "out", "guess" or "cap" (saved as "end_reason")
         self._start_round(self.alive_seats(), self.alive_seats(), self.alive_seats(), runoff=False)
 
     # --- helpers ---------------------------------------------------------------------------------
@@ -180,7 +181,7 @@ class SpyState(SeatViews, State):
     def _finish(self, winners: str, reason: str) -> None:
         self.phase = OVER
         self.winners = winners
-        self.end_reason = reason
+        self.ending = reason
 
     # --- the contract --------------------------------------------------------------------------
     def current_seats(self) -> list[int]:
@@ -284,6 +285,37 @@ class SpyState(SeatViews, State):
     def is_terminal(self) -> bool:
         return self.phase == OVER
 
+    def end_reason(self) -> str | None:
+        """The deciding fact (everything is revealed at the end, so it may name the spies): a spy named the
+        villagers' word, the round limit with spies still in, the last spy out, or the spies no longer outnumbered."""
+        if self.phase != OVER:
+            return None
+        name = self.game.seat_name
+        r = self.round
+        if self.ending == "guess":
+            return f"{name(r['talk'][-1]['s'])}, a spy, named the villagers' word, {self.villager_word}."
+        if self.ending == "cap":
+            still = [s for s in self.spies if self.alive(s)]
+            limit = f"The round limit of {self.game.options['max_rounds']} rounds was reached"
+            if len(self.spies) == 1:
+                return f"{limit} with the spy, {name(still[0])}, still in."
+            still_in = names_and([name(s) for s in still])
+            return f"{limit} with {len(still)} of the {len(self.spies)} spies still in ({still_in})."
+        # An elimination decided it: the round's count put the last seat out, or else a wrong spy_guess did.
+        if r["outcome"] is not None and r["outcome"]["k"] == "out":
+            last = r["outcome"]["leaders"][0]
+        else:
+            last = r["talk"][-1]["s"]
+        how = (f"was voted out in round {self.out_round[last]}" if self.out_how[last] == "vote" else
+               f"went out in round {self.out_round[last]} with a wrong guess of the villagers' word")
+        if self.winners == VILLAGERS:
+            return f"Every spy is out: {name(last)} {how}."
+        spies_in = sum(1 for s in self.spies if self.alive(s))
+        villagers_in = len(self.alive_seats()) - spies_in
+        than = "as many as" if spies_in == villagers_in else "more than"
+        return (f"The spies still in are {than} the villagers ({spies_in} to {villagers_in}) after "
+                f"{name(last)} {how}.")
+
     def scores(self) -> list[float]:
         n = self.game.num_seats
         if self.phase != OVER:
@@ -329,8 +361,16 @@ class SpyState(SeatViews, State):
     # --- JSON ----------------------------------------------------------------------------------
     PAYLOAD_FIELDS = (
         "pair_index", "villager_word", "spy_word", "words", "spies", "out_round", "out_how", "partial_ties",
-        "said", "rounds", "phase", "winners", "end_reason"
+        "said", "rounds", "phase", "winners"
     )
+
+    def _payload(self) -> dict:
+        # How the game ended is saved under its old key (the attribute was renamed when State.end_reason came).
+        return {**super()._payload(), "end_reason": self.ending}
+
+    def _load_payload(self, payload: Mapping[str, Any]) -> None:
+        super()._load_payload(payload)
+        self.ending = payload.get("end_reason", "")
 
 
 class SpyGame(Game):

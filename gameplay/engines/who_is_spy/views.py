@@ -196,10 +196,10 @@ class SeatViews(SeatFacts):
             return None
         name = self.game.seat_name
         spies = names_and([name(s) for s in self.spies])
-        if self.end_reason == "guess":
+        if self.ending == "guess":
             guesser = self.round["talk"][-1]["s"]
             how = f"{name(guesser)} was a spy and named the villagers' word: the spies win."
-        elif self.end_reason == "cap":
+        elif self.ending == "cap":
             how = f"No decision within {self.game.options['max_rounds']} rounds: the spies survived and win."
         elif self.winners == "villagers":
             how = "Every spy is out: the villagers win."
