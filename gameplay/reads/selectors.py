@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from django.core.paginator import Paginator
 from django.db.models import Max
 
 from gameplay import capabilities
@@ -16,7 +17,7 @@ from gameplay.capabilities.draws import draws_open  # noqa: F401
 from gameplay.capabilities.move_list import MoveLine
 from gameplay.capabilities.rounds import RoundSequence, round_sequence  # noqa: F401
 from gameplay.engines.api import Action, Game, Observation, State, TextAction
-from gameplay.engines.registry import create_game, game_class
+from gameplay.engines.registry import UnknownGameError, create_game, game_class
 from gameplay.engines.seat_view import SeatView as EngineSeatView
 from gameplay.models import Event, Match, Seat, SeatClaim
 from gameplay.writes.text_input import clean_token
@@ -304,10 +305,32 @@ def public_result(match: Match) -> str | None:
 
 def recent_matches(limit: int = 50, *, include_private: bool = False):
     """The newest matches; private ones (study rounds) only when asked for (staff views)."""
-    matches = Match.objects.prefetch_related("seats").order_by("-created_at")
+    return listed_matches(include_private=include_private)[:limit]
+
+
+def listed_matches(*, include_private: bool = False):
+    """Every match a list may show, newest first; private ones (study rounds) only when asked for (staff views)."""
+    matches = Match.objects.prefetch_related("seats").order_by("-created_at", "-pk")
     if not include_private:
         matches = matches.filter(private=False)
-    return matches[:limit]
+    return matches
+
+
+MATCHES_PER_PAGE = 50
+
+
+def matches_page(number, *, include_private: bool = False):
+    """One page of ``listed_matches`` (a django Page); a page number out of range or not a number gives the
+    nearest page."""
+    return Paginator(listed_matches(include_private=include_private), MATCHES_PER_PAGE).get_page(number)
+
+
+def game_name(game_id: str) -> str:
+    """A game's name for people, or its id when no registered game has it (a match of a game since removed)."""
+    try:
+        return game_class(game_id).spec.name
+    except UnknownGameError:
+        return game_id
 
 
 @dataclass(frozen=True)

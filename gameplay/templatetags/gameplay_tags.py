@@ -17,6 +17,13 @@ def result_words(match) -> str:
 
 
 @register.filter
+def game_name(game_id) -> str:
+    """{{ match.game_id|game_name }}: the game's name for people ("Air, Land & Sea"), or the id of a game no longer
+    registered."""
+    return selectors.game_name(game_id)
+
+
+@register.filter
 def agent_shown(name) -> str:
     """{{ row.agent|agent_shown }}: an agent as a table names it, its label for people with the name a researcher
     types after it ("Search, level 3 <code>search-3</code>"), or just the name when that is all it has; escaped."""

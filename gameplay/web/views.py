@@ -255,8 +255,8 @@ def observation_json(request, token: str):
 
 
 def match_list(request):
-    matches = selectors.recent_matches(200, include_private=is_staff(request))
-    return render(request, "gameplay/match_list.html", {"matches": matches})
+    page = selectors.matches_page(request.GET.get("page"), include_private=is_staff(request))
+    return render(request, "gameplay/match_list.html", {"matches": page.object_list, "page": page})
 
 
 def _viewable_match(request, match_id: int) -> Match:
