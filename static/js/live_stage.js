@@ -14,6 +14,17 @@
   const keys = JSON.parse(stage.getAttribute("data-keys"));
   const debug = document.getElementById("live-debug");
   const status = document.getElementById("live-status");
+  // The figures are for measuring (benchmarks and tests read its data attributes), not for players: shown only
+  // with ?debug=1 in the page's address.
+  debug.hidden = !new URLSearchParams(window.location.search).has("debug");
+
+  // The bout is over once the status shows its result: the pad, the punch button and the keys' hint leave with it.
+  function retireControls() {
+    if (!document.getElementById("result")) return;
+    stage.querySelectorAll(".live-controls, .keys").forEach(function (element) { element.hidden = true; });
+  }
+  retireControls();
+  document.addEventListener("htmx:wsAfterMessage", retireControls);
 
   // Until the first streamed frame, the ring as the match stands (the seat's board picture).
   const first = new Image();

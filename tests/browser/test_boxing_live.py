@@ -84,3 +84,10 @@ def test_on_a_phone_the_on_screen_pad_and_punch_button_box(phone_page, server_ur
           f"{debug.get_attribute('data-latency-ms')} ms, {debug.get_attribute('data-fps')} frames/s")
     assert samples >= 7  # four presses and four releases, each reflected by a frame
     page.screenshot(path="test-artifacts/boxing-live-phone.png", full_page=True)
+    # The measuring line is not for players (issue 39, point 5), and the pad leaves with the bout.
+    assert not debug.is_visible()
+    assert page.locator("#live-stage .live-controls").is_visible()
+    page.get_by_text("Resign or leave…").click()
+    page.get_by_role("button", name="Resign", exact=True).click()
+    page.wait_for_selector("#result")
+    page.wait_for_selector("#live-stage .live-controls", state="hidden")
