@@ -48,6 +48,10 @@ class Match(models.Model):
     previous_round = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="next_round"
     )
+    # A rematch (gameplay.writes.services.start_rematch): the same players again, sides swapped, after this match.
+    rematch_of = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch"
+    )
     # Private matches (study rounds) are never listed or replayable publicly: only their own players
     # (through their seat links or their study session) and staff see them.
     private = models.BooleanField(default=False, db_index=True)

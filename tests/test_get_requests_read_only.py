@@ -130,7 +130,7 @@ def test_no_get_request_writes_and_every_route_is_requested(world):
         f"/matches/{public.pk}/transcripts.jsonl", f"/matches/{hive.pk}/board.png", f"/play/{seat.token}/",
         f"/play/{seat.token}/board.png", f"/play/{seat.token}/observation.json", f"/play/{seat.token}/next-round/",
         f"/play/{seat.token}/agent-way-out/", f"/play/{seat.token}/time-up/", f"/play/{seat.token}/resign/",
-        f"/play/{seat.token}/abort/",
+        f"/play/{seat.token}/abort/", f"/play/{seat.token}/rematch/",
         f"/play/{seat.token}/draw/", f"/play/{seat.token}/replay/",
         "/games/santorini/new/", "/ratings/", "/tournaments/", "/studies/", "/s/gnomes-seeds003/",
         "/s/gnomes-seeds003/consent/", "/s/gnomes-seeds003/declined/",

@@ -12,6 +12,7 @@ urlpatterns = [
     path("play/<str:token>/board.png", views.board_png, name="board_png"),
     path("play/<str:token>/observation.json", views.observation_json, name="observation_json"),
     path("play/<str:token>/next-round/", views.next_round, name="next_round"),
+    path("play/<str:token>/rematch/", views.rematch, name="rematch"),
     path("play/<str:token>/agent-way-out/", views.agent_way_out, name="agent_way_out"),
     path("play/<str:token>/time-up/", views.turn_timeout, name="turn_timeout"),
     path("play/<str:token>/replay/", views.seat_replay, name="seat_replay"),

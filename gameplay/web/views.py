@@ -177,6 +177,22 @@ def next_round(request, token: str):
 
 @csrf_exempt  # as next_round: the seat token in the URL is the credential
 @require_POST
+def rematch(request, token: str):
+    """Start (or join) the rematch of a finished match and go to this seat's page in it (sides swapped)."""
+    seat = _held_seat(request, token)
+    try:
+        following = services.start_rematch(seat.match_id)
+    except services.ServiceError as err:
+        return HttpResponseBadRequest(f"{err}.")
+    mine = following.seats.get(index=services.rematch_seat(seat.index, following.seats.count()))
+    held = SeatClaim.objects.filter(seat=mine).first()
+    # The browser that held this seat holds its seat in the rematch: the seat's cookie comes with it.
+    response = redirect("play", token=mine.token)
+    return seat_claims.hand_over(response, held) if held else response
+
+
+@csrf_exempt  # as next_round: the seat token in the URL is the credential
+@require_POST
 def turn_timeout(request, token: str):
     """A seat's page saw a turn timer's countdown end (GameSpec.turn_timer): apply the timeout actions that are due
     in its match now rather than at the watchdog's next sweep. The server's clock decides (timeouts.apply_timeouts

@@ -43,11 +43,14 @@ def create_claims(match: Match, host_seat: int | None) -> list[SeatClaim]:
     ]
 
 
-def carry_claims(previous: Match, following: Match) -> None:
+def carry_claims(previous: Match, following: Match, moved=None) -> None:
     """The next round of a chain is held by the same browsers as the round before (issue 37, point 4): each human
     seat whose seat in ``previous`` had a claim gets one, claimed already, for the browser that holds the previous
-    seat to take over through the next-round POST (``hand_over``). Seats of a round without claims stay without."""
+    seat to take over through the next-round POST (``hand_over``). Seats of a round without claims stay without.
+    ``moved``: the seat index in ``following`` of each seat index of ``previous`` (a rematch swaps sides)."""
     held = set(SeatClaim.objects.filter(seat__match=previous).values_list("seat__index", flat=True))
+    if moved is not None:
+        held = {moved(index) for index in held}
     now = timezone.now()
     for seat in following.seats.filter(controller=Seat.Controller.HUMAN, index__in=held):
         SeatClaim.objects.get_or_create(seat=seat, defaults={"claimed_at": now})

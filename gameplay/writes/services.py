@@ -330,6 +330,46 @@ def start_next_round(match_id: int) -> Match:
     return following
 
 
+def rematch_seat(index: int, seats: int) -> int:
+    """A seat's index in the rematch: sides swap (two seats), or every seat moves one place on (more seats), so who
+    moves first changes."""
+    return (index - 1) % seats
+
+
+def start_rematch(match_id: int) -> Match:
+    """The same players again after a finished match, sides swapped (get or create): people keep their browsers'
+    seats (their claims move with them), agents play again, the options stay. Idempotent: every player of the
+    finished match may ask, and all land in the same rematch."""
+    with transaction.atomic():
+        match = locked_match(match_id)
+        existing = Match.objects.filter(rematch_of=match).first()
+        if existing is not None:
+            return existing
+        if match.private:
+            raise ServiceError("this match belongs to a study, which decides what comes next")
+        if match.status != Match.Status.FINISHED:
+            raise ServiceError("this match is not over yet")
+        seats = list(match.seats.order_by("index"))
+        count = len(seats)
+        by_new_index = {rematch_seat(s.index, count): s for s in seats}
+        host = next((rematch_seat(s.index, count) for s in seats if s.is_host), None)
+        following = create_match(
+            match.game_id,
+            [SeatController(by_new_index[i].controller, by_new_index[i].agent_name) for i in range(count)],
+            seed=derive_seed("rematch", match.seed, match.pk) % (2**31),
+            options=match.options,
+            host_seat=host,
+            schedule_agents=False,
+        )
+        following.rematch_of = match
+        following.save(update_fields=["rematch_of"])
+        seat_claims.carry_claims(match, following, moved=lambda index: rematch_seat(index, count))
+    # No new event in this match: every page re-renders and shows the way into the rematch.
+    notify_match_changed(match)
+    schedule_agent_turns(following)
+    return following
+
+
 def abort_match(match_id: int, reason: str) -> Match:
     """End an active match without a result (e.g. a player left a study round); no-op once it is over."""
     with transaction.atomic():

@@ -1,6 +1,6 @@
 """Draw offers and aborting in the browser (issue 16, point 4): two people at a Hive table agree a draw (one
-offers, the other sees the offer live and accepts); a declined offer goes away for both; a game that has hardly
-begun can be aborted without a result."""
+offers, the other sees the offer live and accepts); a declined offer goes away for both; then a rematch with sides
+swapped (issue 39); a game that has hardly begun can be aborted without a result."""
 
 from __future__ import annotations
 
@@ -48,6 +48,17 @@ def test_one_offers_a_draw_the_other_declines_then_accepts(chromium, server_url)
             page.wait_for_selector("#result")
             assert page.locator("#result").inner_text() == "Drawn by agreement."
         assert host.get_by_text("Resign, offer a draw or leave…").count() == 0
+        # A rematch, sides swapped (issue 39): one asks, the other sees it live and joins; White is now the guest.
+        host.get_by_role("button", name="Rematch, sides swapped").click()
+        host.wait_for_url(re.compile(r"/play/[\w-]+/$"))
+        guest.get_by_role("button", name="Join the rematch").click()  # drawn in by the socket, no reload
+        guest.wait_for_url(re.compile(r"/play/[\w-]+/$"))
+        for page in (host, guest):
+            page.wait_for_selector("#board .hive-board")
+            wait_until_live(page)
+        assert "you are Black" in host.locator("h1").inner_text()
+        assert "you are White" in guest.locator("h1").inner_text()
+        guest.wait_for_selector("#status.your-turn")
     finally:
         for context in contexts:
             context.close()
