@@ -48,7 +48,7 @@ class Match(models.Model):
     previous_round = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="next_round"
     )
-    # A rematch (gameplay.writes.services.start_rematch): the same players again, sides swapped, after this match.
+    # A rematch (gameplay.writes.follow_ups.start_rematch): the same players again, sides swapped, after this match.
     rematch_of = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch"
     )

@@ -19,7 +19,7 @@ turn_timer.py       turn_timer                    action: a timeout counts only 
 draws.py            draw_by_agreement             action: a move declines a draw offer. page: offer, own offer,
                                                   offered by. Offering/answering: gameplay.writes.match_endings.
 rounds.py           round_sequence                page: the chain of rounds and the next round's link.
-                                                  Next round: services.start_next_round.
+                                                  Next round: follow_ups.start_next_round.
 live.py             realtime                      page: the live stage (frames, held inputs). The clock:
                                                   gameplay.live.
 concurrent.py       concurrent_actions            action: a view overtaken only by other seats' actions counts.

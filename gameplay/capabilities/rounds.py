@@ -1,8 +1,8 @@
 """Rounds played as a chain (``GameSpec.round_sequence``, ``Game.next_round_options``): where a match stands in
 its chain, on a seat's page.
 
-The next round is started by ``services.start_next_round`` (get or create, so both players land in the same
-match). Applying an action needs nothing from rounds.
+The next round is started by ``gameplay.writes.follow_ups.start_next_round`` (get or create, so both players land
+in the same match). Applying an action needs nothing from rounds.
 """
 
 from __future__ import annotations

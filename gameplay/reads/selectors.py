@@ -92,7 +92,7 @@ class SeatView:
     game: Game | None = None
     rounds: RoundSequence | None = None
     moves: list[MoveLine] | None = None  # the move list (newest first); None: the game has none (realtime)
-    rematch_started: bool = False  # a finished match whose rematch someone started (services.start_rematch)
+    rematch_started: bool = False  # a finished match whose rematch someone started (follow_ups.start_rematch)
     chat_enabled: bool = False  # Game.chat_enabled(): the page shows the chat box only then
     waiting_for: list[str] = field(default_factory=list)  # seats not joined yet, while nobody may move
     can_resign: bool = False  # a person's seat in a running match that is not a study round

@@ -27,7 +27,7 @@ from gameplay.web.forms import INVITE, YOU, NewMatchForm
 from gameplay.web.rate_limits import limited_per_client
 from gameplay.web.rendering import board_context, board_extras, board_image_url, view_context
 from gameplay.web.rules_pages import RULES_PAGE, games_with_rules, panel_context, rules_context, rules_template
-from gameplay.writes import match_endings, seat_claims, services, timeouts
+from gameplay.writes import follow_ups, match_endings, seat_claims, services, timeouts
 
 # Seconds a board picture of one match version stays in Django's cache (and in browsers, for that version).
 BOARD_IMAGE_SECONDS = 3600
@@ -164,15 +164,7 @@ def play(request, token: str):
 def next_round(request, token: str):
     """Start (or join) the next round of a finished round and go to this seat's page in it."""
     seat = _held_seat(request, token)
-    try:
-        following = services.start_next_round(seat.match_id)
-    except services.ServiceError as err:
-        return HttpResponseBadRequest(f"{err}.")
-    mine = following.seats.get(index=seat.index)
-    held = SeatClaim.objects.filter(seat=mine).first()
-    # The browser that held this seat in the round before holds it in this one: the seat's cookie comes with it.
-    response = redirect("play", token=mine.token)
-    return seat_claims.hand_over(response, held) if held else response
+    return _into_following_match(follow_ups.start_next_round, seat, lambda following: seat.index)
 
 
 @csrf_exempt  # as next_round: the seat token in the URL is the credential
@@ -180,13 +172,21 @@ def next_round(request, token: str):
 def rematch(request, token: str):
     """Start (or join) the rematch of a finished match and go to this seat's page in it (sides swapped)."""
     seat = _held_seat(request, token)
+    return _into_following_match(
+        follow_ups.start_rematch, seat, lambda following: follow_ups.rematch_seat(seat.index, following.seats.count())
+    )
+
+
+def _into_following_match(start, seat: Seat, index_in):
+    """Start or join the match that follows ``seat``'s finished one (``start``: gameplay.writes.follow_ups) and
+    redirect to this person's seat in it, ``index_in(following)``. The browser that held the seat holds its seat
+    there too: the seat's cookie comes with the redirect."""
     try:
-        following = services.start_rematch(seat.match_id)
+        following = start(seat.match_id)
     except services.ServiceError as err:
         return HttpResponseBadRequest(f"{err}.")
-    mine = following.seats.get(index=services.rematch_seat(seat.index, following.seats.count()))
+    mine = following.seats.get(index=index_in(following))
     held = SeatClaim.objects.filter(seat=mine).first()
-    # The browser that held this seat holds its seat in the rematch: the seat's cookie comes with it.
     response = redirect("play", token=mine.token)
     return seat_claims.hand_over(response, held) if held else response
 

@@ -14,7 +14,7 @@ from django.urls import reverse
 from gameplay.engines.gnomes.layouts import default_layouts
 from gameplay.models import Event, Match
 from gameplay.reads.selectors import seat_view, state_of
-from gameplay.writes import services
+from gameplay.writes import follow_ups, services
 from gameplay.writes.services import SeatController
 from tests.gameplay.ws_support import ORIGIN, TIMEOUT, close_all, connect, receive_until
 
@@ -70,12 +70,12 @@ class TestChatAndRounds:
         agent = SeatController("agent", agent_name="random")
         match = services.create_match("gnomes", [HUMAN, agent], seed=9, options={"turn_cap": 2})
         with pytest.raises(services.ServiceError, match="not over"):
-            services.start_next_round(match.pk)
+            follow_ups.start_next_round(match.pk)
         move(match, 0, "stay")  # the random agent answers at once (eager Celery): the cap of 2 is reached
         match.refresh_from_db()
         assert match.status == Match.Status.FINISHED
-        following = services.start_next_round(match.pk)
-        assert services.start_next_round(match.pk).pk == following.pk  # both players land in the same match
+        following = follow_ups.start_next_round(match.pk)
+        assert follow_ups.start_next_round(match.pk).pk == following.pk  # both players land in the same match
         assert following.options["round"] == 2 and following.previous_round_id == match.pk
         assert [(s.controller, s.agent_name) for s in following.seats.order_by("index")] == [
             ("human", ""),
@@ -89,7 +89,7 @@ class TestChatAndRounds:
         match = two_humans(round=5, turn_cap=1)
         move(match, 0, "stay")
         with pytest.raises(services.ServiceError, match="last round"):
-            services.start_next_round(match.pk)
+            follow_ups.start_next_round(match.pk)
 
     def test_the_next_round_page_takes_a_post_and_redirects_to_my_seat(self):
         match = two_humans(turn_cap=1)

@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 
 from gameplay.models import Match, SeatClaim
-from gameplay.writes import match_endings, services
+from gameplay.writes import follow_ups, match_endings, services
 from gameplay.writes.services import SeatController
 
 pytestmark = pytest.mark.django_db
@@ -61,5 +61,5 @@ def test_no_rematch_before_the_end_or_for_a_study_round(client):
     assert "Rematch" not in client.get(f"/play/{token}/").content.decode()
     private = services.create_match("santorini", [HUMAN, HUMAN], seed=3, private=True)
     with pytest.raises(services.ServiceError, match="study"):
-        services.start_rematch(private.pk)
+        follow_ups.start_rematch(private.pk)
     assert not Match.objects.filter(rematch_of__isnull=False).exists()

@@ -13,7 +13,7 @@ from gameplay.engines.registry import create_game
 from gameplay.models import Event, Match, Seat
 from gameplay.reads import selectors
 from gameplay.reads.selectors import match_group_name, state_of
-from gameplay.writes import services
+from gameplay.writes import follow_ups, services
 from gameplay.writes.services import ActionRejected, SeatController, ServiceError
 
 pytestmark = pytest.mark.django_db
@@ -312,7 +312,7 @@ def test_games_without_rounds_have_no_next_round():
     match = play_to_end(human_match(seed=6), seed=6)
     assert selectors.seat_view(match, match.seats.get(index=0)).rounds is None  # spec.round_sequence is False
     with pytest.raises(ServiceError, match="not played in rounds"):
-        services.start_next_round(match.pk)
+        follow_ups.start_next_round(match.pk)
 
 
 # --- a whole match -----------------------------------------------------------
