@@ -55,6 +55,9 @@ class Match(models.Model):
     # Private matches (study rounds) are never listed or replayable publicly: only their own players
     # (through their seat links or their study session) and staff see them.
     private = models.BooleanField(default=False, db_index=True)
+    # Listed in the lobby's open games while a seat is free (issue 39, point 3): any visitor may take the seats its
+    # host left to "another person" (gameplay.writes.open_seats). Never set on a private match.
+    in_lobby = models.BooleanField(default=False, db_index=True)
     # A match started with invite links waits for everyone: nobody moves (people or agents) until every person's
     # seat has been taken (gameplay.writes.seat_claims.claim clears it), unless its host chose to start at once.
     wait_for_players = models.BooleanField(default=False)

@@ -1,10 +1,12 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from gameplay.web import views
+from gameplay.web import lobby_views, views
 
 urlpatterns = [
-    path("", views.lobby, name="lobby"),
+    path("", lobby_views.lobby, name="lobby"),
+    path("open-games/", lobby_views.open_games_fragment, name="open_games"),
+    path("open-games/<int:match_id>/join/", lobby_views.join_open_game, name="join_open_game"),
     path("games/<slug:game_id>/new/", views.new_match, name="new_match"),
     path("games/<slug:game_id>/rules/", views.game_rules, name="game_rules"),
     path("invite/<str:token>/", views.invite, name="invite"),

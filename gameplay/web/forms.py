@@ -89,6 +89,12 @@ class NewMatchForm(forms.Form):
             label="Start before the others join",
             help_text="Normally nobody moves until everyone you invite has opened their link.",
         )
+        self.fields["in_lobby"] = forms.BooleanField(
+            required=False,
+            label="List in the lobby",
+            help_text="Anyone visiting this site may take a seat set to \"Another person\". You still get a link "
+            "for each seat, to send to someone.",
+        )
 
     def players_field(self) -> forms.BoundField | None:
         """The number of players, when the game lets it be chosen."""
@@ -118,6 +124,8 @@ class NewMatchForm(forms.Form):
         chosen = self.controllers()
         if chosen.count(YOU) > 1:
             raise forms.ValidationError("Only one seat can be yours; invite other people with links.")
+        if self.cleaned_data.get("in_lobby") and INVITE not in chosen:
+            self.add_error("in_lobby", "Only a match with a seat for another person can be listed in the lobby.")
         for seat, choice in enumerate(chosen):
             if choice.startswith(AGENT_PREFIX):
                 problem = why_not_ready(choice.removeprefix(AGENT_PREFIX), self.spec.id)

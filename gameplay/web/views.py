@@ -19,26 +19,19 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from gameplay.boards import presenter_for
-from gameplay.engines.registry import UnknownGameError, all_specs, game_class
+from gameplay.engines.registry import UnknownGameError, game_class
 from gameplay.models import Match, Seat, SeatClaim
 from gameplay.reads import selectors
 from gameplay.web.access import can_view_match, is_staff
 from gameplay.web.forms import INVITE, YOU, NewMatchForm
+from gameplay.web.lobby_views import remember_seat
 from gameplay.web.rate_limits import limited_per_client
 from gameplay.web.rendering import board_context, board_extras, board_image_url, view_context
-from gameplay.web.rules_pages import RULES_PAGE, games_with_rules, panel_context, rules_context, rules_template
-from gameplay.writes import follow_ups, match_endings, seat_claims, services, timeouts
+from gameplay.web.rules_pages import RULES_PAGE, panel_context, rules_context, rules_template
+from gameplay.writes import follow_ups, match_endings, open_seats, seat_claims, services, timeouts
 
 # Seconds a board picture of one match version stays in Django's cache (and in browsers, for that version).
 BOARD_IMAGE_SECONDS = 3600
-
-
-def lobby(request):
-    matches = selectors.recent_matches(10, include_private=is_staff(request))
-    specs = all_specs()
-    return render(
-        request, "gameplay/lobby.html", {"games": specs, "matches": matches, "with_rules": games_with_rules(specs)}
-    )
 
 
 @require_GET
@@ -89,8 +82,11 @@ def new_match(request, game_id: str):
             form.add_error(None, str(err))
         else:
             claims = seat_claims.create_claims(match, host)
+            listed = form.cleaned_data["in_lobby"] and open_seats.list_in_lobby(match)
             if host is not None:
                 host_claim = next(c for c in claims if c.seat.index == host)
+                if listed:
+                    remember_seat(request, match.pk, host_claim.seat.token)
                 return seat_claims.hand_over(redirect("play", token=host_claim.seat.token), host_claim)
             return redirect("match_detail", match_id=match.pk)
     return render(
