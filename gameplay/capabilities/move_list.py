@@ -38,6 +38,13 @@ def recent_actions(match_id: int, length: int = MOVE_LIST_LENGTH) -> list[dict]:
     return list(rows)
 
 
+def rows_for(game, match_id: int) -> list[dict] | None:
+    """The move list's rows as the match stands (one query), or None for a game without a move list. The service
+    reads them once per commit and sends them with its message; a page drawn without one reads them here, and the
+    newest row is then also the page's "Last:" line (no second query)."""
+    return recent_actions(match_id) if _MOVE_LIST.applies_to(game) else None
+
+
 def recent_moves(page: PageContext) -> list[MoveLine]:
     """The match's newest actions, newest first, worded for the page's seat."""
     rows = page.recent_actions if page.recent_actions is not None else recent_actions(page.match.pk)
@@ -57,3 +64,6 @@ class MoveList(Capability):
 
     def page_fields(self, page: PageContext) -> dict[str, Any]:
         return {"moves": recent_moves(page)}
+
+
+_MOVE_LIST = MoveList()

@@ -111,8 +111,6 @@ class SeatView:
     seat_view: EngineSeatView | None = None  # the engine's view of this seat: what the board presenter reads
 
 
-MOVE_LIST = move_list.MoveList()
-
 # ``seat_view(last_action=...)`` when the caller does not know the match's last action: read it from the log.
 READ_LAST_ACTION = object()
 
@@ -136,8 +134,8 @@ def seat_view(
     play, a judge) fills its own fields (gameplay.capabilities)."""
     page = _seat_page(match, seat, seats, with_chat)
     state, index, names = page.state, page.index, page.names
-    if recent_actions is None and MOVE_LIST.applies_to(state.game):
-        recent_actions = move_list.recent_actions(match.pk)  # the newest action among them: no query for it
+    if recent_actions is None:
+        recent_actions = move_list.rows_for(state.game, match.pk)
     page = replace(page, recent_actions=recent_actions)
     seen = state.seat_view(index)
     if not page.my_turn:  # a match not under way yet, or over: no controls whatever the engine says

@@ -20,12 +20,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from gameplay import capabilities
-from gameplay.capabilities.move_list import recent_actions
+from gameplay.capabilities import move_list
 from gameplay.engines.api import EngineError, IllegalActionError
 from gameplay.engines.registry import create_game
 from gameplay.models import Event, Match, Seat
 from gameplay.reads.agent_directory import agent_choices, agent_exists, agent_plays, why_refused
-from gameplay.reads.selectors import MOVE_LIST, final_measures, final_teams, state_of
+from gameplay.reads.selectors import final_measures, final_teams, state_of
 from gameplay.writes.agent_wait import agent_wait
 from gameplay.writes.announce import (  # noqa: F401 (NOTIFY_RETRY_DELAYS: part of this module's interface)
     NOTIFY_RETRY_DELAYS,
@@ -188,18 +188,12 @@ def apply_action(
         last_event = _finish(match, state, now) if state.is_terminal() else action_event
         match.save()
         hooks.after_save(act)
-        recent = move_list_rows(match, state)
+        recent = move_list.rows_for(state.game, match.pk)  # the sockets draw the list from the message
     change = CommittedAction.of(match, action_event.seq, last_event.seq, seat_index, payload, recent)
     notify_match_changed(match, seq=last_event.seq, change=change)
     if schedule_agents:
         schedule_agent_turns(match, state)
     return Applied(match, change)
-
-
-def move_list_rows(match: Match, state) -> list[dict] | None:
-    """The move list's rows as of this commit (one query), for the match's sockets to draw from the message; None
-    for a game without a move list."""
-    return recent_actions(match.pk) if MOVE_LIST.applies_to(state.game) else None
 
 
 def apply_verdict(
@@ -242,7 +236,7 @@ def apply_verdict(
         action_event = append_event(match, Event.Kind.ACTION, record.seat, payload, None)
         last_event = _finish(match, state, now) if state.is_terminal() else action_event
         match.save()
-        recent = move_list_rows(match, state)
+        recent = move_list.rows_for(state.game, match.pk)  # the sockets draw the list from the message
     change = CommittedAction.of(match, action_event.seq, last_event.seq, record.seat, payload, recent)
     notify_match_changed(match, seq=last_event.seq, change=change)
     return match

@@ -7,7 +7,10 @@
 (function () {
   "use strict";
 
+  // A control of the board the keyboard can press: an enabled button, or an element made focusable (Hive's cells).
+  // Shared with live.js (loaded after this file on every page with a board), which puts the focus back after a move.
   const PRESSABLE = "button:not([disabled]), [tabindex]:not([tabindex='-1'])";
+  window.StrategicPlay = Object.assign(window.StrategicPlay || {}, { PRESSABLE: PRESSABLE });
   const DIRECTIONS = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowDown: [0, 1], ArrowUp: [0, -1] };
 
   function centre(element) {

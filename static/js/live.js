@@ -49,9 +49,9 @@
     if (button) button.hidden = !shown;
   }
 
-  // A control of the board the keyboard can press: an enabled button, or an element made focusable (Hive's cells).
-  const PRESSABLE = "button:not([disabled]), [tabindex]:not([tabindex='-1'])";
-  const BOARD_PRESSABLE = "#board button:not([disabled]), #board [tabindex]:not([tabindex='-1'])";
+  // A control of the board the keyboard can press, as keys.js (loaded first) defines it.
+  const PRESSABLE = window.StrategicPlay.PRESSABLE;
+  const BOARD_PRESSABLE = PRESSABLE.split(", ").map(function (part) { return "#board " + part; }).join(", ");
 
   // Where the keyboard goes when it leaves the chat box: the control the board asks for, else its first one.
   function boardFocusTarget() {
