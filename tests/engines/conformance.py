@@ -14,7 +14,6 @@ measures, pictures, board layouts, typed moves, rounds, chat, team chat and turn
 from __future__ import annotations
 
 import json
-import math
 import random
 import zlib
 from collections.abc import Callable, Mapping
@@ -25,12 +24,19 @@ from gameplay.engines.api import (
     EngineError,
     Game,
     IllegalActionError,
-    InvalidOptionsError,
     State,
     TextAction,
 )
 
 from .composed_actions import check_composed_actions
+from .conformance_endings import (
+    check_agreed_draw_scores,
+    check_end_reason,
+    check_resignation_scores,
+    check_result_teams,
+    check_terminal_scores,
+)
+from .conformance_spec import check_measures, check_rule_topics, check_spec
 
 # Texts tried, in order, when a seat can only answer with free text. Engines
 # validate text, so a generic checker tries a few plausible shapes.
@@ -61,11 +67,9 @@ def _observation_dumps(state: State) -> dict:
 
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-MEASURE_KINDS = ("number", "bool")
 # Typed moves no notation accepts; parse_move must refuse each with IllegalActionError.
 GARBAGE_MOVES = ("@@ not a move @@", "zz9 zz9 zz9", "\x00", "-" * 300)
 # How many rounds a round sequence is followed from one game's options.
-MAX_ROUNDS_FOLLOWED = 50
 
 
 def action_id_text(state: State, action: Action) -> str | None:
@@ -92,114 +96,6 @@ def check_observation_images(state: State, coords: bool = False) -> None:
             assert isinstance(labelled, bytes) and labelled.startswith(PNG_SIGNATURE), (
                 f"observation_image(coords=True) of seat {seat} must be PNG bytes (spec.has_image)"
             )
-
-
-def check_measures(state: State) -> None:
-    """``State.measures(seat)`` names exactly the declared ``spec.measures``, each value of its declared kind
-    ("number": int or finite float, "bool": bool) or None (not known), and is JSON-safe."""
-    declared = {m.name: m.kind for m in state.game.spec.measures}
-    for seat in range(state.game.num_seats):
-        values = state.measures(seat)
-        assert isinstance(values, dict), f"measures({seat}) must be a dict"
-        assert set(values) == set(declared), (
-            f"measures({seat}) names {sorted(values)}, the spec declares {sorted(declared)}"
-        )
-        for name, kind in declared.items():
-            value = values[name]
-            if value is None:
-                continue
-            if kind == "bool":
-                assert isinstance(value, bool), f"measure {name!r} of seat {seat} must be a bool, got {value!r}"
-            else:
-                assert isinstance(value, int | float) and not isinstance(value, bool), (
-                    f"measure {name!r} of seat {seat} must be a number, got {value!r}"
-                )
-                assert math.isfinite(value), f"measure {name!r} of seat {seat} is not finite: {value!r}"
-        json.dumps(values)
-    check_goal_declaration(state.game.spec)
-
-
-def check_goal_declaration(spec) -> None:
-    """A goal measure is a declared bool measure, and ``until_goal`` marks number measures of a game with a goal
-    (a censored value needs a goal to be censored by)."""
-    kinds = {m.name: m.kind for m in spec.measures}
-    if spec.goal_measure:
-        assert kinds.get(spec.goal_measure) == "bool", (
-            f"goal_measure {spec.goal_measure!r} must name a declared bool measure, not {kinds.get(spec.goal_measure)}"
-        )
-    for m in spec.measures:
-        if m.until_goal:
-            assert m.kind == "number", f"until_goal measure {m.name!r} must be a number"
-            assert spec.goal_measure, f"{m.name!r} counts up to a goal, but the game declares no goal_measure"
-
-
-def check_rule_topics(state: State) -> None:
-    """Every legal move names the rule topics it depends on (``State.rule_topics``), and each is offered to a
-    language-model player: a topic of ``rules.topics``, or named in the summary itself."""
-    rules = state.game.rules
-    summary = rules.summary.casefold()
-    for seat in state.current_seats():
-        for action in [*state.legal_actions(seat), *state.text_actions(seat)]:
-            topics = state.rule_topics(seat, action.id)
-            assert topics, f"{state.game.spec.id}: legal action {action.id!r} names no rule topic"
-            for topic in topics:
-                assert topic in rules.topics or topic.casefold() in summary, (
-                    f"{state.game.spec.id}: {action.id!r} needs rule topic {topic!r}, which is neither offered as a "
-                    f"topic ({', '.join(rules.topics)}) nor in the summary"
-                )
-
-
-def check_spec(game: Game) -> None:
-    """Game-level capabilities: the spec is consistent, chat and rounds answer as declared."""
-    spec = game.spec
-    assert not spec.chat_in_state or spec.has_chat, "chat_in_state needs has_chat"
-    assert not spec.team_chat or spec.has_chat, "team_chat needs has_chat"
-    assert isinstance(spec.typed_moves, str), "typed_moves is a notation's name, or '' for none"
-    names = [m.name for m in spec.measures]
-    assert len(names) == len(set(names)), f"measure names repeat: {names}"
-    for measure in spec.measures:
-        assert measure.kind in MEASURE_KINDS, f"measure {measure.name!r} has unknown kind {measure.kind!r}"
-        assert measure.description, f"measure {measure.name!r} needs a description"
-    # People choose options by their labels (the new-match form, the study admin): a label that is missing, or is
-    # the raw name ("gamebench_vp_share_scores"), leaves them guessing. Sentence case, so it starts with a capital.
-    labels = [o.label for o in spec.options]
-    for option in spec.options:
-        assert option.label, f"option {option.name!r} needs a label people read (OptionSpec.label)"
-        assert "_" not in option.label, f"option {option.name!r}'s label {option.label!r} reads like an identifier"
-        assert option.label[0].isupper(), f"option {option.name!r}'s label {option.label!r} must start with a capital"
-    assert len(labels) == len(set(labels)), f"{spec.id}'s option labels repeat: {labels}"
-    if spec.concurrent_actions:
-        assert spec.simultaneous, "concurrent actions need simultaneous seats (several seats act at once)"
-    if spec.realtime:
-        assert spec.simultaneous, "realtime needs simultaneous (both seats choose at each decision point)"
-        assert game.frames_per_second() > 0, "a realtime game plays a positive number of frames per second"
-    else:
-        assert game.frames_per_second() == 0, f"{spec.id} declares no clock (spec.realtime) but has frames"
-        assert game.live_play() is False, f"{spec.id} declares no clock (spec.realtime) but wants live play"
-    enabled = game.chat_enabled()
-    assert isinstance(enabled, bool), "chat_enabled() must be a bool"
-    if not spec.has_chat:
-        assert enabled is False, f"{spec.id} has no chat (spec.has_chat) but chat_enabled() is True"
-    check_round_sequence(game)
-
-
-def check_round_sequence(game: Game) -> None:
-    """``spec.round_sequence``: next_round_options() is None or options a new Game of the same seats accepts
-    (followed round after round); without rounds it is None."""
-    options = game.next_round_options()
-    if not game.spec.round_sequence:
-        assert options is None, f"{game.spec.id} names a next round but does not declare round_sequence"
-        return
-    current = game
-    for _ in range(MAX_ROUNDS_FOLLOWED):
-        if options is None:
-            return
-        assert isinstance(options, dict), f"next_round_options() must be a dict or None, got {options!r}"
-        try:
-            current = type(current)(options, current.num_seats)
-        except InvalidOptionsError as err:
-            raise AssertionError(f"next_round_options() {options!r} are not valid options: {err}") from None
-        options = current.next_round_options()
 
 
 def check_label_leaks(state: State, labels: ActionLabels, before: Mapping, after: Mapping) -> None:
@@ -301,18 +197,6 @@ def check_team_chat(state: State) -> None:
     assert _dump(state) == before, "may_chat or chat_audience changed the state"
 
 
-def check_result_teams(state: State) -> None:
-    """``State.result_teams()``: one int team per seat, the state unchanged. Checked on finished states (the match
-    service keeps it at the end for the ratings)."""
-    before = _dump(state)
-    teams = state.result_teams()
-    assert isinstance(teams, list) and len(teams) == state.game.num_seats, (
-        f"result_teams() must list one team per seat, got {teams!r}"
-    )
-    assert all(type(t) is int for t in teams), f"result_teams() must be ints, got {teams!r}"
-    assert _dump(state) == before, "result_teams changed the state"
-
-
 def check_chat(state: State) -> None:
     """``spec.chat_in_state`` (when chat is on): record_message stores each seat's message, the state still
     round-trips and every observation stays leak-free. Otherwise record_message stores nothing. Team chat hooks as
@@ -361,56 +245,6 @@ def check_observation_leaks(state: State, dumps: dict | None = None) -> None:
     for values in secrets.values():
         for value in values:
             assert not value or value not in dumps[None], f"public observation leaks secret {value!r}"
-
-
-def check_end_reason(state: State) -> None:
-    """A finished game says why it ended (State.end_reason: the page adds it to who won); an unfinished one does
-    not."""
-    reason = state.end_reason()
-    if not state.is_terminal():
-        assert reason is None, f"end_reason before the end: {reason!r}"
-        return
-    assert isinstance(reason, str) and reason.strip(), f"{state.game.spec.id}: a finished game gives no end_reason"
-    assert reason == reason.strip() and reason[-1] in ".!", f"end_reason is not whole sentences: {reason!r}"
-    assert reason[0].isupper() or reason[0].isdigit(), f"end_reason does not start a sentence: {reason!r}"
-
-
-def check_terminal_scores(state: State) -> None:
-    check_end_reason(state)
-    scores = state.scores()
-    assert len(scores) == state.game.num_seats, f"expected one score per seat, got {scores}"
-    for s in scores:
-        assert 0.0 <= s <= 1.0, f"score out of range: {scores}"
-    assert abs(sum(scores) - 1.0) <= 1e-9, f"scores do not sum to 1: {scores}"
-
-
-def check_resignation_scores(state: State) -> None:
-    """Every seat may resign at any time (the platform ends the match with ``State.resignation_scores``): the
-    scores are valid, the resigning team never scores above another team, and the state is not changed."""
-    before = _dump(state)
-    teams = state.game.teams()
-    for seat in range(state.game.num_seats):
-        scores = state.resignation_scores(seat)
-        assert len(scores) == state.game.num_seats, f"seat {seat} resigning: one score per seat, got {scores}"
-        assert all(0.0 <= s <= 1.0 for s in scores) and abs(sum(scores) - 1.0) <= 1e-9, scores
-        others = [s for i, s in enumerate(scores) if teams[i] != teams[seat]]
-        assert not others or scores[seat] <= min(others), f"seat {seat} resigning scores {scores}"
-    assert _dump(state) == before, "resignation_scores changed the state"
-
-
-def check_agreed_draw_scores(state: State) -> None:
-    """A game whose rules allow a draw by agreement (``spec.draw_by_agreement``) scores one validly at any time
-    (the platform ends the match with ``State.agreed_draw_scores``): no team above another, the state unchanged."""
-    if not state.game.spec.draw_by_agreement:
-        return
-    before = _dump(state)
-    scores = state.agreed_draw_scores()
-    assert len(scores) == state.game.num_seats, f"an agreed draw: one score per seat, got {scores}"
-    assert all(0.0 <= s <= 1.0 for s in scores) and abs(sum(scores) - 1.0) <= 1e-9, scores
-    teams = state.game.teams()
-    by_team = {team: sum(s for i, s in enumerate(scores) if teams[i] == team) for team in teams}
-    assert max(by_team.values()) - min(by_team.values()) <= 1e-9, f"an agreed draw favours a team: {scores}"
-    assert _dump(state) == before, "agreed_draw_scores changed the state"
 
 
 def check_realtime(state: State) -> None:
