@@ -1,0 +1,210 @@
+"""What every endings test shares: a way a game ends as data (``Ending``), a match brought to the position just
+before it, the last move(s) played through the real submit path, and the check of what every seat then reads.
+
+A position is built with the engine (the engine tests' own setups where they have one) and stored on the match the
+way the match service stores state (``Match.state`` is the engine's JSON): ``put_position``. The match's event log
+does not lead to that position, so nothing here reads a replay; the status line, the scores and the board are all
+drawn from the state, as on the live page."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from html import unescape
+
+from django.template.loader import render_to_string
+
+from gameplay.engines.api import State
+from gameplay.models import Match, Seat
+from gameplay.reads import selectors
+from gameplay.web.rendering import view_context
+from gameplay.writes import services
+from gameplay.writes.services import SeatController
+
+HUMAN = SeatController("human")
+JUDGE = "judge"  # the seat of a move that is a judge's verdict (services.apply_verdict), not a seat's action
+
+# A move: (seat, action id) or (seat, action id, text); (JUDGE, verdict, source) for a verdict.
+Move = tuple
+
+
+@dataclass(frozen=True)
+class Ending:
+    """One way one game ends by its rules: the position just before it (built by ``build``), the move(s) that end
+    it, the seats that win by it (() for a draw; None where each seat's result is the game's own sentence: a
+    cooperative or a dialogue game) and words of the engine's ``end_reason`` that only this way says."""
+
+    id: str
+    game: str
+    build: Callable[[], State]
+    final: tuple[Move, ...] | Callable[[], tuple[Move, ...]]
+    winners: tuple[int, ...] | None
+    reason: str
+    says: str = ""  # for a game whose status line is its own sentence: words of it only this way says
+    extra: dict = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return self.id
+
+
+def ending_ids(endings) -> list[str]:
+    return [e.id for e in endings]
+
+
+# --- the match -------------------------------------------------------------------------------------------------
+
+
+def match_of_people(state: State, seed: int = 1) -> Match:
+    """A match of people only (nobody plays by itself), of the game and options ``state`` was built with."""
+    game = state.game
+    seats = [HUMAN] * game.num_seats
+    return services.create_match(game.spec.id, seats, seed=seed, options=game.options, host_seat=None,
+                                 schedule_agents=False)
+
+
+def put_position(match: Match, state: State) -> Match:
+    """Store ``state`` as ``match``'s current position, as the match service stores a state (its JSON), so that the
+    next move goes through ``services.submit_action`` from there. The version is kept: clients send it back."""
+    game = selectors.game_of(match)
+    assert (state.game.spec.id, state.game.options, state.game.num_seats) == (game.spec.id, game.options,
+                                                                             game.num_seats)
+    assert not state.is_terminal(), "the position must be one just before the ending"
+    Match.objects.filter(pk=match.pk).update(state=state.to_json())
+    match.refresh_from_db()
+    return match
+
+
+def play(match: Match, moves) -> Match:
+    """Play ``moves`` through the match service, each at the match's current version."""
+    for move in moves:
+        match.refresh_from_db()
+        assert match.status == Match.Status.ACTIVE, f"the match ended before {move}"
+        seat, what, *text = move
+        if seat == JUDGE:
+            services.apply_verdict(match.pk, what, text[0], expected_version=match.version)
+        else:
+            services.submit_action(match.pk, seat, what, text=text[0] if text else None,
+                                   expected_version=match.version, schedule_agents=False)
+    match.refresh_from_db()
+    return match
+
+
+def moves_to_the_end(build: Callable[[], State], choose: Callable[[State, int], str]) -> tuple[Move, ...]:
+    """The moves that play the position ``build`` makes to its end, each seat due choosing ``choose(state, seat)``
+    (worked out on a position of its own: the test then plays them through the platform)."""
+    state, moves = build(), []
+    while not state.is_terminal():
+        seat = state.current_seats()[0]
+        moves.append((seat, choose(state, seat)))
+        state.apply_action(*moves[-1])
+        assert len(moves) < 500, "the position does not end"
+    return tuple(moves)
+
+
+def end_by(ending: Ending) -> Match:
+    """The match of ``ending``, played to its end through the platform."""
+    position = ending.build()
+    final = ending.final() if callable(ending.final) else ending.final
+    return play(put_position(match_of_people(position), position), final)
+
+
+# --- what every seat reads -------------------------------------------------------------------------------------
+
+
+def names_of(match: Match) -> dict[int, str]:
+    return {s.index: s.display_name for s in match.seats.all()}
+
+
+def top_seats(scores: list[float]) -> tuple[int, ...]:
+    """The seats the scores make winners: those with the top score, () when every score is equal (a draw)."""
+    if len(set(scores)) == 1:
+        return ()
+    return tuple(s for s, score in enumerate(scores) if score == max(scores))
+
+
+def listed(text: str) -> set[str]:
+    """The names in "A", "A and B", "A, B and C"."""
+    head, _, last = text.rpartition(" and ")
+    return {*(head.split(", ") if head else ()), last}
+
+
+def outcome_names(outcome: str, seat: int | None, names: dict[int, str]) -> set[int]:
+    """The seats an outcome sentence of the status line names as winners: "You won!", "You won, with A and B!",
+    "You lost. A won.", "A and B won." (seat None: a spectator's)."""
+    by_name = {name: s for s, name in names.items()}
+    if m := re.fullmatch(r"You won(?:, with (.+))?!", outcome):
+        return {seat, *(by_name[n] for n in listed(m.group(1)))} if m.group(1) else {seat}
+    m = re.fullmatch(r"(?:You lost\. )?(.+) won\.", outcome)
+    assert m, f"not an outcome sentence: {outcome!r}"
+    assert (seat is None) != outcome.startswith("You lost. "), outcome
+    return {by_name[n] for n in listed(m.group(1))}
+
+
+def own_sentence(state: State) -> bool:
+    """Whether each seat's status line is the game's own sentence: a cooperative game (one team) or a dialogue game
+    (each seat its own payoff), as the platform's result line decides (selectors.result_text)."""
+    return state.game.spec.dialogue is not None or len(set(state.game.teams())) == 1
+
+
+def board_html(view: selectors.SeatView) -> str:
+    """The board region of a seat's page, as the page and its socket draw it."""
+    return render_to_string("gameplay/partials/seat_view.html", {**view_context(view), "region": "board"})
+
+
+def status_html(view: selectors.SeatView) -> str:
+    return render_to_string("gameplay/partials/seat_view.html", {**view_context(view), "region": "side"})
+
+
+def viewers(match: Match) -> list[Seat | None]:
+    """Every seat of the match, then the public (a spectator)."""
+    return [*match.seats.order_by("index"), None]
+
+
+def check_every_seat_reads(match: Match, ending: Ending) -> None:
+    """The match is over by ``ending``'s way: the engine's reason says so, the scores make ``ending.winners`` the
+    winners, and every seat's (and a spectator's) status line names them (or says draw) and ends with that reason;
+    its page shows that line, and a board that words a result of its own agrees with it (``board_claims``)."""
+    assert match.status == Match.Status.FINISHED, ending.id
+    state = selectors.state_of(match)
+    reason = state.end_reason()
+    assert reason and ending.reason in reason, (ending.id, reason)
+    winners = top_seats(match.scores)
+    if ending.winners is not None:
+        assert winners == ending.winners, (ending.id, match.scores)
+    names = names_of(match)
+    for seat in viewers(match):
+        index = None if seat is None else seat.index
+        view = selectors.seat_view(match, seat)
+        result = view.result
+        assert result, (ending.id, index)
+        if own_sentence(state):
+            assert result == state.result_text(), (ending.id, index, result)
+            assert ending.says in result, (ending.id, index, result)
+        else:
+            assert result.endswith(" " + reason), (ending.id, index, result, reason)
+            outcome = result[: -len(reason) - 1]
+            if not winners:
+                assert outcome == "The match ended in a draw.", (ending.id, index, result)
+            else:
+                assert outcome_names(outcome, index, names) == set(winners), (ending.id, index, result)
+        assert unescape(status_html(view)).count(result) == 1, (ending.id, index)
+        check_board_agrees(ending.id, board_html(view), winners, index)
+
+
+# --- the board's own result --------------------------------------------------------------------------------------
+
+RESULT_MARK = re.compile(r'data-result-winners="([^"]*)"')
+
+
+def board_claims(html: str) -> list[tuple[int, ...]]:
+    """What the board's own result wording claims, read from the element that words it: each board that prints a
+    result of its own marks that element with ``data-result-winners``, the seats its words name as winners
+    (space-separated; empty for a draw or a result with no winner), worked out in the template from the same facts
+    as the words. One entry per such element."""
+    return [tuple(int(s) for s in m.group(1).split()) for m in RESULT_MARK.finditer(html)]
+
+
+def check_board_agrees(ending_id: str, html: str, winners: tuple[int, ...], seat: int | None) -> None:
+    for claim in board_claims(html):
+        assert claim == winners, (ending_id, seat, claim, winners)
