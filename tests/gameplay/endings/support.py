@@ -33,13 +33,14 @@ Move = tuple
 class Ending:
     """One way one game ends by its rules: the position just before it (built by ``build``), the move(s) that end
     it, the seats that win by it (() for a draw; None where each seat's result is the game's own sentence: a
-    cooperative or a dialogue game) and words of the engine's ``end_reason`` that only this way says."""
+    cooperative or a dialogue game; a function of the finished state where a deal by chance decides who they are:
+    the camps of a hidden-role game) and words of the engine's ``end_reason`` that only this way says."""
 
     id: str
     game: str
     build: Callable[[], State]
     final: tuple[Move, ...] | Callable[[], tuple[Move, ...]]
-    winners: tuple[int, ...] | None
+    winners: tuple[int, ...] | Callable[[State], tuple[int, ...]] | None
     reason: str
     says: str = ""  # for a game whose status line is its own sentence: words of it only this way says
     extra: dict = field(default_factory=dict)
@@ -170,8 +171,9 @@ def check_every_seat_reads(match: Match, ending: Ending) -> None:
     reason = state.end_reason()
     assert reason and ending.reason in reason, (ending.id, reason)
     winners = top_seats(match.scores)
-    if ending.winners is not None:
-        assert winners == ending.winners, (ending.id, match.scores)
+    expected = ending.winners(state) if callable(ending.winners) else ending.winners
+    if expected is not None:
+        assert winners == tuple(sorted(expected)), (ending.id, match.scores, expected)
     names = names_of(match)
     for seat in viewers(match):
         index = None if seat is None else seat.index
