@@ -11,21 +11,24 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import timedelta
 from html import unescape
 
 from django.template.loader import render_to_string
+from django.utils import timezone
 
 from gameplay.engines.api import State
 from gameplay.models import Match, Seat
 from gameplay.reads import selectors
 from gameplay.web.rendering import view_context
-from gameplay.writes import services
+from gameplay.writes import services, timeouts
 from gameplay.writes.services import SeatController
 
 HUMAN = SeatController("human")
 JUDGE = "judge"  # the seat of a move that is a judge's verdict (services.apply_verdict), not a seat's action
+TIMEOUT = "timeout"  # (TIMEOUT, seat): the seat's time runs out and the turn timer's sweep applies its timeout action
 
-# A move: (seat, action id) or (seat, action id, text); (JUDGE, verdict, source) for a verdict.
+# A move: (seat, action id) or (seat, action id, text); (JUDGE, verdict, source) for a verdict; (TIMEOUT, seat).
 Move = tuple
 
 
@@ -84,6 +87,8 @@ def play(match: Match, moves) -> Match:
         seat, what, *text = move
         if seat == JUDGE:
             services.apply_verdict(match.pk, what, text[0], expected_version=match.version)
+        elif seat == TIMEOUT:
+            time_runs_out(match, what)
         else:
             services.submit_action(match.pk, seat, what, text=text[0] if text else None,
                                    expected_version=match.version, schedule_agents=False)
@@ -101,6 +106,16 @@ def moves_to_the_end(build: Callable[[], State], choose: Callable[[State, int], 
         state.apply_action(*moves[-1])
         assert len(moves) < 500, "the position does not end"
     return tuple(moves)
+
+
+def time_runs_out(match: Match, seat: int) -> None:
+    """Seat ``seat``'s time for its decision runs out (its clock set back past the limit, as the server's clock
+    would have it) and the turn timer's sweep applies its timeout action, through the one action path."""
+    limit = selectors.state_of(match).time_limit(seat)
+    assert limit, f"seat {seat} is not timed now"
+    started = timezone.now() - timedelta(seconds=limit + 1)
+    Match.objects.filter(pk=match.pk).update(turn_started_at=started)
+    assert timeouts.apply_timeouts(match.pk) == [seat]
 
 
 def end_by(ending: Ending) -> Match:
@@ -192,6 +207,15 @@ def check_every_seat_reads(match: Match, ending: Ending) -> None:
                 assert outcome_names(outcome, index, names) == set(winners), (ending.id, index, result)
         assert unescape(status_html(view)).count(result) == 1, (ending.id, index)
         check_board_agrees(ending.id, board_html(view), winners, index)
+    check_match_list_agrees(match, ending.id)
+
+
+def check_match_list_agrees(match: Match, ending_id: str = "") -> None:
+    """The match lists' and the replay's words (selectors.public_result) are the spectator's status line, the game's
+    reason aside: the same winners, or the same draw."""
+    spectator = selectors.seat_view(match, None).result
+    listed_result = selectors.public_result(match)
+    assert listed_result and spectator.startswith(listed_result), (ending_id, listed_result, spectator)
 
 
 # --- the board's own result --------------------------------------------------------------------------------------
