@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
 from html import unescape
+from html.parser import HTMLParser
 
 from django.template.loader import render_to_string
 from django.utils import timezone
@@ -140,9 +141,9 @@ def top_seats(scores: list[float]) -> tuple[int, ...]:
 
 
 def listed(text: str) -> set[str]:
-    """The names in "A", "A and B", "A, B and C"."""
+    """The names in "A", "A and B", "A, B and C", "A, B, C"."""
     head, _, last = text.rpartition(" and ")
-    return {*(head.split(", ") if head else ()), last}
+    return {*(head.split(", ") if head else ()), *last.split(", ")}
 
 
 def outcome_names(outcome: str, seat: int | None, names: dict[int, str]) -> set[int]:
@@ -180,7 +181,7 @@ def viewers(match: Match) -> list[Seat | None]:
 def check_every_seat_reads(match: Match, ending: Ending) -> None:
     """The match is over by ``ending``'s way: the engine's reason says so, the scores make ``ending.winners`` the
     winners, and every seat's (and a spectator's) status line names them (or says draw) and ends with that reason;
-    its page shows that line, and a board that words a result of its own agrees with it (``board_claims``)."""
+    its page shows that line, and a board that words a result of its own agrees with it (``check_board_agrees``)."""
     assert match.status == Match.Status.FINISHED, ending.id
     state = selectors.state_of(match)
     reason = state.end_reason()
@@ -206,7 +207,7 @@ def check_every_seat_reads(match: Match, ending: Ending) -> None:
             else:
                 assert outcome_names(outcome, index, names) == set(winners), (ending.id, index, result)
         assert unescape(status_html(view)).count(result) == 1, (ending.id, index)
-        check_board_agrees(ending.id, board_html(view), winners, index)
+        check_board_agrees(f"{ending.id} seat {index}", board_html(view), state, names, winners, result)
     check_match_list_agrees(match, ending.id)
 
 
@@ -220,17 +221,106 @@ def check_match_list_agrees(match: Match, ending_id: str = "") -> None:
 
 # --- the board's own result --------------------------------------------------------------------------------------
 
-RESULT_MARK = re.compile(r'data-result-winners="([^"]*)"')
+
+class _MarkedText(HTMLParser):
+    """The text of each element marked ``data-board-result`` (nested markup included), in document order."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.texts: list[str] = []
+        self._depth = 0  # open elements inside the marked one (0: outside any)
+
+    def handle_starttag(self, tag, attrs):
+        if self._depth:
+            self._depth += tag not in VOID
+        elif any(name == "data-board-result" for name, _ in attrs):
+            self.texts.append("")
+            self._depth = 1
+
+    def handle_endtag(self, tag):
+        if self._depth and tag not in VOID:
+            self._depth -= 1
+
+    def handle_data(self, data):
+        if self._depth:
+            self.texts[-1] += data
 
 
-def board_claims(html: str) -> list[tuple[int, ...]]:
-    """What the board's own result wording claims, read from the element that words it: each board that prints a
-    result of its own marks that element with ``data-result-winners``, the seats its words name as winners
-    (space-separated; empty for a draw or a result with no winner), worked out in the template from the same facts
-    as the words. One entry per such element."""
-    return [tuple(int(s) for s in m.group(1).split()) for m in RESULT_MARK.finditer(html)]
+VOID = {"br", "img", "input", "hr", "meta", "link", "wbr", "source"}
 
 
-def check_board_agrees(ending_id: str, html: str, winners: tuple[int, ...], seat: int | None) -> None:
-    for claim in board_claims(html):
-        assert claim == winners, (ending_id, seat, claim, winners)
+def board_results(html: str) -> list[str]:
+    """The result wording of a board: every board that words a result of its own marks that element with
+    ``data-board-result``; its text, whitespace folded."""
+    parser = _MarkedText()
+    parser.feed(html)
+    return [" ".join(t.split()) for t in parser.texts]
+
+
+# Boards that word the game's result themselves (the others leave it to the status line).
+BOARDS_WITH_RESULTS = {"arctic_scavengers", "codenames", "debate", "fruit_trading", "hive", "meeting_scheduling",
+                       "sea_battle", "two_rooms_and_a_boom", "who_is_spy", "are_you_the_traitor"}
+
+
+def camps(state: State) -> dict[str, set[int]]:
+    """Names a board may give a side that wins together, and its seats, from the finished state: a public team
+    (Codenames' Red and Blue), a card colour revealed at the end (Two Rooms' Red and Blue), a camp (Who is Spy's spies
+    and villagers)."""
+    game, n = state.game, state.game.num_seats
+    named: dict[str, set[int]] = {}
+    teams = game.teams()
+    if len(set(teams)) not in (1, n):
+        for team in set(teams):
+            named[game.team_name(team)] = {s for s in range(n) if teams[s] == team}
+    if game.spec.id == "two_rooms_and_a_boom":
+        from gameplay.engines.two_rooms_and_a_boom.cards import BLUE, RED, team_of
+
+        for colour in (RED, BLUE):
+            named[str(colour).title()] = {s for s, card in enumerate(state.cards) if team_of(card) == colour}
+    if game.spec.id == "who_is_spy":
+        named["spies"] = set(state.spies)
+        named["villagers"] = set(range(n)) - set(state.spies)
+    return named
+
+
+def board_winners(text: str, state: State, names: dict[int, str]) -> tuple[int, ...]:
+    """The seats a board's result wording names as winners, read as a person reads it: "a draw" names none;
+    otherwise "<name> wins" / "<team> team wins" / "the <camp> win", "Shared win for A and B (", "Winners: A, B",
+    and a Gambler's bet that "wins"."""
+    if re.search(r"\bdraw\b", text, re.IGNORECASE):
+        return ()
+    sides = {name: {seat} for seat, name in names.items()} | camps(state)
+    alts = "|".join(re.escape(n) for n in sorted(sides, key=len, reverse=True))
+    found: set[int] = set()
+    for m in re.finditer(rf"(?<![\w(])({alts})(?: team)? wins?\b", text):
+        found |= sides[m.group(1)]
+    for m in re.finditer(r"(?:Shared win for|Winners?:) (.+?)(?: \(|\.$|$)", text):
+        found |= {seat for name in listed(m.group(1)) for seat in sides[name]}
+    for m in re.finditer(rf"The Gambler \(({alts})\) bet on \w+ and wins", text):
+        found |= sides[m.group(1)]
+    assert found, f"a board result naming no winner and no draw: {text!r}"
+    return tuple(sorted(found))
+
+
+def check_board_agrees(ending_id: str, html: str, state: State, names: dict[int, str], winners: tuple[int, ...],
+                       status: str) -> None:
+    """A board that words a result of its own says what the status line says: the same winners (or a draw), or,
+    where the status line is the game's own sentence (a dialogue game), the same outcome."""
+    texts = board_results(html)
+    assert bool(texts) == (state.game.spec.id in BOARDS_WITH_RESULTS), (ending_id, texts)
+    for text in texts:
+        if state.game.spec.dialogue is not None:
+            check_same_outcome(ending_id, text, status)
+        else:
+            assert board_winners(text, state, names) == winners, (ending_id, text, winners)
+
+
+def check_same_outcome(ending_id: str, board: str, status: str) -> None:
+    """A dialogue game's board and status line tell the same outcome: the board's verdict ("Verdict: both sides win
+    (...)") is the status line's, and a negotiation's outcome ("Agreement on Thursday", "No agreement", "Trade",
+    "Out of turns") opens both."""
+    if m := re.match(r"Verdict: (.+?) \(", board):
+        assert f": {m.group(1)}." in status, (ending_id, board, status)
+        return
+    outcome = board.split(":")[0]
+    assert status.startswith(outcome + ":"), (ending_id, board, status)

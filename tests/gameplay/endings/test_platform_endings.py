@@ -25,7 +25,8 @@ from .support import (
     HUMAN,
     TIMEOUT,
     Ending,
-    board_claims,
+    board_html,
+    board_results,
     check_every_seat_reads,
     check_match_list_agrees,
     end_by,
@@ -62,7 +63,7 @@ def check_no_result(match: Match, why: str) -> None:
         view = selectors.seat_view(match, seat)
         assert view.result is None and not view.legal_actions and not view.text_actions
         assert f"This match has ended without a result ({why})." in unescape(status_html(view))
-        assert board_claims(status_html(view)) == []
+        assert board_results(board_html(view)) == []  # the position is no end: no board words one
 
 
 # --- resignation -----------------------------------------------------------------------------------------------
@@ -82,7 +83,9 @@ def test_a_resignation_says_who_resigned_and_who_won_to_every_seat(game_id, resi
     assert top_seats(match.scores) == others
     for seat in viewers(match):
         index = None if seat is None else seat.index
-        result = selectors.seat_view(match, seat).result
+        view = selectors.seat_view(match, seat)
+        result = view.result
+        assert board_results(board_html(view)) == []  # the position is no end: no board words a result
         who = "You" if index == quitter else names[quitter]
         if cooperative(game_id):
             assert result == f"{who} gave up, so the game ended.", result
@@ -167,7 +170,7 @@ def test_a_draw_is_agreed_where_the_rules_have_one_and_refused_elsewhere(game_id
     for seat in viewers(match):
         view = selectors.seat_view(match, seat)
         assert view.result == "Drawn by agreement."
-        assert board_claims(status_html(view)) == []
+        assert board_results(board_html(view)) == []  # the position is no end: no board words one
     check_match_list_agrees(match)
 
 
