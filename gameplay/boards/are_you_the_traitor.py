@@ -48,7 +48,8 @@ class TraitorBoard(BoardPresenter):
             "talk": talk_lines(facts),
             "last": last_round(view),
             "final": final_rows(view),
-            "winners": [view.seat_name(s) for s in facts.get("winner_seats") or ()],
+            "winners": [view.seat_name(s) for s in winner_seats(view)],
+            "draw": shared_by_all(view),
             "moves": moves(view, role),
         }
 
@@ -100,11 +101,23 @@ def last_round(view: SeatView) -> dict[str, Any] | None:
             "target": view.seat_name(target), "rows": rows, "rest": list(result["lines"])}
 
 
+def shared_by_all(view: SeatView) -> bool:
+    """Every seat shares the result (all tied for the most points, or GameBench's team result with leaders on both
+    teams): the scores are all equal, which the status line calls a draw, so the board does too."""
+    return len(set(view.facts.get("winner_seats") or ())) == view.num_seats
+
+
+def winner_seats(view: SeatView) -> list[int]:
+    """The seats the board names as winners: none in a draw (``shared_by_all``)."""
+    return [] if shared_by_all(view) else list(view.facts.get("winner_seats") or ())
+
+
 def final_rows(view: SeatView) -> list[dict[str, Any]]:
-    """The end of the game: every seat's points and treasure (all public now), winners marked, most points first."""
+    """The end of the game: every seat's points and treasure (all public now), winners marked (none in a draw),
+    most points first."""
     facts = view.facts
     treasure = list(facts.get("final_treasure") or ())
-    winners = set(facts.get("winner_seats") or ())
+    winners = set(winner_seats(view))
     rows = [{"seat": s, "name": view.seat_name(s), "you": s == view.seat, "points": p,
              "treasure": treasure[s] if s < len(treasure) else [], "winner": s in winners}
             for s, p in enumerate(facts.get("final_points") or ())]

@@ -21,6 +21,10 @@ class BoardPresenter:
     - ``image_coords``: the game's picture can label its cells (the board PNG's ``?coords=1``).
     - ``rules_template``: the game's rules for people (``games/<id>/rules.html``), shown whole on its rules page and
       in brief in the help panel of its match pages; "" for none.
+
+    A board that words the game's result itself (beside the page's status line) marks that element
+    ``data-board-result``: tests/gameplay/endings reads who it says won (or that it is a draw) at every way the game
+    ends and requires the status line's answer.
     """
 
     template: str = GENERIC_TEMPLATE

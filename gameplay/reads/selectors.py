@@ -280,27 +280,37 @@ def shared_win_text(winners: list[int], names: dict[int, str], seat_index: int |
 
 
 def resignation_text(match: Match, names: dict[int, str], seat_index: int | None, cooperative: bool) -> str:
-    """"You resigned. Player 2 won.", "Player 1 resigned. You won!", "Gnome A gave up, so the game ended." """
+    """"You resigned. Player 2 won.", "Player 1 resigned. You won!", "Gnome A gave up, so the game ended."; when
+    several seats share the win (the other team, or every other player): "Player 1 resigned. You won, with Player 4!"
+    and, to the resigning seat's teammate, "Player 1 resigned. You lost. Player 2 and Player 4 won." """
     resigned = match.resigned_seat
     who = "You" if seat_index == resigned else names.get(resigned, f"seat {resigned}")
     if cooperative:
         return f"{who} gave up, so the game ended."
     if match.winner is None:
-        return f"{who} resigned; the others share the win."
+        winners = shared_winners(match.scores)
+        if not winners:
+            return f"{who} resigned; the others share the win."
+        # Name them: "the others" would count the resigning seat's own teammates among the winners.
+        reader = None if seat_index == resigned else seat_index  # "You resigned. Player 2 and Player 4 won."
+        return f"{who} resigned. {shared_win_text(winners, names, reader)}"
     if match.winner == seat_index:
         return f"{who} resigned. You won!"
     return f"{who} resigned. {names.get(match.winner)} won."
 
 
 def public_result(match: Match) -> str | None:
-    """How a finished match ended, in words anyone may read ("Player 2 won.", a cooperative game's own words,
-    "The match ended in a draw."); None before the end."""
+    """How a finished match ended, in words anyone may read ("Player 2 won.", a cooperative or dialogue game's own
+    words, "The match ended in a draw."), as the match's page words it for a spectator but for the game's reason;
+    None before the end."""
     if match.status != Match.Status.FINISHED:
         return None
     names = {s.index: s.display_name for s in match.seats.all()}
     game = game_of(match)
-    # Only a cooperative game's words come from its state: a list of matches need not parse every other state.
-    state = game.state_from_json(match.state) if len(set(game.teams())) == 1 else None
+    # Only a game whose result line is its own sentence (a cooperative game's, a dialogue game's: a Debate both sides
+    # win is no draw) reads its state: a list of matches need not parse every other state.
+    own_words = len(set(game.teams())) == 1 or game.spec.dialogue is not None
+    state = game.state_from_json(match.state) if own_words else None
     return result_text(match, names, None, state)
 
 

@@ -1,0 +1,25 @@
+"""The endings tables cover every registered game, each with at least two ways to end (every game has a winning rule
+and a cap, a tie or a second winning rule), under ids that say game and way."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from gameplay.engines.registry import GAMES
+
+from . import test_board_games, test_card_games, test_dialogue_games, test_hidden_role_games, test_platform_endings
+
+ENDINGS = (test_board_games.ENDINGS + test_card_games.ENDINGS + test_dialogue_games.ENDINGS
+           + test_hidden_role_games.ENDINGS)
+
+
+def test_every_registered_game_ends_in_at_least_two_ways():
+    ways = Counter(e.game for e in ENDINGS)
+    assert set(ways) == set(GAMES)
+    assert all(count >= 2 for count in ways.values()), ways
+
+
+def test_each_way_has_its_own_id_named_after_its_game():
+    ids = [e.id for e in ENDINGS + test_platform_endings.TIMEOUT_ENDINGS]
+    assert len(ids) == len(set(ids))
+    assert all(e.id.startswith(f"{e.game}-") for e in ENDINGS)
