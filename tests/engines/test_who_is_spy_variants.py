@@ -7,7 +7,7 @@ import pytest
 from gameplay.engines.api import IllegalActionError, InvalidOptionsError
 from gameplay.engines.who_is_spy import SpyGame
 
-from .who_is_spy_support import describe_round, fresh_clue, new_state, spy_and_villagers, vote
+from .who_is_spy_support import describe_round, fresh_clue, new_state, spy_and_villagers, to_speaker, vote
 
 # --- several spies -----------------------------------------------------------------------------------------
 
@@ -67,15 +67,12 @@ def test_spy_guess_is_off_by_default_and_offered_to_every_speaker_when_on():
     assert seen == {0, 1, 2, 3}
 
 
-def _to_speaker(state, seat):
-    while state.current_seats() != [seat]:
-        state.apply_action(state.current_seats()[0], "describe", fresh_clue())
 
 
 def test_a_spy_naming_the_villagers_word_wins_for_the_spies():
     state = new_state(seed=12, spy_guess=True)
     (spy,), _ = spy_and_villagers(state)
-    _to_speaker(state, spy)
+    to_speaker(state, spy)
     labels = state.action_labels(spy, "spy_guess", state.villager_word.upper())
     assert "right" in labels.public and state.villager_word not in labels.public
     state.apply_action(spy, "spy_guess", state.villager_word.upper())
@@ -86,7 +83,7 @@ def test_a_spy_naming_the_villagers_word_wins_for_the_spies():
 def test_a_wrong_guess_puts_the_guesser_out_and_stays_private():
     state = new_state(seed=12, spy_guess=True)
     (spy,), villagers = spy_and_villagers(state)
-    _to_speaker(state, spy)
+    to_speaker(state, spy)
     with pytest.raises(IllegalActionError, match="not your own"):
         state.apply_action(spy, "spy_guess", state.spy_word)
     wordy = state.clone()
@@ -96,7 +93,7 @@ def test_a_wrong_guess_puts_the_guesser_out_and_stays_private():
     assert state.is_terminal() and state.winners == "villagers"  # the only spy is out
     guesser = next(v for v in range(4) if v != spy)
     state = new_state(seed=12, spy_guess=True)
-    _to_speaker(state, guesser)
+    to_speaker(state, guesser)
     state.apply_action(guesser, "spy_guess", "lemonade")  # a villager who claims is out as well
     assert state.out_how[guesser] == "guess" and not state.is_terminal()
     assert "'lemonade'" in state.observation(guesser).text
@@ -141,7 +138,7 @@ def test_end_reason_every_spy_voted_out():
 
 def test_end_reason_the_last_spy_out_after_a_wrong_guess():
     state = new_state(seed=12, spy_guess=True, spy_seat=2)
-    _to_speaker(state, 2)
+    to_speaker(state, 2)
     state.apply_action(2, "spy_guess", "lemonade")
     assert state.winners == "villagers"
     assert state.end_reason() == ("Every spy is out: Player 3 went out in round 1 with a wrong guess of the "
@@ -172,7 +169,7 @@ def test_end_reason_two_spies_as_many_as_the_villagers():
 
 def test_end_reason_a_spy_named_the_villagers_word():
     state = new_state(seed=12, spy_guess=True, spy_seat=1)
-    _to_speaker(state, 1)
+    to_speaker(state, 1)
     state.apply_action(1, "spy_guess", state.villager_word.upper())
     assert state.end_reason() == f"Player 2, a spy, named the villagers' word, {state.villager_word}."
 

@@ -65,3 +65,9 @@ def play_random(state, rng):
         else:
             raise AssertionError("no random text was accepted")
         yield state
+
+
+def to_speaker(state, seat):
+    """Descriptions are given in turn until it is ``seat``'s turn to speak."""
+    while state.current_seats() != [seat]:
+        state.apply_action(state.current_seats()[0], "describe", fresh_clue())

@@ -15,9 +15,9 @@ from tests.engines.test_are_you_the_traitor import FIVE
 from tests.engines.test_are_you_the_traitor import state_with as traitor_state
 from tests.engines.test_two_rooms_and_a_boom import new_state as two_rooms_state
 from tests.engines.test_two_rooms_and_a_boom import play_random as two_rooms_random
-from tests.engines.test_who_is_spy import _to_speaker, describe_round, spy_and_villagers
-from tests.engines.test_who_is_spy import new_state as spy_state
-from tests.engines.test_who_is_spy import vote as spy_vote
+from tests.engines.who_is_spy_support import describe_round, spy_and_villagers, to_speaker
+from tests.engines.who_is_spy_support import new_state as spy_state
+from tests.engines.who_is_spy_support import vote as spy_vote
 
 from .support import Ending, check_every_seat_reads, end_by, ending_ids, moves_to_the_end
 
@@ -162,7 +162,7 @@ def described(seed, rounds=(), **options):
 def at_speaker(seat, seed, **options):
     def build():
         state = spy_state(seed=seed, spy_guess=True, spy_seat=seat, **options)
-        _to_speaker(state, seat)
+        to_speaker(state, seat)
         return state
 
     return build

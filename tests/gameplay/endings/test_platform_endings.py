@@ -19,7 +19,7 @@ from gameplay.studies.services import PARTNER_LEFT_REASON
 from gameplay.writes import match_endings, services
 from gameplay.writes.match_endings import ABORTED_BY_PLAYER
 from gameplay.writes.services import AGENT_SILENT_REASON, SeatController, ServiceError
-from tests.engines.test_who_is_spy import spy_and_villagers
+from tests.engines.who_is_spy_support import spy_and_villagers
 
 from .support import (
     HUMAN,
