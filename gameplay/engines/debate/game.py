@@ -223,7 +223,9 @@ class DebateState(State):
         if self.verdict is None:
             return None
         judge = "the rule" if self.verdict_source == "rule" else f"the judge ({self.verdict_source})"
-        return f"Verdict by {judge}: {self.verdict_text()}."
+        # The verdict, then its grounds (the rule's points or the judge's finding): a verdict alone left players
+        # guessing how the rule had counted (issue 39, point 1).
+        return f"Verdict by {judge}: {self.verdict_text()}. {self.end_reason()}"
 
     def end_reason(self) -> str | None:
         """Why the debate ended as it did: after every argument, the rule's points or the judge's finding (None
