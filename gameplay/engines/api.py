@@ -429,7 +429,9 @@ class State(SearchHooks, ABC):
             "seed": self.seed,
             "rng_draws": self.rng_draws,
             "log": [r.to_json() for r in self.log],
-            "payload": self._payload(),
+            # Copied: a payload may hand out the state's own lists, and a snapshot that changed with later moves
+            # would not be a snapshot (conformance checks it).
+            "payload": json_copy(self._payload()),
         }
 
     @classmethod

@@ -405,11 +405,19 @@ def random_playout(game: Game, seed: int, texts: tuple[str, ...] = DEFAULT_TEXTS
     limit = game.max_actions()
     step = 0
     round_trips = 0
+    snapshot = None  # a to_json() taken before this step's move, which the move must leave as it was
     while True:
+        if snapshot is not None:
+            assert json.dumps(snapshot[0], sort_keys=True) == snapshot[1], (
+                f"{game.spec.id}: a to_json() snapshot changed when the state moved on (it shares the state's lists)"
+            )
+            snapshot = None
         if state.is_terminal() or deep_check(seed, step):
             # Continue from the restored copy: any data missing from the payload
             # then changes how the game continues and the replay check catches it.
             state = check_round_trip(state)
+            taken = state.to_json()
+            snapshot = (taken, json.dumps(taken, sort_keys=True))
             check_observation_leaks(state, _observation_dumps(state))
             check_measures(state)
         if state.is_terminal():
