@@ -43,6 +43,8 @@ class TraitorBoard(BoardPresenter):
             "history": list(facts.get("history") or ()),
             "treasure": list(facts.get("treasure") or ()),
             "rings": facts.get("rings", 0),
+            # The Magic Ring step's clock (an option, public): with it, a player holding no ring need not click.
+            "ring_seconds": int(view.options.get("ring_seconds") or 0),
             "role": role,
             "seats": seat_rows(view),
             "talk": talk_lines(facts),

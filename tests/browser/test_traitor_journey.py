@@ -1,8 +1,9 @@
 """Are You the Traitor? in the browser: four people, each in their own phone-sized browser on one match's links,
 play a whole seeded game of two rounds (max_rounds 2, one turn of talk before the Key must go). Each sees only its
 own role card. Round 1: they talk, the Good Wizard calls Stop on the Traitor, and every page shows the resolution;
-everyone goes through the Magic Ring step. Round 2: the Traitor bluffs, the Keyholder gives the Key to the Good
-Wizard, and the game ends on every page.
+nobody holds a Magic Ring, so nobody clicks: the step's clock (10 s) runs out and round 2 begins by itself. Round 2:
+the Traitor bluffs, the Keyholder gives the Key to the Good Wizard, the new ring's holder uses it while the others do
+nothing, and the game ends on every page.
 
 Seed 1 at 4 seats deals round 1: Player 1 Guard, Player 2 Traitor, Player 3 Keyholder, Player 4 Good Wizard (talk
 from Player 1); round 2: Player 1 Good Wizard, Player 2 Traitor, Player 3 Keyholder, Player 4 Guard (talk from
@@ -46,14 +47,16 @@ def say(page, text: str) -> None:
     page.get_by_role("button", name="Say", exact=True).click()
 
 
-def ring_step(pages, order, version: int) -> int:
-    """Seats in turn go through the Magic Ring step holding no ring."""
-    for seat in order:
-        button = pages[seat].locator('#board [data-action-id="keep_ring"]')
-        assert button.inner_text().strip() == "Go on"
-        button.click()
-        version += 1
-        wait_version(pages, version)
+def ring_step_passes_by_itself(pages, holding_none, version: int) -> int:
+    """The Magic Ring step: the seats ``holding_none`` read that they have nothing to do and click nothing; each
+    page's countdown ends the step (one timeout per seat still in it), and the match moves on without them."""
+    for seat in holding_none:
+        board = pages[seat].locator("#board")
+        assert "You hold none, so there is nothing for you to do" in board.locator(".traitor-turn").inner_text()
+        assert board.locator('[data-action-id="keep_ring"]').inner_text().strip() == "Go on now"
+    version += len(holding_none)
+    for page in pages:
+        page.wait_for_selector(f'#board[data-version="{version}"]', timeout=30_000)
     return version
 
 
@@ -141,7 +144,7 @@ def test_four_people_play_a_whole_game_from_invite_links(chromium, server_url):
         for page in pages:
             page.screenshot(path=str(ARTIFACTS / f"traitor-phone-p{pages.index(page) + 1}-resolution.png"),
                             full_page=True)
-        version = ring_step(pages, (3, 0, 1, 2), version)
+        version = ring_step_passes_by_itself(pages, (0, 1, 2, 3), version)
 
         # Round 2: new secret roles; Player 2 talks first.
         for page in pages:
@@ -163,7 +166,7 @@ def test_four_people_play_a_whole_game_from_invite_links(chromium, server_url):
             assert res.locator("h3").inner_text() == "Round 2: team Good wins"
             assert "Player 3 gave the Key to Player 1." in res.inner_text()
         # Player 3 drew a Magic Ring: it may take a random card from Player 1 or Player 4 (not from itself, the caller
-        # who won). The others have nothing to choose but "Go on".
+        # who won). The others have nothing to do and do nothing.
         ring = p3.locator("#board .traitor-ring")
         assert ring.locator(".ring-targets button").count() == 2
         assert "Magic Ring (1)" in p3.locator("#board .my-treasure").inner_text()
@@ -176,7 +179,7 @@ def test_four_people_play_a_whole_game_from_invite_links(chromium, server_url):
         assert "Player 3 used a Magic Ring on Player 4 and took a card at random." in p1.locator(
             "#board .treasure-lines").inner_text()
         assert "Silver Goblet" not in p1.content() and "Silver Goblet" not in p2.content()
-        version = ring_step(pages, (3, 0, 1), version)
+        version = ring_step_passes_by_itself(pages, (0, 1, 3), version)
 
         # The end, on every page: winners, every total and treasure.
         for page in pages:

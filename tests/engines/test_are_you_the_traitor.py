@@ -152,7 +152,8 @@ def test_fact9_the_first_stop_ends_the_round_and_the_rest_of_the_tick_is_dropped
     state.apply_action(0, "say", "I am a Guard, honestly.")
     state.apply_action(1, "pass")
     state.apply_action(2, "stop:0")  # Good Wizard catches the Traitor mid-tick
-    assert state.phase == "ring" and state.current_seats() == [2]  # the Ring step starts at the caller
+    assert state.phase == "ring" and state.ring_order == [2, 3, 4, 0, 1]  # the Ring step counts from the caller
+    assert state.current_seats() == [2, 3, 4, 0, 1]  # ... and asks everyone at once
     with pytest.raises(IllegalActionError):
         state.apply_action(3, "pass")  # Player 4's talk turn of that tick never comes
     finish_ring_step(state)
@@ -286,23 +287,57 @@ def test_ring_steal_takes_a_random_card_and_discards_the_ring():
     check_observation_leaks(state)
 
 
-def test_every_seat_takes_a_ring_turn_so_turns_do_not_reveal_ring_holders():
+def test_every_seat_is_asked_at_once_so_being_asked_does_not_reveal_ring_holders():
     state = state_with(*FIVE, actor=4)
     state.hands = [["bag_of_gold"], [], [], [], []]
     state.apply_action(4, "stop:0")
-    seen = []
-    while state.phase == "ring":
-        seat = state.current_seats()[0]
-        seen.append(seat)
+    assert state.current_seats() == [4, 0, 1, 2, 3]
+    for seat in (2, 0, 4, 3, 1):  # any order: nobody waits for anybody
         labels = state.action_labels(seat, "keep_ring")
         assert labels.public == f"Player {seat + 1} does not use a Magic Ring."
         state.apply_action(seat, "keep_ring")
-    assert seen == [4, 0, 1, 2, 3]
+        assert state.phase != "ring" or seat not in state.current_seats()
+    assert state.phase == "talk" and state.round_no == 2
     nobody = state_with(*FIVE, actor=0)
     nobody.deck = []  # nothing to draw and nothing held: no Ring step at all
     nobody.apply_action(0, "pass")
     nobody.apply_action(1, "stop:3")
     assert nobody.phase == "talk" and nobody.round_no == 2
+
+
+def test_the_ring_step_ends_by_itself_for_whoever_does_not_act():
+    """Issue 39: a player holding no Magic Ring has nothing to decide there, so the step must not wait for a click.
+    Every seat of the step has the same clock (``ring_seconds``) whether it holds a ring or not, and running out of
+    time keeps a ring or goes on; talk and the Key hand-off wait for their player as before."""
+    state = state_with(*FIVE, actor=4)
+    assert TraitorGame.spec.turn_timer
+    assert [state.time_limit(s) for s in range(5)] == [0] * 5  # talk is not timed
+    state.hands = [[RING], ["bag_of_gold"], [], [], []]
+    state.apply_action(4, "stop:0")
+    holder, others = 0, (4, 1, 2, 3)
+    assert [state.time_limit(s) for s in range(5)] == [10] * 5
+    assert {state.timeout_action(s) for s in range(5)} == {("keep_ring", None)}
+    state.apply_action(holder, "ring:1")  # the holder acts; the step still has the others, who never must
+    assert state.time_limit(holder) == 0 and state.timeout_action(holder) is None
+    for seat in others:
+        action_id, text = state.timeout_action(seat)
+        state.apply_action(seat, action_id, text)
+    assert state.phase == "talk" and state.round_no == 2 and state.hands[0] == ["bag_of_gold"]
+    untimed = state_with(*FIVE, options={"ring_seconds": 0}, actor=4)
+    untimed.apply_action(4, "stop:0")
+    assert untimed.phase == "ring" and untimed.time_limit(0) == 0 and untimed.timeout_action(0) is None
+
+
+def test_a_state_stored_while_the_ring_step_went_one_seat_at_a_time_loads():
+    state = state_with(*FIVE, actor=4)
+    state.apply_action(4, "stop:0")
+    state.apply_action(4, "keep_ring")
+    data = state.to_json()
+    payload = data["payload"]
+    assert payload.pop("ring_done") == [4]
+    payload["ring_pos"] = 1  # the old field: how many seats of ring_order had acted
+    loaded = TraitorGame({}, 5).state_from_json(data)
+    assert loaded.current_seats() == [0, 1, 2, 3]
 
 
 def test_an_empty_deck_reshuffles_the_discards_or_draws_nothing():

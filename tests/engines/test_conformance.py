@@ -44,9 +44,13 @@ FAST_PLAYOUTS = {"hive": {"max_turns": 100}, "gnomes": {"turn_cap": 80},
 TYPED_MOVE_TEXT = {"hive": action_id_text}
 
 
-# Options that switch a game's turn timer on (spec.turn_timer; limits are options, off by default), so its limits and
-# timeout actions are checked at every decision of a playout. Every game declaring a turn timer names its own here.
-TIMED_PRESETS = {"who_is_spy": {"describe_seconds": 30, "vote_seconds": 30}}
+# Options that switch a game's turn timer on (spec.turn_timer; limits are options, mostly off by default), so its limits
+# and timeout actions are checked at every decision of a playout. Every game declaring a turn timer names its own here
+# (Are You the Traitor?'s Magic Ring clock is on by default; its preset sets another length).
+TIMED_PRESETS = {
+    "who_is_spy": {"describe_seconds": 30, "vote_seconds": 30},
+    "are_you_the_traitor": {"ring_seconds": 30},
+}
 
 
 def _option_presets(cls) -> list[tuple[str, dict]]:

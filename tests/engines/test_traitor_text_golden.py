@@ -38,18 +38,19 @@ CASES = {  # id -> (seats, options, seeds)
     "4-no-talk-long": (4, {"ticks_before_handoff": 0, "target_points": 60, "max_rounds": 60}, range(3)),
     "8-no-talk": (8, {"ticks_before_handoff": 0, "target_points": 5}, range(3)),
 }
-GOLDEN = {  # recorded from the engine before the board's facts were added
-    "4": "974ad29d31a8029bb4af2dbd9d1f7738be8efe3f2ec14673904b5e7812050ded",
-    "5": "a5c0d38dc35a540c5bec6e218cc77014f933f8bdb9457c0a57f76a912d804122",
-    "6": "a0e8074d95223644d0bde57b0db33707fba720fc33e6aa6578ec0c57cbda1696",
-    "7": "714f1da27dc3d5c8bb310302ef30d06c7ce0b6a1b96f58c766f51c1edf36ff93",
-    "8": "11f37e72abb915466517222e6c3109d26c8a2e90464b16c2de904663c249f777",
-    "9": "dbf745d86097685cd17b9702d9541b6b5f0a254ab3c21de82fabd25983125149",
-    "10": "409f7ca81ccdccdd32b1b3ee47b8757d5a0f882886e2519dab9e09fa9861867c",
-    "5-gamebench": "d345039f20f9e49e3c57b489a3000675a0f1ab9c0f8b378e06fd513ec7cfee7d",
-    "6-fixed": "c6d9dc4ce56f3ee25100e541e8ad8409e4d2f31ef85fa66942d9940ddcbc81b9",
-    "4-no-talk-long": "0989cc96e6c7f099629b4c660f371642d493ba5d4278a1d7229150c394aaa99a",
-    "8-no-talk": "e3465142738dee742ae14039aedb5094698c291ac0bd006df4f52ebee48aca14",
+GOLDEN = {  # recorded before the board's facts were added; re-recorded when the Magic Ring step asked every seat at
+    # once (only the ring step's "Waiting for" / turn lines and to_act changed; actions and labels stayed the same)
+    "4": "d4478e6b28510e1cd9724542707e58407dc69d399d574a3cca51ac8ab3abfb12",
+    "5": "2a0fa80e45d6c4885fc1ce41fed3f01a3661b5362c57f5bcab7d5b4b309a1fb9",
+    "6": "40af5e5b5e9d0eade585e5d779a8abec2a48b204a10d6ba13e653dce33c55b6d",
+    "7": "2c012988666edb9d2f06720128890a7eeb10951183a690836f5bdf4d45575fc0",
+    "8": "2edd22a6517cdb394e62c2b7beeb12a1eaf729b7f3ea285e3fb7a2eb1b287d33",
+    "9": "0fe2ca64210327b5803b67b4cfd91f8078be1cdac49cd39c1cb181ce4f045f37",
+    "10": "9a0a5e78c1cefffa1a180d25827734020beda7814275599eb52747018364ea63",
+    "5-gamebench": "ddaab5d42498a199f2b1e96f5507ed0b45841b8aa02bd24cfabc1ca11710da7b",
+    "6-fixed": "6c89c87e358d416cf01217028822c64bc0cecc93b1fbf56c67b8e1acc25a76de",
+    "4-no-talk-long": "f1f86222485d86986d10ebf2bdcc62f43cb7a7d66c6db9021ca83f75baa543c4",
+    "8-no-talk": "b2240d29ecd7220c31193e8f973c28ee2903853787881cbd0e92c746b9ccd974",
 }
 
 

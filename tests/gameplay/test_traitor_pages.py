@@ -7,11 +7,16 @@ Guard, with Player 2 first to talk."""
 
 from __future__ import annotations
 
-import pytest
+from datetime import timedelta
 
+import pytest
+from django.utils import timezone
+
+from gameplay.engines.are_you_the_traitor.deck import RING
+from gameplay.models import Event, Match
 from gameplay.reads.selectors import seat_view, state_of
 from gameplay.web.rendering import seat_fragments
-from gameplay.writes import services
+from gameplay.writes import services, timeouts
 from gameplay.writes.services import SeatController
 
 HUMAN = SeatController("human")
@@ -93,13 +98,37 @@ def test_the_resolution_reveals_every_character_to_all_and_each_own_draw(client,
     assert "Player 1 drew Bag of Gold (3)." in html[0] and "Your points: 3" in html[0]
     assert "Bag of Gold" not in html[1] and "Player 1 drew a treasure card." in html[1]
     assert "Your points: 0" in html[1]
-    # The Magic Ring step: every seat in turn from the caller, holder or not.
-    assert 'data-action-id="keep_ring"' in html[3] and 'data-action-id="keep_ring"' not in html[0]
-    for seat in (3, 0, 1, 2):
+    # The Magic Ring step: every seat at once, holder or not; nobody here holds a ring, so nobody need click.
+    for page in html:
+        assert 'data-action-id="keep_ring"' in page and ">Go on now</button>" in page
+        assert "You hold none, so there is nothing for you to do: the next round begins by itself." in page
+    for seat in (1, 3, 0, 2):
         match = act(match, seat, "keep_ring")
     html = pages(client, match)
     assert 'data-round="2"' in html[0] and "Last round (1): Good won" in html[0]
     assert ROLE_CARDS[3] in html[0]  # round 2: Player 1 is the Good Wizard now
+
+
+@pytest.mark.django_db
+def test_the_ring_step_goes_on_by_itself_for_people_who_hold_no_ring(client, match):
+    """Issue 39: nobody holding a Magic Ring is asked to click: when the step's clock (ring_seconds, 10 s by
+    default) runs out, the server's sweep moves every seat still there on, and the next round starts."""
+    match = act(match, 0, "pass")
+    match = act(match, 1, "pass")
+    match = act(match, 2, "stop:3")  # the Key to the Good Wizard: Players 3 and 4 draw
+    state = state_of(match)
+    assert state.phase == "ring" and not any(RING in hand for hand in state.hands)
+    html = pages(client, match)
+    assert all('class="turn-clock"' in page and 'data-limit="10"' in page for page in html)
+    match = act(match, 3, "keep_ring")  # one player presses "Go on now"; the others do nothing
+    assert timeouts.apply_timeouts(match.pk) == []  # their time has not run out
+    Match.objects.filter(pk=match.pk).update(turn_started_at=timezone.now() - timedelta(seconds=11))
+    assert timeouts.apply_timeouts(match.pk) == [0, 1, 2]
+    match.refresh_from_db()
+    state = state_of(match)
+    assert state.phase == "talk" and state.round_no == 2
+    actions = Event.objects.filter(match=match, kind=Event.Kind.ACTION).order_by("seq")
+    assert [e.seat for e in actions if e.payload.get("timed_out")] == [0, 1, 2]
 
 
 @pytest.mark.django_db

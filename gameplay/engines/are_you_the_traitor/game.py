@@ -4,9 +4,11 @@ The table talk of the published game is free and simultaneous; here it runs in t
 in each tick every seat, one at a time in a rotation whose first seat moves on by one every round, says a public
 message, passes or calls Stop. The first Stop ends the round at once. After ``ticks_before_handoff`` full ticks
 without a Stop the Keyholder must hand the Key to a Wizard (a platform rule, so that talk ends). Then the winning
-team draws treasure, and a Magic Ring step follows in which every seat acts in turn from the caller, holder or not,
-so that whose turn it is never tells who holds a ring. The game ends after a round in which someone reaches the
-target, or after ``max_rounds`` rounds (a platform rule, so that random play ends).
+team draws treasure, and a Magic Ring step follows in which every seat may act at once, holder or not, so that who is
+asked never tells who holds a ring; a turn timer (option ``ring_seconds``) ends it by itself for the people who do not
+act, so a player without a ring has nothing to click (as at the table, where nobody speaks up unless using a ring).
+The game ends after a round in which someone reaches the target, or after ``max_rounds`` rounds (a platform rule, so
+that random play ends); ending.py words how it ended.
 
 Hidden information (views.py words it per viewer): each seat's character (Wizards are public as Wizards, their
 alignment is not), the reveals of the eyes-closed steps, and every treasure card. A round's characters become
@@ -37,6 +39,7 @@ from .deck import (
     treasure_deck,
     winning_team,
 )
+from .ending import EndWords
 from .knowledge import note_public_draw, note_steal
 from .rules import KNOWLEDGE, OUTCOMES, ROLES, RULES, STOP, TREASURE, WINNING
 from .sampling import sample_state
@@ -49,16 +52,7 @@ EXAMPLE_SAY = "Who would like to tell us what they hold?"  # TextAction.example:
 HISTORY_KEPT = 8  # public one-line summaries of earlier rounds shown in observations
 
 
-def names_and(names: list[str]) -> str:
-    """'A', 'A and B', 'A, B and C'."""
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-
-
-def points_words(count: int) -> str:
-    return f"{count} point{'' if count == 1 else 's'}"
-
-
-class TraitorState(SeatViews, State):
+class TraitorState(SeatViews, EndWords, State):
     game: TraitorGame
 
     def __init__(self, game: TraitorGame, seed: int):
@@ -75,8 +69,8 @@ class TraitorState(SeatViews, State):
         self.set_aside: list[str] = []
         self.history: list[str] = []
         self.last: dict[str, Any] | None = None  # the latest resolved round, in full (worded per viewer)
-        self.ring_order: list[int] = []
-        self.ring_pos = 0
+        self.ring_order: list[int] = []  # the Magic Ring step's seats, from the caller round
+        self.ring_done: list[int] = []  # the seats that have acted in it (used, kept or went on), in the order they did
         self.protected: int | None = None
         self.winners: list[int] = []
         self.ending = ""  # how the game ended: "target" or "max_rounds" (saved as "end_reason")
@@ -106,7 +100,7 @@ class TraitorState(SeatViews, State):
         self.turn = 0
         self.talk: list[dict[str, Any]] = []
         self.phase = HANDOFF if self.game.options["ticks_before_handoff"] == 0 else TALK
-        self.ring_order, self.ring_pos, self.protected = [], 0, None
+        self.ring_order, self.ring_done, self.protected = [], [], None
 
     def keyholder(self) -> int:
         return self.characters.index(KEYHOLDER)
@@ -155,7 +149,7 @@ class TraitorState(SeatViews, State):
                         f"Round {self.round_no}: {name(caller)} called Stop on {name(target)}; {team.capitalize()} "
                         f"won ({', '.join(name(s) for s in sorted(winners))})."]
         if any(self.hands):  # public condition (card counts), so skipping the step tells nobody anything
-            self.phase, self.ring_order, self.ring_pos = RING_STEP, order, 0
+            self.phase, self.ring_order, self.ring_done = RING_STEP, order, []
         else:
             self._end_round()
 
@@ -187,7 +181,8 @@ class TraitorState(SeatViews, State):
         if self.phase == HANDOFF:
             return [self.keyholder()]
         if self.phase == RING_STEP:
-            return [self.ring_order[self.ring_pos]]
+            # Everyone at once, holder or not: asking only the holders would tell the table who holds a ring.
+            return [s for s in self.ring_order if s not in self.ring_done]
         return []
 
     def legal_actions(self, seat: int) -> list[Action]:
@@ -239,8 +234,8 @@ class TraitorState(SeatViews, State):
         else:
             if kind == "ring":
                 self._steal(seat, int(arg))
-            self.ring_pos += 1
-            if self.ring_pos == len(self.ring_order):
+            self.ring_done.append(seat)
+            if len(self.ring_done) == len(self.ring_order):
                 self._end_round()
 
     def _steal(self, thief: int, victim: int) -> None:
@@ -253,6 +248,17 @@ class TraitorState(SeatViews, State):
         self.hands[thief] = sorted_cards([*self.hands[thief], card])
         assert self.last is not None
         self.last["rings"].append([thief, victim, card])
+
+    # --- turn timer (option ring_seconds) ----------------------------------------------------------------------
+    def time_limit(self, seat: int) -> int:
+        # Only the Magic Ring step is timed: when the time is up, whoever has not acted keeps their ring or, holding
+        # none, simply goes on. Talk and the Key hand-off wait for their player as before.
+        if self.phase != RING_STEP or seat not in self.current_seats():
+            return 0
+        return int(self.game.options["ring_seconds"])
+
+    def timeout_action(self, seat: int) -> tuple[str, str | None] | None:
+        return (KEEP_RING, None) if self.time_limit(seat) else None
 
     def is_terminal(self) -> bool:
         return self.phase == OVER
@@ -275,57 +281,6 @@ class TraitorState(SeatViews, State):
         return {"points": points(self.hands[seat]), "rounds_won": self.rounds_won[seat],
                 "won": seat in self.winners if self.phase == OVER else None}
 
-    def result_text(self) -> str | None:
-        if self.phase != OVER:
-            return None
-        name = self.game.seat_name
-        totals = ", ".join(f"{name(s)} {t}" for s, t in enumerate(self.totals()))
-        return f"Final points: {totals}. {self.winners_sentence()}"
-
-    def is_draw(self) -> bool:
-        """Every seat shares the result (all tied for the most points, or GameBench's team result with leaders on
-        both teams): the scores are all equal, which the match page calls a draw."""
-        return len(self.winners) == self.game.num_seats
-
-    def winners_sentence(self) -> str:
-        if self.is_draw():
-            return "The game is a draw: every player shares the result."
-        return f"Winner(s): {', '.join(self.game.seat_name(s) for s in self.winners)}."
-
-    def end_reason(self) -> str | None:
-        """The deciding fact: the target reached at the end of a round, or the round cap, with the most points (and
-        GameBench's team result when that option decides the winners)."""
-        if self.phase != OVER:
-            return None
-        name = self.game.seat_name
-        totals = self.totals()
-        best = max(totals)
-        leaders = [s for s, t in enumerate(totals) if t == best]
-        everyone = len(leaders) == self.game.num_seats
-        who = "everyone" if everyone else names_and([name(s) for s in leaders])
-        target = self.game.options["target_points"]
-        if everyone:
-            most = f"with {points_words(best)} each"
-        elif len(leaders) == 1:
-            most = f"with the most points ({best})"
-        else:
-            most = f"tied for the most points ({best} each)"
-        if self.ending == "target":
-            reason = f"{who[0].upper()}{who[1:]} reached the {target}-point target in round {self.round_no}, {most}."
-        else:
-            rounds = self.game.options["max_rounds"]
-            reason = (f"The {rounds}-round limit was reached with nobody at the {target}-point target; {who} finished "
-                      f"{most}.")
-        if self.game.options["gamebench_team_win"] and not everyone:
-            teams = sorted({self.team(s).capitalize() for s in leaders})
-            if len(teams) == 2:
-                reason += " The leaders are on both teams, so under GameBench's team result everyone shares the result."
-            else:
-                whose = "leader's" if len(leaders) == 1 else "leaders'"
-                reason += (f" Under GameBench's team result the {whose} whole team of the last round ({teams[0]}) "
-                           "shares the win.")
-        return reason
-
     # --- search -------------------------------------------------------------------------------------------------
     def _draw_information_state(self, seat: int, rng: random.Random) -> TraitorState:
         return sample_state(self, seat, rng)
@@ -333,7 +288,7 @@ class TraitorState(SeatViews, State):
     # --- JSON ------------------------------------------------------------------------------------------------
     PAYLOAD_FIELDS = (
         "deck", "discard", "hands", "rounds_won", "round_no", "characters", "alignments", "set_aside",
-        "history", "last", "start", "tick", "turn", "talk", "phase", "ring_order", "ring_pos", "protected",
+        "history", "last", "start", "tick", "turn", "talk", "phase", "ring_order", "ring_done", "protected",
         "winners", "card_facts", "reshuffled"
     )
 
@@ -344,6 +299,8 @@ class TraitorState(SeatViews, State):
     def _load_payload(self, payload: Mapping[str, Any]) -> None:
         # States stored before the card facts were kept: no facts (sound, only less precise samples).
         payload = {"card_facts": [], "reshuffled": False, **payload}
+        if "ring_done" not in payload:  # stored while the Magic Ring step went one seat at a time from the caller
+            payload["ring_done"] = payload["ring_order"][:payload.get("ring_pos", 0)]
         super()._load_payload(payload)
         self.ending = payload.get("end_reason", "")
 
@@ -359,6 +316,11 @@ class TraitorGame(Game):
         perfect_information=False,
         has_chance=True,
         information_sampling=True,
+        simultaneous=True,  # the Magic Ring step: every seat may act at once
+        # ... so a click there still counts when another seat's choice overtook the view it was made on. Only that step
+        # has several seats acting, and it ends only once each of them has acted, so no view outlives it.
+        concurrent_actions=True,
+        turn_timer=True,  # option ring_seconds: the Magic Ring step ends by itself for people who do not act
         options=(
             OptionSpec("target_points", 10, "Points that end the game after the round in which someone reaches "
                        "them; the most points win.", int, bounds=(1, 60), label="Points to win"),
@@ -367,6 +329,10 @@ class TraitorGame(Game):
             OptionSpec("ticks_before_handoff", 4, "Platform rule: full turns of talk before the Keyholder must hand "
                        "the Key to a Wizard (0: at once).", int, bounds=(0, 30), short_value=1,
                        label="Turns of talk before the Key is handed over"),
+            OptionSpec("ring_seconds", 10, "Seconds people have in the Magic Ring step, where everyone may act at "
+                       "once; when they run out, whoever has not acted keeps their ring or, holding none, simply goes "
+                       "on (0: no clock, everyone clicks).", int, bounds=(0, 120),
+                       label="Seconds for the Magic Ring step"),
             OptionSpec("gamebench_fixed_roles", False, "GameBench's version: the same roles every round (with 5 "
                        "players: Traitor, Evil Wizard, Good Wizard, Keyholder, Guard in seat order; otherwise the "
                        "first round's deal is kept).", label="GameBench: fixed roles"),

@@ -62,10 +62,12 @@ RULES = Rules(
             "3 (12), Silver Goblet 2 (11), Chest of Copper 1 (5), Magic Ring 1 (5), Gilded Statue 0 (2). When it "
             "runs out, used cards are reshuffled into a new deck. Your cards are secret; the number of cards each "
             "player holds is public. Magic Ring: after the treasure of a round is drawn, if anyone holds treasure, "
-            "every player in turn (from the one who called Stop) may use one Magic Ring they hold: the ring is "
+            "every player is asked at once, holder or not, and may use one Magic Ring they hold: the ring is "
             "discarded and its holder takes one card at random from another player who holds treasure, but not "
-            "from the player whose Stop call just won the round. Players without a ring simply go on, so nobody "
-            "learns who holds a ring unless it is used. A ring kept is worth 1 point."
+            "from the player whose Stop call just won the round; rings used by several players take effect in the "
+            "order they are used. Players without a ring simply go on (people on a clock, option ring_seconds, "
+            "10 by default: when it runs out, whoever has not acted keeps their ring or goes on), so nobody learns "
+            "who holds a ring unless it is used. A ring kept is worth 1 point."
         ),
         WINNING: (
             "Your score is the sum of your treasure cards. After the Magic Ring step of a round, if anyone has at "

@@ -236,8 +236,8 @@ class SeatViews(BoardFacts):
             # Who acts now shows the Keyholder a moment early; the hand-off reveals every character anyway.
             lines.append("Talk time is over: the Keyholder must now hand the Key to a Wizard.")
         else:
-            lines.append("Magic Ring step: each player in turn may use a Magic Ring to take a random treasure card "
-                         "from another player.")
+            lines.append("Magic Ring step: every player may now use a Magic Ring to take a random treasure card from "
+                         "another player; the others simply go on.")
         if data["my_turn"]:
             lines.append("It is your turn.")
         else:
