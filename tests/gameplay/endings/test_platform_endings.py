@@ -5,6 +5,7 @@ have one (elsewhere it is refused and never offered); a person's time running ou
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import timedelta
 from html import unescape
 
@@ -36,7 +37,7 @@ from .support import (
     top_seats,
     viewers,
 )
-from .test_hidden_role_games import described, everyone_tied
+from .test_hidden_role_games import NOBODY, ONE_ROUND, described, everyone_tied, traitor
 
 pytestmark = pytest.mark.django_db
 
@@ -190,6 +191,20 @@ def timed_spy_ending(ending_id, build, ballots, winners, reason):
     return Ending(ending_id, "who_is_spy", build, final, winners, reason)
 
 
+def timed_traitor_ending(ending_id, reason):
+    """Are You the Traitor?'s last round: everyone else keeps their ring or goes on in the Magic Ring step, then the
+    last seat's time runs out (the sweep moves it on), which ends the round and so the game."""
+    base = traitor(ending_id, NOBODY, (2,), reason, draws=("chest_of_copper", "bag_of_gold", "silver_goblet"),
+                   **ONE_ROUND)
+
+    def final():
+        *before, (seat, action) = base.final()
+        assert action == "keep_ring", action  # the game ends in the Magic Ring step
+        return (*before, (TIMEOUT, seat))
+
+    return replace(base, final=final)
+
+
 TIMEOUT_ENDINGS = [
     timed_spy_ending("who_is_spy-timeout-decides-the-vote", described(8, spy_seat=2, **TIMED),
                      lambda s: {0: 2, 1: 2, 2: 0, 3: 2}, lambda s: spy_and_villagers(s)[1],
@@ -197,6 +212,9 @@ TIMEOUT_ENDINGS = [
     timed_spy_ending("who_is_spy-timeout-in-the-last-round", described(6, [everyone_tied], max_rounds=2,
                                                                        spy_seat=3, **TIMED),
                      everyone_tied, lambda s: tuple(s.spies), "The round limit of 2 rounds was reached"),
+    timed_traitor_ending("are_you_the_traitor-timeout-ends-the-last-round",
+                         "The 1-round limit was reached with nobody at the 10-point target; Player 3 finished with "
+                         "the most points (3)."),
 ]
 
 
