@@ -1,9 +1,10 @@
-"""python manage.py bench_realtime [--matches 50] [--duration 60] [--url http://127.0.0.1:8000 ...] [--agent random]
-[--json]
+"""python manage.py bench_realtime [--matches 50] [--duration 60] [--url http://127.0.0.1:8000 ...] [--game santorini]
+[--seats N] [--agent random] [--json]
 
-Plays N human-vs-human (with --agent, human-vs-agent) matches over real websockets against a running server
-(issue 14) and prints moves/s, the mover's round trip and the partner's delivery (p50/p95/p99/max; with --agent,
-the agent's reply), errors, and lost or duplicated moves as checked against the event log. Run it with the
+Plays N matches of people (with --agent, the last seat an agent) over real websockets against a running server
+(issue 14) and prints moves/s, the mover's round trip and each move's delivery to the other seats (the first, each,
+and the last; p50/p90/p95/p99/max; with --agent, the agent's reply), errors, and lost or duplicated moves as
+checked against the event log. Run it with the
 server's DATABASE_URL: it creates the matches and reads the log there. See gameplay/bench/README.md
 for the topologies measured.
 """
@@ -47,6 +48,7 @@ class Command(BaseCommand):
         parser.add_argument("--url", action="append", dest="urls",
                             help="server base URL; repeat to split the seats over several processes round-robin")
         parser.add_argument("--game", default="santorini")
+        parser.add_argument("--seats", type=int, default=None, help="seats per match (default: the game's minimum)")
         parser.add_argument("--pace", type=float, default=1.0, help="mean seconds between a seat's moves")
         parser.add_argument("--seed", type=int, default=0)
         parser.add_argument("--agent", help="a registered agent (e.g. random) to play each match's last seat; its "
@@ -80,7 +82,10 @@ class Command(BaseCommand):
             flood_address=opts["flood_address"],
             sockets_per_seat=settings.MAX_SOCKETS_PER_SEAT,
         )
-        seats = game_class(opts["game"]).spec.min_seats
+        spec = game_class(opts["game"]).spec
+        seats = opts["seats"] if opts["seats"] is not None else spec.min_seats
+        if not spec.min_seats <= seats <= spec.max_seats:
+            raise CommandError(f"{spec.name} is played by {spec.min_seats} to {spec.max_seats} seats, not {seats}")
         # One thread for every database write, so the event loop never blocks on it (nor writes concurrently).
         db = ThreadPoolExecutor(max_workers=1)
 
@@ -97,5 +102,6 @@ class Command(BaseCommand):
             db.submit(connections.close_all).result()
             db.shutdown()
         checked = audit(run.sends, logged_actions(run.match_ids), run.agent_seats)
-        result = summarize(run, seats - (1 if opts["agent"] else 0), checked, run.server_cpu, run.client_cpu)
+        result = {"game": opts["game"], "seats_per_match": seats,
+                  **summarize(run, seats - (1 if opts["agent"] else 0), checked, run.server_cpu, run.client_cpu)}
         self.stdout.write(json.dumps(result) if opts["json"] else format_text(result))
