@@ -57,13 +57,20 @@ class LoggedAction:
 
 
 def audit(
-    sends: Iterable[Send], logged: Iterable[LoggedAction], agent_seats: Mapping[int, AbstractSet[int]] | None = None
+    sends: Iterable[Send],
+    logged: Iterable[LoggedAction],
+    agent_seats: Mapping[int, AbstractSet[int]] | None = None,
+    start_versions: Mapping[int, int] | None = None,
 ) -> dict[str, int]:
-    """``agent_seats``: by match id, the seats the server's agents played; their actions answer no client send."""
+    """``agent_seats``: by match id, the seats the server's agents played; their actions answer no client send.
+    ``start_versions``: by match id, the version it had when the clients joined it; the events up to there are
+    not theirs to answer for."""
     agent_seats = agent_seats or {}
+    start_versions = start_versions or {}
     by_version: dict[tuple[int, int], list[LoggedAction]] = defaultdict(list)
     for event in logged:
-        by_version[(event.match_id, event.version)].append(event)
+        if event.version > start_versions.get(event.match_id, 0):
+            by_version[(event.match_id, event.version)].append(event)
     # Each send answered by at most one event, and each event answering at most one send: an acknowledged send by
     # the event at the version its mover read; any other by its seat's first event of that action after the
     # version it was sent at that no send has claimed (in a turn-based game, the next version).
@@ -108,8 +115,9 @@ def audit(
     versions_by_match: dict[int, set[int]] = defaultdict(set)
     for match_id, version in by_version:
         versions_by_match[match_id].add(version)
-    for versions in versions_by_match.values():
-        gaps += max(versions) - len(versions)  # versions run 1..n in a match with n actions
+    for match_id, versions in versions_by_match.items():
+        # versions run start + 1 .. n in a match with n actions
+        gaps += max(versions) - start_versions.get(match_id, 0) - len(versions)
     return {
         "lost": lost,
         "duplicated": repeated + unexplained,

@@ -62,6 +62,7 @@ class NewMatch:
     match_id: int
     tokens: tuple[str, ...]  # seat tokens in seat order
     agent_seats: frozenset[int] = frozenset()  # seats an agent plays (the server's agent turns): no client socket
+    start_version: int = 0  # the match's version when its sockets connect (moves played before: --advance)
 
 
 # Creates one human-vs-human match (blocking: it writes the shared database); called with a seed.
@@ -99,6 +100,7 @@ class RunState:
     agent_replies_ms: list[float] = field(default_factory=list)
     agent_seats: dict[int, frozenset[int]] = field(default_factory=dict)  # by match id
     socket_seats: dict[int, int] = field(default_factory=dict)  # by match id: how many seats have a socket
+    start_versions: dict[int, int] = field(default_factory=dict)  # by match id: NewMatch.start_version
     client_cpu: float = 0.0  # this process's CPU seconds over the measurement window
 
     def error(self, kind: str, detail: str) -> None:
@@ -301,6 +303,7 @@ async def play_slot(run: RunState, slot: int, rng: random.Random) -> None:
             continue
         run.match_ids.append(match.match_id)
         run.agent_seats[match.match_id] = match.agent_seats
+        run.start_versions[match.match_id] = match.start_version
         tracker = MatchTracker(run, match.match_id)
         seats = [
             SeatClient(run, tracker, index, token, random.Random(rng.random()))
