@@ -20,12 +20,13 @@ def percentile(samples: Sequence[float], p: float) -> float:
 
 
 def percentiles(samples_ms: Sequence[float]) -> dict[str, float | None]:
-    """p50/p95/p99/max (nearest rank, rounded to 0.1 ms); None when empty."""
+    """p50/p90/p95/p99/max (nearest rank, rounded to 0.1 ms); None when empty."""
 
     def rank(p: float) -> float | None:
         return round(percentile(samples_ms, p), 1) if samples_ms else None
 
-    return {"count": len(samples_ms), "p50": rank(50), "p95": rank(95), "p99": rank(99), "max": rank(100)}
+    return {"count": len(samples_ms), "p50": rank(50), "p90": rank(90), "p95": rank(95), "p99": rank(99),
+            "max": rank(100)}
 
 
 def _stat_fields(pid: int) -> list[str] | None:

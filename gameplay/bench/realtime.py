@@ -1,13 +1,14 @@
 """The realtime load client: N matches played over real websockets against a running server.
 
 Every seat has one socket (``/ws/play/<token>/``, with the Origin of the page it would come from) and plays like
-a person: when a frame shows its turn it waits about ``pace`` seconds, then sends a random legal action with the
-version it saw. The mover's round trip runs from that send to its own socket showing the next version; partner
-delivery from the same send to the other seat's socket showing it. A finished match is replaced by a new one so
-the load stays at N. Seats are spread over the given server URLs round-robin, so with several daphne processes
-a move usually crosses processes (through the Redis channel layer) to reach the partner. Seats an agent plays
-(``NewMatch.agent_seats``) have no socket: the server's agent turns (Celery) play them, and the client times each
-agent action from the moment its seat's socket began waiting for it.
+a person: when a frame shows its turn it waits about ``pace`` seconds, then sends a random legal action of the
+page it shows then, with that page's version (where seats act at once, as in Pit, the page may have changed under
+it meanwhile). The mover's round trip runs from that send to its own socket showing the move applied; delivery
+from the same send to each other seat's socket showing it (gameplay.bench.deliveries). A finished match is
+replaced by a new one so the load stays at N. Seats are spread over the given server URLs round-robin, so with
+several daphne processes a move usually crosses processes (through the Redis channel layer) to reach the others.
+Seats an agent plays (``NewMatch.agent_seats``) have no socket: the server's agent turns (Celery) play them, and
+the client times each agent action from the moment its seat's socket began waiting for it.
 
 The server is a black box: only the frames' data attributes (gameplay.bench.fragments) and, as a fallback when a
 frame shows the turn without action ids, ``observation.json``. Matches are created, and the log is audited
@@ -31,7 +32,8 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus, WebSocketExce
 from websockets.typing import Origin
 
 from gameplay.bench.audit import Send
-from gameplay.bench.fragments import parse_seat_frame
+from gameplay.bench.deliveries import SeatTimeline, resolve
+from gameplay.bench.fragments import SeatFrame, parse_seat_frame
 from gameplay.bench.measures import ServerCpu
 
 ERROR_SAMPLES = 5  # distinct error messages kept for the report
@@ -60,6 +62,7 @@ class NewMatch:
     match_id: int
     tokens: tuple[str, ...]  # seat tokens in seat order
     agent_seats: frozenset[int] = frozenset()  # seats an agent plays (the server's agent turns): no client socket
+    start_version: int = 0  # the match's version when its sockets connect (moves played before: --advance)
 
 
 # Creates one human-vs-human match (blocking: it writes the shared database); called with a seed.
@@ -78,6 +81,7 @@ class RunState:
     config: BenchConfig
     create: Callable[[int], asyncio.Future]  # async wrapper around the MatchFactory
     sends: list[Send] = field(default_factory=list)
+    trackers: list[MatchTracker] = field(default_factory=list)
     match_ids: list[int] = field(default_factory=list)
     errors: Counter = field(default_factory=Counter)
     error_samples: list[str] = field(default_factory=list)
@@ -95,6 +99,8 @@ class RunState:
     # from that socket showing the agent's turn (or the agent's previous action) to it showing the action.
     agent_replies_ms: list[float] = field(default_factory=list)
     agent_seats: dict[int, frozenset[int]] = field(default_factory=dict)  # by match id
+    socket_seats: dict[int, int] = field(default_factory=dict)  # by match id: how many seats have a socket
+    start_versions: dict[int, int] = field(default_factory=dict)  # by match id: NewMatch.start_version
     client_cpu: float = 0.0  # this process's CPU seconds over the measurement window
 
     def error(self, kind: str, detail: str) -> None:
@@ -111,33 +117,55 @@ class RunState:
     def in_flight(self) -> int:
         return sum(1 for s in self.sends if s.acked_at is None and s.rejected is None)
 
+    @property
+    def other_seats(self) -> dict[int, int]:
+        """By match id: how many seats besides a mover's have a socket (a move reaches all of them)."""
+        return {match_id: count - 1 for match_id, count in self.socket_seats.items()}
+
+    def undelivered(self) -> int:
+        """Moves applied but not yet shown by every other seat's socket, counted once per seat (and resolving
+        those that are)."""
+        return sum(tracker.resolve() for tracker in self.trackers)
+
 
 class MatchTracker:
-    """The sends of one match not yet seen by every seat, resolved as the seats' sockets show new versions."""
+    """The sends of one match, resolved as its seats' sockets show new versions."""
 
     def __init__(self, run: RunState, match_id: int):
         self.run = run
         self.match_id = match_id
-        self.open: list[Send] = []
+        self.sends: list[Send] = []
+        self.open: list[Send] = []  # neither acknowledged nor rejected yet
+        self.timelines: dict[int, SeatTimeline] = {}  # by seat: when its sockets first showed each version
+        run.trackers.append(self)
 
     def sent(self, seat: int, action_id: str, version: int) -> Send:
         now = time.monotonic()
         send = Send(self.match_id, seat, action_id, version, now, self.run.measure_from <= now < self.run.measure_until)
         self.run.sends.append(send)
+        self.sends.append(send)
         self.open.append(send)
         return send
 
-    def saw(self, seat: int, version: int, at: float) -> None:
-        for send in self.open:
-            if send.version < version:
-                if seat == send.seat:
-                    send.acked_at = send.acked_at or at
-                elif send.partner_at is None:
-                    send.partner_at = at
-        self.open = [s for s in self.open if s.rejected is None and (s.acked_at is None or s.partner_at is None)]
+    def saw(self, seat: int, frame: SeatFrame, at: float) -> None:
+        """Seat ``seat``'s socket showed ``frame`` (which has a version) at ``at``."""
+        self.timelines.setdefault(seat, SeatTimeline()).saw(frame.version, at)
+        pending = self.pending_of(seat)
+        if pending is not None:
+            if frame.own_move is None:  # no move list: a turn-based game's next version is the move
+                if frame.version > pending.version:
+                    pending.acked_at = at
+            elif frame.own_move > pending.version:
+                pending.acked_at, pending.applied_version = at, frame.own_move
+        self.open = [s for s in self.open if s.rejected is None and s.acked_at is None]
 
     def pending_of(self, seat: int) -> Send | None:
-        return next((s for s in reversed(self.open) if s.seat == seat and s.acked_at is None), None)
+        """The seat's oldest send not yet answered: its socket answers frames in the order they were sent."""
+        return next((s for s in self.open if s.seat == seat and s.acked_at is None), None)
+
+    def resolve(self) -> int:
+        """Fill the deliveries of the applied moves; how many (move, seat) deliveries are still missing."""
+        return resolve(self.sends, self.timelines)
 
 
 class SeatClient:
@@ -198,7 +226,7 @@ class SeatClient:
             self.run.error("error_fragment", frame.error)
         if frame.version is None:
             return
-        self.tracker.saw(self.index, frame.version, at)
+        self.tracker.saw(self.index, frame, at)
         if self.fresh:  # the first view on a new socket: a move sent on the old one and not in it is gone
             self.fresh = False
             pending = self.tracker.pending_of(self.index)
@@ -227,12 +255,14 @@ class SeatClient:
         while True:
             await self.turn.wait()
             self.turn.clear()
-            version = self.version
             await asyncio.sleep(self.run.config.pace * self.rng.uniform(0.5, 1.5))
-            if not self.run.sending or self.finished or not self.my_turn or self.version != version:
+            # A person clicks on the page as it is when the click comes: where seats act at once (Pit), others'
+            # moves redraw it meanwhile, and waiting for a page nobody changes while thinking would never act.
+            version = self.version
+            if not self.run.sending or self.finished or not self.my_turn:
                 continue
-            if version == self.sent_version:
-                continue
+            if version == self.sent_version or self.tracker.pending_of(self.index):
+                continue  # a person waits for the page to show the click it made before clicking again
             actions = self.action_ids or await self._observed_actions(version)
             if not actions:
                 self.run.error("no_actions", f"seat {self.index} of match {self.tracker.match_id} has no legal action")
@@ -273,12 +303,14 @@ async def play_slot(run: RunState, slot: int, rng: random.Random) -> None:
             continue
         run.match_ids.append(match.match_id)
         run.agent_seats[match.match_id] = match.agent_seats
+        run.start_versions[match.match_id] = match.start_version
         tracker = MatchTracker(run, match.match_id)
         seats = [
             SeatClient(run, tracker, index, token, random.Random(rng.random()))
             for index, token in enumerate(match.tokens)
             if index not in match.agent_seats
         ]
+        run.socket_seats[match.match_id] = len(seats)
         await asyncio.gather(*(seat.play() for seat in seats))
         run.finished_matches += 1
 
@@ -342,8 +374,9 @@ async def run_bench(
     run.server_cpu = server.stop() if server else None
     run.sending = False
     deadline = time.monotonic() + config.grace
-    while run.in_flight() and time.monotonic() < deadline:
+    while (run.in_flight() or run.undelivered()) and time.monotonic() < deadline:
         await asyncio.sleep(0.1)
+    run.undelivered()  # the deliveries of the moves acknowledged last
     run.stopped = True
     pending = set(tasks)
     while pending:  # cancelled again until done: a cancellation can be swallowed (see SeatClient._session)

@@ -3,6 +3,8 @@ view that only other seats' actions have overtaken still counts (Pit's open mark
 
 from __future__ import annotations
 
+from django.db.models import Count, Q
+
 from gameplay.models import Event
 
 from .base import ActionContext, Capability
@@ -23,9 +25,13 @@ class ConcurrentActions(Capability):
         match = act.match
         if not 0 <= act.expected_version < match.version:
             return False
-        actions = Event.objects.filter(match=match, kind=Event.Kind.ACTION)
-        if actions.filter(seat=act.seat, version__gt=act.expected_version).exists():
+        # One query for both counts: where every seat acts at once, most actions arrive on an overtaken view, and
+        # each query is one more round trip made while holding the match's lock (issue 39, point 6).
+        counts = Event.objects.filter(match=match, kind=Event.Kind.ACTION).aggregate(
+            own_since=Count("pk", filter=Q(seat=act.seat, version__gt=act.expected_version)),
+            seen=Count("pk", filter=Q(version__lte=act.expected_version)),
+        )
+        if counts["own_since"]:
             return False
-        # One ACTION event per action in the engine's log, so this counts the actions the view was drawn after.
-        seen = actions.filter(version__lte=act.expected_version).count()
-        return seen >= act.state.concurrent_view_start(act.seat, act.action_id)
+        # One ACTION event per action in the engine's log, so ``seen`` counts the actions the view was drawn after.
+        return counts["seen"] >= act.state.concurrent_view_start(act.seat, act.action_id)

@@ -37,6 +37,7 @@ from .spec import (  # the declared values, re-exported: engines import the whol
     OptionSpec,
     Rules,
     TextAction,
+    records_from_json,
 )
 
 if TYPE_CHECKING:
@@ -440,7 +441,7 @@ class State(SearchHooks, ABC):
             raise EngineError(f"state is for {data.get('game')!r}, not {game.spec.id!r}")
         state = cls(game, data["seed"])
         state.rng_draws = int(data["rng_draws"])
-        state.log = [ActionRecord.from_json(r) for r in data["log"]]
+        state.log = records_from_json(data["log"])
         state._load_payload(copy.deepcopy(data["payload"]))
         return state
 

@@ -31,6 +31,10 @@ gameplay.web.socket_threads), which keep their database connections between fram
 A group message can be lost (channels_redis drops messages over its capacity; a send can fail after its retries),
 so a socket quiet for SOCKET_CATCH_UP_SECONDS asks the event log whether it missed anything (``keep_up``).
 
+The match's changes are drawn by one task per socket (``_draw_changes``), not in the message handler: the handler
+only queues the message, so messages that arrive while the socket's work waits for a thread are drawn together,
+once (SeatSocket.changes_arrived; issue 39, point 6), and a live match's frames never wait behind the drawing.
+
 Presence (gameplay.web.presence, issue 16.1): a socket that opens or closes tells the match's other sockets
 (``presence.changed``), and one heartbeat per process (``ProcessHeartbeat``) keeps every open socket's seat marked
 as here and redraws the presence lists that changed without a word (a socket elsewhere that died).
@@ -43,6 +47,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import struct
+from collections import deque
 
 from asgiref.sync import SyncToAsync
 from channels.consumer import get_handler_name
@@ -72,6 +77,7 @@ def off_loop(func):
 class MatchConsumer(QuietWhenClosed, AsyncWebsocketConsumer):
     socket: SeatSocket | None = None
     keeper: asyncio.Task | None = None  # the catch-up loop (keep_up), while the socket is open
+    drawer: asyncio.Task | None = None  # draws the queued changes (``_draw_changes``), while there are any
     busy: asyncio.Lock  # one piece of the socket's work at a time: Channels serialises messages, not keep_up
     quiet_since = 0.0  # event-loop time of the last frame sent to or received from the browser
 
@@ -84,18 +90,14 @@ class MatchConsumer(QuietWhenClosed, AsyncWebsocketConsumer):
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
-        if message["type"] == "match.changed" and self.socket is not None and self.socket.live:
-            # A live match's frames must not queue behind drawing its score line (gameplay.live): the drawing runs
-            # beside them, still one at a time and in order (``busy`` is a fair lock).
-            self.background.add(task := asyncio.create_task(handler(message)))
-            task.add_done_callback(self.background.discard)
-            return
         await handler(message)
 
     async def connect(self):
         self.busy = asyncio.Lock()
         self.frames = socket_limits.SocketWindow()
-        self.background: set[asyncio.Task] = set()
+        # Group messages not drawn yet, oldest first: appended here on the event loop, taken in the socket's worker
+        # thread (a deque's append and popleft are atomic).
+        self.changes: deque[dict] = deque()
         token = self.scope["url_route"]["kwargs"].get("token", "")
         cookies = parse_cookie(dict(self.scope.get("headers", ())).get(b"cookie", b"").decode("latin-1"))
         self.client = client = (self.scope.get("client") or ("",))[0] or ""
@@ -112,6 +114,7 @@ class MatchConsumer(QuietWhenClosed, AsyncWebsocketConsumer):
         if self.socket is None:
             await self.close()  # before accept: the handshake is refused
             return
+        self.socket.loop = asyncio.get_running_loop()
         await self.channel_layer.group_add(self.socket.group, self.channel_name)
         await self.accept()
         stale, html = await off_loop(self.socket.open)()
@@ -171,6 +174,8 @@ class MatchConsumer(QuietWhenClosed, AsyncWebsocketConsumer):
     async def disconnect(self, code):
         if self.keeper is not None:
             self.keeper.cancel()
+        if self.drawer is not None:
+            self.drawer.cancel()
         heartbeat.leave(self)
         if self.socket is None:
             return
@@ -207,9 +212,28 @@ class MatchConsumer(QuietWhenClosed, AsyncWebsocketConsumer):
     async def match_changed(self, event):
         if self.socket.shows(event.get("seq")):
             return  # no thread needed to know it: e.g. the echo of this socket's own move
-        async with self.busy:
-            html = await off_loop(self.socket.match_changed)(event)
-        await self._send(html)
+        self.changes.append(event)
+        if self.drawer is None or self.drawer.done():
+            self.drawer = asyncio.create_task(self._draw_changes())
+
+    async def _draw_changes(self) -> None:
+        """Draw the queued changes until none is left: each time, all that came in until the worker thread got to
+        them (``_take_changes``), one at a time with the socket's other work and in order (``busy``)."""
+        while self.changes:
+            try:
+                async with self.busy:
+                    html = await off_loop(self._take_changes)()
+            except Exception:  # the next change, or the catch-up, tries again
+                logger.exception("drawing a change of match %s failed", self.socket.seat.match_id)
+                continue
+            await self._send(html)
+
+    def _take_changes(self) -> str | None:
+        """In the worker thread: the changes queued until now, drawn (SeatSocket.changes_arrived)."""
+        events = []
+        while self.changes:
+            events.append(self.changes.popleft())
+        return self.socket.changes_arrived(events)
 
     async def live_frame(self, event):
         """One frame of a live match (gameplay.live.bout), as a binary message: the frame's number and the

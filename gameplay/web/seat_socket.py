@@ -8,19 +8,25 @@ What a socket sends: its seat's whole view when it opens (the chat log bounded t
 when the match changes, the board regions if more than chat changed, and only the chat lines it has not sent yet.
 The mover's own socket renders the committed match itself after a successful action or chat line, never waiting
 for the group message (which may fail, issue 13.5); a group message whose "seq" this socket already rendered is
-skipped.
+skipped. Group messages that queued up while the socket was busy are drawn together, once (``changes_arrived``).
 
 Work per move (issue 14): the socket keeps its seat and the seats' names from when it opened (they never change).
 When it is exactly one commit behind an applied action, it draws that action from what the service committed
 (gameplay.writes.committed: the mover from the service's answer, the other sockets from the group message) without a
 query. Otherwise it learns what changed since it last drew from one grouped query on the event log, and reads the
 chat only when a chat line is new. tests/gameplay/test_query_counts.py pins the number of queries.
+
+Where seats act at once (Pit, issue 39 point 6), the mover's action often lands after another seat's move that this
+socket has not drawn yet; if only moves came in between, the committed match the service returned holds them all,
+and the socket draws from it as from a message, without reading the match back (``_submit``).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Mapping, Sequence
+from contextlib import nullcontext
 
 from django.conf import settings
 
@@ -38,9 +44,13 @@ from gameplay.web.rendering import (
     seat_fragments,
 )
 from gameplay.writes import seat_claims, services
+from gameplay.writes.announce import sent_from
 from gameplay.writes.committed import CommittedAction
 
 logger = logging.getLogger(__name__)
+
+# Events a committed action's match accounts for by itself: the board is all they change (no chat line, no seat).
+MOVES_ONLY = frozenset({Event.Kind.ACTION, Event.Kind.END})
 
 SERVER_ERROR = "Something went wrong on the server. Please try again, or reload the page if it persists."
 
@@ -61,6 +71,9 @@ class SeatSocket:
         self.registered = False  # whether this socket counts among its seat's open sockets (socket_limits)
         self.presence_shown: tuple | None = None  # what the presence list on the page says (gameplay.web.presence)
         self.live = plays_live(selectors.game_of(seat.match), self.seats)  # frames stream (gameplay.live)
+        # The event loop of the consumer around this socket, if any: the services this socket calls hand their
+        # group messages to it instead of waiting for it to send them (gameplay.writes.announce.sent_from).
+        self.loop: asyncio.AbstractEventLoop | None = None
 
     def _read_seats(self) -> None:
         # Read once per socket: seats change only when an agent takes over a seat whose person left (an event of
@@ -135,7 +148,8 @@ class SeatSocket:
             "live": self.on_live,
         }[frame["kind"]]
         try:
-            return handler(frame)
+            with sent_from(self.loop) if self.loop is not None else nullcontext():
+                return handler(frame)
         except Exception:  # keep the socket
             logger.exception("error handling %s frame for match %s", frame.get("kind"), self.seat.match_id)
             # Not "nothing was changed": a handler may fail after its service committed (e.g. while rendering).
@@ -198,7 +212,7 @@ class SeatSocket:
         if applied.change.follows(self.rendered_seq):
             return self._board_html(applied.change.seq, match=applied.match, last_action=applied.change.last_action,
                                     recent_actions=applied.change.recent_actions)
-        return self.refresh(board=True)  # other events came in between: read what changed from the log
+        return self.refresh(board=True, committed=applied)  # other events came in between: ask the log what
 
     def on_chat(self, frame) -> str | None:
         # The service refuses chat in a match without it ("chat is off in this match") before touching anything,
@@ -238,16 +252,36 @@ class SeatSocket:
         return type(seq) is int and seq <= self.rendered_seq
 
     def match_changed(self, event: dict) -> str | None:
-        if self.shows(event.get("seq")):
+        return self.changes_arrived([event])
+
+    def changes_arrived(self, events: Sequence[dict]) -> str | None:
+        """What the match's group messages ``events`` (in the order they came) change on this page, drawn once.
+
+        Why once (issue 39, point 6): where every seat may act at any moment (Pit), moves come in bursts, and a socket
+        whose work waited behind others' finds several messages waiting; drawing each would draw states the next
+        one replaces at once, making everyone's queue longer still. The newest state holds the moves before it,
+        and the move list lists them."""
+        events = [event for event in events if not self.shows(event.get("seq"))]
+        if not events:
             return None
-        change = CommittedAction.from_message(event)
-        if change is not None and change.match_id == self.seat.match_id and change.follows(self.rendered_seq):
-            # One commit behind: that commit alone brings this socket up to date, from the message (no query).
+        changes = [CommittedAction.from_message(event) for event in events]
+        if self._one_run(changes):
+            # One commit behind, then each change right after the one before: the last brings this socket up to
+            # date from the messages alone (no query); its fields are the whole committed match.
+            last = changes[-1]
             match = self.seat.match
-            change.apply_to(match)
-            return self._board_html(change.seq, match=match, last_action=change.last_action,
-                                    recent_actions=change.recent_actions)
+            last.apply_to(match)
+            return self._board_html(last.seq, match=match, last_action=last.last_action,
+                                    recent_actions=last.recent_actions)
         return self.refresh()
+
+    def _one_run(self, changes: Sequence[CommittedAction | None]) -> bool:
+        seq = self.rendered_seq
+        for change in changes:
+            if change is None or change.match_id != self.seat.match_id or not change.follows(seq):
+                return False
+            seq = change.seq
+        return True
 
     # --- rendering --------------------------------------------------------------------
 
@@ -271,14 +305,22 @@ class SeatSocket:
         return selectors.newest_seq_by_kind(self.seat.match_id, after_seq=since)
 
     def refresh(
-        self, *, board: bool = False, error: str | None = None, newest: dict[str, int] | None = None
+        self, *, board: bool = False, error: str | None = None, newest: dict[str, int] | None = None,
+        committed: services.Applied | None = None,
     ) -> str | None:
         """Bring this socket up to date: the board regions when anything but chat changed since it last drew
         them (or ``board``), and the chat lines it has not sent yet. None when nothing changed. ``newest``: what
-        ``_newest_since`` just read, when the caller has it."""
+        ``_newest_since`` just read, when the caller has it. ``committed``: this socket's action as the service
+        committed it, drawn from without reading the match if only moves landed since this socket last drew."""
         newest = self._newest_since() if newest is None else newest
         seq = max([self.rendered_seq, *newest.values()])
         kinds = {kind for kind, top in newest.items() if top > self.rendered_seq}
+        if committed is not None and kinds <= MOVES_ONLY and not error:
+            # The committed match includes every move before this one; those after it are on their way here as
+            # group messages, each following the one before.
+            change = committed.change
+            return self._board_html(change.seq, match=committed.match, last_action=change.last_action,
+                                    recent_actions=change.recent_actions)
         if Event.Kind.SEAT in kinds:
             self._read_seats()  # an agent took over a seat: names, who may move here, and the presence list change
         # No new event at all (e.g. a next round was linked) still asks for a fresh look; games whose

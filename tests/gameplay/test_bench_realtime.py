@@ -1,5 +1,6 @@
 """The realtime load benchmark (issue 14.3): its reading of the socket frames, its audit against the event log,
-and one real run against a daphne subprocess."""
+its timing of each move's delivery to every other seat (issue 39, point 6), and real runs against a daphne
+subprocess."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from gameplay.bench.audit import LoggedAction, Send, audit
+from gameplay.bench.deliveries import SeatTimeline, resolve
 from gameplay.bench.fragments import parse_seat_frame
 from gameplay.bench.measures import ServerCpu, percentiles
 from gameplay.reads import selectors
@@ -41,6 +43,25 @@ def test_frames_give_the_version_the_turn_and_exactly_the_legal_actions():
     other = parse_seat_frame(_fragments(match.pk, 1 - mover))
     assert other.version == 1
     assert other.error is None
+
+
+@pytest.mark.django_db
+def test_a_frame_tells_which_version_the_seats_own_newest_move_became():
+    """Where seats act at once, another seat's move can reach a socket before its own: the move list says which
+    version its own move became."""
+    match = services.create_match("pit", [HUMAN, HUMAN, HUMAN], seed=5)
+    assert parse_seat_frame(_fragments(match.pk, 0)).own_move == 0  # a move list, none of its moves yet
+    for version, seat in enumerate((1, 0, 2)):
+        state = selectors.state_of(selectors.match_by_id(match.pk))
+        services.submit_action(match.pk, seat, state.legal_actions(seat)[0].id, expected_version=version)
+    frames = [parse_seat_frame(_fragments(match.pk, seat)) for seat in range(3)]
+    assert [f.version for f in frames] == [3, 3, 3]
+    assert [f.own_move for f in frames] == [2, 1, 3]
+
+
+def test_a_frame_without_a_move_list_tells_no_own_move():
+    frame = parse_seat_frame('<div id="board" data-version="4"></div>')
+    assert (frame.version, frame.own_move) == (4, None)
 
 
 @pytest.mark.django_db
@@ -79,9 +100,48 @@ def test_an_agent_seats_actions_answer_no_send_and_are_no_duplicates():
     assert audit(sends, twice, {1: frozenset({1})})["duplicated"] == 1  # an agent's action applied twice still is
 
 
+def test_a_move_applied_at_a_later_version_is_found_there():
+    """Pit: seat 1's view at version 0 was overtaken by seat 0's move; its own move became version 2."""
+    first = _send(0, 0, "offer:1:corn")
+    second = Send(1, 1, "pass", 0, sent_at=0.0, measured=True, acked_at=0.02, applied_version=2)
+    logged = [LoggedAction(1, 0, "offer:1:corn", 1), LoggedAction(1, 1, "pass", 2)]
+    assert audit([first, second], logged) == {"lost": 0, "duplicated": 0, "version_gaps": 0,
+                                              "applied_unacknowledged": 0}
+    # Read as the next version (the turn-based reading), the same log would say it was lost and one was extra.
+    misread = Send(1, 1, "pass", 0, sent_at=0.0, measured=True, acked_at=0.02, applied_version=1)
+    assert audit([first, misread], logged)["lost"] == 1
+
+
+def test_moves_played_before_the_clients_joined_answer_for_nothing():
+    sends = [_send(40, 0, "x"), _send(41, 1, "y")]
+    logged = [LoggedAction(1, v % 2, f"early-{v}", v) for v in range(1, 41)]
+    logged += [LoggedAction(1, 0, "x", 41), LoggedAction(1, 1, "y", 42)]
+    assert audit(sends, logged, start_versions={1: 40}) == {
+        "lost": 0, "duplicated": 0, "version_gaps": 0, "applied_unacknowledged": 0
+    }
+    assert audit(sends, logged)["duplicated"] == 40  # without the start: forty moves nobody sent
+
+
+def test_each_move_reaches_each_other_seat_when_its_socket_first_shows_its_version_or_a_later_one():
+    timelines = {seat: SeatTimeline() for seat in range(3)}
+    for seat, version, at in [(0, 5, 0.0), (1, 5, 0.0), (2, 5, 0.0), (1, 7, 1.30), (0, 6, 1.10), (2, 6, 1.25),
+                              (2, 7, 1.40), (0, 7, 1.35)]:
+        timelines[seat].saw(version, at)
+    timelines[1].saw(6, 1.5)  # older than what seat 1 already showed: not a new version for it
+    move = Send(1, 0, "a", 5, sent_at=1.0, measured=True, acked_at=1.1, applied_version=6)
+    unacked = Send(1, 2, "b", 5, sent_at=1.0, measured=True)
+    assert resolve([move, unacked], timelines) == 0
+    # Seat 1 skipped version 6 and first showed it within version 7; the mover's own socket is not a delivery.
+    assert move.deliveries == {1: 1.30, 2: 1.25}
+    assert move.partner_at == 1.25 and unacked.deliveries == {}
+    later = Send(1, 1, "c", 7, sent_at=1.6, measured=True, acked_at=1.7, applied_version=8)
+    assert resolve([later], timelines) == 2  # nobody else shows version 8 yet
+
+
 def test_percentiles_are_measured_values_in_order():
     stats = percentiles([float(v) for v in range(1, 101)])
-    assert (stats["count"], stats["p50"], stats["p95"], stats["p99"], stats["max"]) == (100, 50.0, 95.0, 99.0, 100.0)
+    assert (stats["count"], stats["p50"], stats["p90"], stats["p95"], stats["p99"], stats["max"]) == (
+        100, 50.0, 90.0, 95.0, 99.0, 100.0)
     assert percentiles([])["p95"] is None
 
 
@@ -125,11 +185,38 @@ def test_benchmark_plays_two_matches_against_a_real_server(tmp_path):
     assert result["matches"] == 2 and result["seats"] == 4
     assert result["moves_applied"] > 0 and result["moves_per_s"] > 0
     assert (result["errors"], result["lost"], result["duplicated"], result["version_gaps"]) == (0, 0, 0, 0), result
-    for key in ("round_trip_ms", "partner_delivery_ms"):
+    for key in ("round_trip_ms", "partner_delivery_ms", "delivery_ms", "all_seats_delivery_ms"):
         stats = result[key]
         assert stats["count"] > 0
-        assert 0 < stats["p50"] <= stats["p95"] <= stats["p99"] <= stats["max"] < 10_000
+        assert 0 < stats["p50"] <= stats["p90"] <= stats["p95"] <= stats["p99"] <= stats["max"] < 10_000
+    assert result["delivery_ms"]["count"] == result["moves_applied"]  # two seats: one other seat a move
+    assert result["undelivered"] == 0
     assert result["server"]["cpu_seconds"] > 0
+
+
+@pytest.mark.slow
+def test_benchmark_plays_pit_with_three_people_and_times_each_other_seat(tmp_path):
+    """Every seat may act at any moment; a move is timed to both other seats, each against the version it became.
+    Offers taken first by someone else are refused on arrival (errors, and no lost or repeated move)."""
+    env = server_env(f"sqlite:///{tmp_path / 'bench.sqlite3'}")
+    migrate(env)
+    with daphne_server(env, log_path=tmp_path / "daphne.log") as base:
+        command = [
+            sys.executable, "manage.py", "bench_realtime", "--game", "pit", "--seats", "3", "--advance", "30",
+            "--matches", "2", "--duration", "4", "--warmup", "1", "--pace", "0.3", "--url", base, "--json",
+        ]
+        done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr + (tmp_path / "daphne.log").read_text(errors="replace")[-3000:]
+    result = json.loads(done.stdout)
+    assert (result["game"], result["seats_per_match"], result["seats"]) == ("pit", 3, 6)
+    assert result["moves_applied"] > 0
+    assert (result["lost"], result["duplicated"], result["version_gaps"], result["undelivered"]) == (0, 0, 0, 0), result
+    assert set(result["error_kinds"]) <= {"error_fragment"}, result  # only refusals of the market's races
+    assert result["rejected_moves"] == result["errors"]
+    assert result["delivery_ms"]["count"] == 2 * result["moves_applied"]
+    assert result["all_seats_delivery_ms"]["count"] == result["moves_applied"]
+    first, each, last = (result[k]["p50"] for k in ("partner_delivery_ms", "delivery_ms", "all_seats_delivery_ms"))
+    assert first <= each <= last
 
 
 @pytest.mark.slow
