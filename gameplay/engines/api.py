@@ -37,6 +37,8 @@ from .spec import (  # the declared values, re-exported: engines import the whol
     OptionSpec,
     Rules,
     TextAction,
+    log_from_json,
+    log_to_json,
 )
 
 if TYPE_CHECKING:
@@ -145,6 +147,13 @@ class Game(ABC):
         decision point every ``State.frames_per_decision()`` frames whatever the seats do, with each person's held
         input as their choice. Off (or without a clock), every decision point waits for all its seats."""
         return self.spec.realtime
+
+    def options_for_live_play(self) -> dict[str, Any]:
+        """The options a match takes when it runs live with a person at the table (``live_play``, gameplay.live):
+        the platform creates such a match with these instead. A person's key shows only from the next decision
+        point on, so a realtime game may hold each choice for fewer frames live than in turn-based play, where
+        every decision point waits for a slow agent. Default: the options as they are."""
+        return dict(self.options)
 
     def next_round_options(self) -> dict | None:
         """Options of the round after this one (``spec.round_sequence``); None after the last round or for
@@ -428,7 +437,7 @@ class State(SearchHooks, ABC):
             "num_seats": self.game.num_seats,
             "seed": self.seed,
             "rng_draws": self.rng_draws,
-            "log": [r.to_json() for r in self.log],
+            "log": log_to_json(self.log),
             "payload": self._payload(),
         }
 
@@ -438,7 +447,7 @@ class State(SearchHooks, ABC):
             raise EngineError(f"state is for {data.get('game')!r}, not {game.spec.id!r}")
         state = cls(game, data["seed"])
         state.rng_draws = int(data["rng_draws"])
-        state.log = [ActionRecord.from_json(r) for r in data["log"]]
+        state.log = log_from_json(data["log"])
         state._load_payload(copy.deepcopy(data["payload"]))
         return state
 
