@@ -354,6 +354,10 @@ class State(SearchHooks, ABC):
     # calling super() for the plain ones. A field missing here is lost on a JSON round trip, which the conformance
     # suite's round-trip and replay checks catch.
     PAYLOAD_FIELDS: ClassVar[tuple[str, ...]] = ()
+    # Whether the JSON log writes an action without text as the string "seat:action id" instead of a list
+    # (``log_to_json``): for games whose logs run to thousands of actions (a realtime bout), since every stored state
+    # is read and written whole at each action. Either form is read back.
+    COMPACT_LOG: ClassVar[bool] = False
 
     def _payload(self) -> dict:
         """Game-specific JSON-safe data: the PAYLOAD_FIELDS (values are not copied: the caller serialises them)."""
@@ -437,7 +441,7 @@ class State(SearchHooks, ABC):
             "num_seats": self.game.num_seats,
             "seed": self.seed,
             "rng_draws": self.rng_draws,
-            "log": log_to_json(self.log),
+            "log": log_to_json(self.log, compact=self.COMPACT_LOG),
             "payload": self._payload(),
         }
 

@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable
 from asgiref.sync import SyncToAsync
 from channels.layers import get_channel_layer
 
-from gameplay.engines.api import ActionRecord, State
+from gameplay.engines.api import ActionRecord, State, log_from_json
 from gameplay.models import Match
 from gameplay.reads import selectors
 from gameplay.web.socket_threads import live_bout_threads
@@ -175,5 +175,5 @@ class LiveBout:
 
 def _records(log: list, start: int, count: int) -> list[ActionRecord]:
     """The records of one decision point in a committed state's JSON log."""
-    return [ActionRecord.from_json(r) for r in log[start:start + count]]
+    return log_from_json(log[start:start + count])
 
