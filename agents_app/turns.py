@@ -33,8 +33,12 @@ def play_pending_turns(match_id: int) -> int:
     match and plays only what is still pending. A task that finds no agent to move does nothing.
     """
     applied = rejected = 0
+    committed = None  # the match as this task's last action committed it
     while applied < MAX_AGENT_ACTIONS_PER_TASK and rejected < 5:
-        match = Match.objects.filter(pk=match_id).first()
+        # After its own action the task goes on from the match that action committed instead of reading it again
+        # (a live bout commits an agent action a dozen times a second, and the state grows all bout): a move made
+        # since by someone else only makes the next submission refused, and the match is then read again.
+        match, committed = committed or Match.objects.filter(pk=match_id).first(), None
         if match is None or match.status != Match.Status.ACTIVE:
             break
         agents = {s.index: s.agent_name for s in match.seats.filter(controller=Seat.Controller.AGENT)}
@@ -87,7 +91,9 @@ def play_pending_turns(match_id: int) -> int:
             record_calls(event=_action_event(match.pk, seat, after.version), **transcript)
         applied += 1
         rejected = 0
+        committed = after
         if turn.decision.message:
+            committed = None  # the chat line changed the match again
             try:
                 match_services.post_message(match.pk, seat, turn.decision.message)
             except match_services.ServiceError as err:

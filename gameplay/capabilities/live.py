@@ -8,6 +8,7 @@ nothing from here.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from .base import Capability, PageContext
@@ -29,3 +30,16 @@ def plays_live(game, seats) -> bool:
     if not (game.spec.realtime and game.live_play()):
         return False
     return any(not seat.is_agent for seat in seats)
+
+
+def with_live_options(game, seats_are_agents: Sequence[bool]) -> Any:
+    """``game`` as a new match runs it: with its options for live play (``Game.options_for_live_play``) when it will
+    run live, i.e. it is realtime, set to live play, and a person sits at the table (``seats_are_agents``: one bool
+    per seat); else ``game`` itself."""
+    if not (game.spec.realtime and game.live_play()) or all(seats_are_agents):
+        return game
+    options = game.options_for_live_play()
+    if options == dict(game.options):
+        return game
+    return type(game)(options, num_seats=game.num_seats)
+

@@ -37,7 +37,8 @@ from .spec import (  # the declared values, re-exported: engines import the whol
     OptionSpec,
     Rules,
     TextAction,
-    records_from_json,
+    log_from_json,
+    log_to_json,
 )
 
 if TYPE_CHECKING:
@@ -146,6 +147,13 @@ class Game(ABC):
         decision point every ``State.frames_per_decision()`` frames whatever the seats do, with each person's held
         input as their choice. Off (or without a clock), every decision point waits for all its seats."""
         return self.spec.realtime
+
+    def options_for_live_play(self) -> dict[str, Any]:
+        """The options a match takes when it runs live with a person at the table (``live_play``, gameplay.live):
+        the platform creates such a match with these instead. A person's key shows only from the next decision
+        point on, so a realtime game may hold each choice for fewer frames live than in turn-based play, where
+        every decision point waits for a slow agent. Default: the options as they are."""
+        return dict(self.options)
 
     def next_round_options(self) -> dict | None:
         """Options of the round after this one (``spec.round_sequence``); None after the last round or for
@@ -346,6 +354,10 @@ class State(SearchHooks, ABC):
     # calling super() for the plain ones. A field missing here is lost on a JSON round trip, which the conformance
     # suite's round-trip and replay checks catch.
     PAYLOAD_FIELDS: ClassVar[tuple[str, ...]] = ()
+    # Whether the JSON log writes an action without text as the string "seat:action id" instead of a list
+    # (``log_to_json``): for games whose logs run to thousands of actions (a realtime bout), since every stored state
+    # is read and written whole at each action. Either form is read back.
+    COMPACT_LOG: ClassVar[bool] = False
 
     def _payload(self) -> dict:
         """Game-specific JSON-safe data: the PAYLOAD_FIELDS (values are not copied: the caller serialises them)."""
@@ -429,7 +441,7 @@ class State(SearchHooks, ABC):
             "num_seats": self.game.num_seats,
             "seed": self.seed,
             "rng_draws": self.rng_draws,
-            "log": [r.to_json() for r in self.log],
+            "log": log_to_json(self.log, compact=self.COMPACT_LOG),
             # Copied: a payload may hand out the state's own lists, and a snapshot that changed with later moves
             # would not be a snapshot (conformance checks it).
             "payload": json_copy(self._payload()),
@@ -441,7 +453,7 @@ class State(SearchHooks, ABC):
             raise EngineError(f"state is for {data.get('game')!r}, not {game.spec.id!r}")
         state = cls(game, data["seed"])
         state.rng_draws = int(data["rng_draws"])
-        state.log = records_from_json(data["log"])
+        state.log = log_from_json(data["log"])
         state._load_payload(copy.deepcopy(data["payload"]))
         return state
 

@@ -78,36 +78,48 @@ class ActionRecord:
         return [self.seat, self.action_id, self.text]
 
     @classmethod
-    def from_json(cls, data: Sequence) -> ActionRecord:
-        return cls(int(data[0]), str(data[1]), data[2])
-
-
-# Records decoded from JSON, shared by every log that holds them (records are frozen: states share them already, see
-# State.clone). Why (issue 39, point 6): a match's state is read whole at every move, by the service and by every
-# socket that draws the move, and its log grows with the match; building each record anew (a frozen dataclass, three
-# guarded attribute writes) was the largest cost of a move late in a Pit game, which runs to thousands of actions
-# (1,500 records: 1.1 ms each time, 0.2 ms looked up here). Kept to a bound, then started afresh.
-_DECODED: dict[tuple, ActionRecord] = {}
-DECODED_RECORDS_KEPT = 20_000
-
-
-def records_from_json(rows: Sequence[Sequence]) -> list[ActionRecord]:
-    """``[ActionRecord.from_json(row) for row in rows]``, each record built once per distinct row."""
-    decoded = _DECODED
-    if len(decoded) > DECODED_RECORDS_KEPT:
-        decoded.clear()
-    records = []
-    for row in rows:
-        try:
-            key = (row[0], row[1], row[2])
-            record = decoded.get(key)
-        except TypeError:  # an unhashable value: nothing to share
-            records.append(ActionRecord.from_json(row))
-            continue
+    def from_json(cls, data: Sequence | str) -> ActionRecord:
+        """A record of a state's JSON log: ``[seat, action id, text]``, or ``"seat:action id"`` for one without text
+        (a compact log, ``log_to_json``). Records without text are shared (they are frozen): every state read from
+        JSON rebuilds its whole log, and a long realtime bout logs thousands of the same few (seat, action) pairs,
+        which a dictionary look-up returns ten times faster than a new record is made."""
+        if isinstance(data, str):
+            seat, _, action_id = data.partition(":")
+            key, text = data, None
+        else:
+            seat, action_id, text = data[0], data[1], data[2]
+            key = (seat, action_id)
+        if text is not None or cls is not ActionRecord:
+            return cls(int(seat), str(action_id), text)
+        record = _PLAIN_RECORDS.get(key)
         if record is None:
-            record = decoded[key] = ActionRecord.from_json(row)
-        records.append(record)
-    return records
+            record = cls(int(seat), str(action_id), None)
+            if len(_PLAIN_RECORDS) < MAX_SHARED_RECORDS:
+                _PLAIN_RECORDS[key] = record
+        return record
+
+
+def log_from_json(rows: Sequence[Sequence | str]) -> list[ActionRecord]:
+    """A state's JSON log as records: ``ActionRecord.from_json`` of each row, in one loop (a state read from JSON
+    rebuilds its whole log, thousands of rows in a long realtime bout)."""
+    shared, make = _PLAIN_RECORDS.get, ActionRecord.from_json
+    return [(shared(row) if type(row) is str else shared((row[0], row[1])) if row[2] is None else None) or make(row)
+            for row in rows]
+
+
+def log_to_json(records: Sequence[ActionRecord], *, compact: bool = False) -> list:
+    """``ActionRecord.to_json`` of each record, in one loop (every stored state writes its whole log); ``compact``
+    writes a record without text as the string ``"seat:action id"``, which JSON reads and writes about twice as fast
+    as a list (``State.COMPACT_LOG``)."""
+    if compact:
+        return [f"{r.seat}:{r.action_id}" if r.text is None else [r.seat, r.action_id, r.text] for r in records]
+    return [[r.seat, r.action_id, r.text] for r in records]
+
+
+# ActionRecord.from_json's shared records without text, by (seat, action id) as the JSON gave them. Bounded: a game
+# with structured ids that rarely repeat (coordinates, card lists) only fills it up to here.
+MAX_SHARED_RECORDS = 50_000
+_PLAIN_RECORDS: dict[tuple, ActionRecord] = {}
 
 
 @dataclass(frozen=True)

@@ -17,12 +17,11 @@ from collections.abc import Awaitable, Callable
 
 from asgiref.sync import SyncToAsync
 from channels.layers import get_channel_layer
-from django.db import close_old_connections
 
-from gameplay.engines.api import ActionRecord, State
+from gameplay.engines.api import ActionRecord, State, log_from_json
 from gameplay.models import Match
 from gameplay.reads import selectors
-from gameplay.web.socket_threads import socket_threads
+from gameplay.web.socket_threads import live_bout_threads
 from gameplay.writes import services
 
 from . import inputs
@@ -35,9 +34,10 @@ SUBMIT_ATTEMPTS = 6
 
 
 def in_thread(func):
-    """Database, cache and emulator work off the event loop, on the threads the match sockets use (which keep and
-    tidy their database connections: gameplay.web.socket_threads)."""
-    return SyncToAsync(func, thread_sensitive=False, executor=socket_threads)
+    """Database, cache and emulator work off the event loop, on the live clocks' own threads (which keep and tidy
+    their database connections as the match sockets' do: gameplay.web.socket_threads), so a decision point never
+    waits behind a socket's drawing."""
+    return SyncToAsync(func, thread_sensitive=False, executor=live_bout_threads)
 
 
 class LiveBout:
@@ -112,30 +112,48 @@ class LiveBout:
         """Submit a choice for every seat of this decision point that has not chosen (``local``, the runner's copy,
         is at its start and names the seats); its records once all are in (None when the match is over), and the
         input counter used per person. Only this decision point's records: an agent quick enough to choose for the
-        next one already stays in the log for the next call."""
-        close_old_connections()
+        next one already stays in the log for the next call.
+
+        People first: their choices are the runner's alone, so each takes one transaction, and the committed state
+        it returns says whether the agents have chosen (an agent's turn, announced when the previous decision point
+        completed, usually has). The match is read only for its version (no state) before a submission, and in full
+        only when a submission is refused. Nothing here grows with the bout's length but the service's own work."""
         known, choosers = len(local.log), local.current_seats()
+        order = sorted(choosers, key=lambda seat: seat not in people)
         used: dict[int, int] = {}
+        made: list[ActionRecord] = []
+        version = None
         for _ in range(SUBMIT_ATTEMPTS * len(choosers)):
-            match = Match.objects.get(pk=self.match_id)
-            state = selectors.state_of(match)
-            made = state.log[known:known + len(choosers)]
-            if len(made) == len(choosers):
-                return made, used  # (also when these ended the match: its last frames are still shown)
-            if match.status != Match.Status.ACTIVE:
-                return None, used
-            seat = next(s for s in choosers if s not in {r.seat for r in made})
-            action, extra = self._choice(state, seat, people)
+            if version is None:
+                row = Match.objects.filter(pk=self.match_id).values_list("version", "status").first()
+                if row is None or row[1] != Match.Status.ACTIVE:
+                    return None, used
+                version = row[0]
+            chosen = {r.seat for r in made}
+            seat = next(s for s in order if s not in chosen)
+            action, extra = self._choice(local, seat, people)
             if "live_input_seq" in extra:
                 used[seat] = extra["live_input_seq"]
             try:
-                services.apply_action(self.match_id, seat, action, expected_version=match.version, extra=extra)
+                applied = services.apply_action(self.match_id, seat, action, expected_version=version, extra=extra)
+                committed = applied.match
             except services.ActionRejected:
-                continue  # an agent's choice got in first: read again
+                committed = Match.objects.get(pk=self.match_id)  # an agent's choice got in first: read again
+                if committed.status != Match.Status.ACTIVE:
+                    made = _records(committed.state["log"], known, len(choosers))
+                    return (made if len(made) == len(choosers) else None), used
+            version = committed.version
+            made = _records(committed.state["log"], known, len(choosers))
+            if len(made) == len(choosers):
+                return made, used  # (also when these ended the match: its last frames are still shown)
+            if committed.status != Match.Status.ACTIVE:
+                return None, used
         logger.warning("live bout of match %s could not complete a decision point", self.match_id)
         return None, used
 
     def _choice(self, state: State, seat: int, people: list[int]) -> tuple[str, dict]:
+        """``state``: the runner's copy at the decision point's start (a seat's legal actions and idle action there
+        do not depend on the other seats' hidden choices)."""
         legal = {a.id for a in state.legal_actions(seat)}
         if seat in people:
             held = inputs.held(self.key, [seat]).get(seat)
@@ -153,3 +171,9 @@ class LiveBout:
             self.frames_sent += 1
         except Exception:  # a lost frame is only a lost picture: the next one follows
             logger.info("could not stream a frame of match %s", self.match_id, exc_info=True)
+
+
+def _records(log: list, start: int, count: int) -> list[ActionRecord]:
+    """The records of one decision point in a committed state's JSON log."""
+    return log_from_json(log[start:start + count])
+

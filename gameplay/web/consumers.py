@@ -56,7 +56,7 @@ from django.conf import settings
 from django.http.cookie import parse_cookie
 
 from gameplay.live import start as live
-from gameplay.web import socket_limits
+from gameplay.web import live_socket, socket_limits
 from gameplay.web.closed_sockets import QuietWhenClosed
 from gameplay.web.frames import KINDS, FrameRejected, parse_frame
 from gameplay.web.rendering import error_fragment
@@ -90,6 +90,11 @@ class MatchConsumer(QuietWhenClosed, AsyncWebsocketConsumer):
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
+        if message["type"] == "match.changed" and self.socket is not None and self.socket.live:
+            # A live match's frames must not queue behind drawing its score line (gameplay.live): the drawing runs
+            # beside them, the newest commit only, a few times a second (gameplay.web.live_socket).
+            self.redraws.changed(message)
+            return
         await handler(message)
 
     async def connect(self):
@@ -98,6 +103,7 @@ class MatchConsumer(QuietWhenClosed, AsyncWebsocketConsumer):
         # Group messages not drawn yet, oldest first: appended here on the event loop, taken in the socket's worker
         # thread (a deque's append and popleft are atomic).
         self.changes: deque[dict] = deque()
+        self.redraws = live_socket.Redraws(self.match_changed)
         token = self.scope["url_route"]["kwargs"].get("token", "")
         cookies = parse_cookie(dict(self.scope.get("headers", ())).get(b"cookie", b"").decode("latin-1"))
         self.client = client = (self.scope.get("client") or ("",))[0] or ""
@@ -176,6 +182,7 @@ class MatchConsumer(QuietWhenClosed, AsyncWebsocketConsumer):
             self.keeper.cancel()
         if self.drawer is not None:
             self.drawer.cancel()
+        self.redraws.cancel()
         heartbeat.leave(self)
         if self.socket is None:
             return
@@ -192,8 +199,13 @@ class MatchConsumer(QuietWhenClosed, AsyncWebsocketConsumer):
             await self._close_flooding()
             return
         self.quiet_since = asyncio.get_running_loop().time()
-        async with self.busy:
-            html = await off_loop(self.socket.receive)(text_data)
+        if self.socket.live and live_socket.is_live_input(text_data):
+            # A held key: only the cache, on a lane of its own, so it never waits behind the socket threads' work
+            # (the clock's next decision point is a few frames away).
+            html = await live_socket.on_input_thread(self.socket.receive)(text_data)
+        else:
+            async with self.busy:
+                html = await off_loop(self.socket.receive)(text_data)
         await self._send(html)
         await self._start_clock()
 

@@ -39,7 +39,8 @@ def thread_count() -> int:
 class SocketThreads(Executor):
     """A fixed pool of threads started on first use; see the module docstring for their connections."""
 
-    def __init__(self):
+    def __init__(self, name: str = "match-socket"):
+        self.name = name
         self._work: queue.SimpleQueue = queue.SimpleQueue()
         self._threads: list[threading.Thread] = []
         self._lock = threading.Lock()
@@ -56,7 +57,7 @@ class SocketThreads(Executor):
         with self._lock:
             if not self._threads:
                 for n in range(thread_count()):
-                    thread = threading.Thread(target=self._run, name=f"match-socket-{n}", daemon=True)
+                    thread = threading.Thread(target=self._run, name=f"{self.name}-{n}", daemon=True)
                     thread.start()
                     self._threads.append(thread)
 
@@ -122,3 +123,6 @@ def _tidy_connections(opened_at: float | None) -> float | None:
 
 
 socket_threads = SocketThreads()
+# The clocks of live matches (gameplay.live.bout) have threads of their own, alike: a decision point is due every
+# few frames, and on the socket threads it waited behind the sockets' drawing and presence beats.
+live_bout_threads = SocketThreads("live-bout")

@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from gameplay import capabilities
 from gameplay.capabilities import move_list
+from gameplay.capabilities.live import with_live_options
 from gameplay.engines.api import EngineError, IllegalActionError
 from gameplay.engines.registry import create_game
 from gameplay.models import Event, Match, Seat
@@ -72,6 +73,8 @@ def create_match(
     moves until every person's seat is taken (gameplay.writes.seat_claims), so agents are not scheduled yet either."""
     try:
         game = create_game(game_id, options, num_seats=len(controllers))
+        # A bout run live with a person plays with the game's live options (a shorter decision window).
+        game = with_live_options(game, [c.kind == Seat.Controller.AGENT for c in controllers])
     except EngineError as err:
         raise ServiceError(str(err)) from None
     for c in controllers:
@@ -190,7 +193,9 @@ def apply_action(
         hooks.after_save(act)
         recent = move_list.rows_for(state.game, match.pk)  # the sockets draw the list from the message
     change = CommittedAction.of(match, action_event.seq, last_event.seq, seat_index, payload, recent)
-    notify_match_changed(match, seq=last_event.seq, change=change)
+    # A realtime game commits a dozen times a second while its sockets redraw a few times (gameplay.web.live_socket):
+    # the committed state (its log grows all bout) would be copied to them for nothing, so they read the match.
+    notify_match_changed(match, seq=last_event.seq, change=None if state.game.spec.realtime else change)
     if schedule_agents:
         schedule_agent_turns(match, state)
     return Applied(match, change)

@@ -135,6 +135,18 @@ def test_the_state_holds_the_console_snapshot_not_memory_per_step():
     assert len(payload["console"]) < 4000  # one ALE snapshot, whatever the bout's length
 
 
+def test_the_log_is_stored_compact_and_a_log_stored_as_lists_still_loads():
+    """A live bout stores its whole state a dozen times a second, log included (State.COMPACT_LOG): each action is
+    the string "seat:action id", and a state stored before, with a list per action, reads back the same."""
+    game = BoxingGame({"max_frames": 120})
+    state = play(game.new_initial_state(3), random_policy(random.Random(3)))
+    data = json.loads(json.dumps(state.to_json()))
+    assert data["log"][:2] == [f"{r.seat}:{r.action_id}" for r in state.log[:2]]
+    assert game.state_from_json(data).log == state.log
+    as_lists = {**data, "log": [[r.seat, r.action_id, None] for r in state.log]}
+    assert game.state_from_json(as_lists).to_json() == state.to_json()
+
+
 def test_knockout_ends_the_bout_early_and_wins():
     state = play(BoxingGame().new_initial_state(0), scripted_vs_still)
     assert state.ringside.knockout and state.ringside.scores[0] == 100

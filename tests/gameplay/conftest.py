@@ -7,7 +7,7 @@ import pytest
 from channels.layers import channel_layers
 
 from gameplay.project.celery import app as celery_app
-from gameplay.web.socket_threads import socket_threads
+from gameplay.web.socket_threads import live_bout_threads, socket_threads
 from tests.support.services import services_required
 
 
@@ -49,7 +49,8 @@ def eager_celery():
 
 @pytest.fixture(autouse=True)
 def socket_threads_let_go():
-    """The consumers' worker threads keep database connections between frames: close them after each test, so
-    that flushing or dropping the test database never waits for them."""
+    """The consumers' and the live clocks' worker threads keep database connections between frames: close them after
+    each test, so that flushing or dropping the test database never waits for them."""
     yield
     socket_threads.close_connections()
+    live_bout_threads.close_connections()

@@ -10,6 +10,7 @@ import struct
 import pytest
 from channels.db import database_sync_to_async
 
+from gameplay.engines.atari_boxing.game import LIVE_FRAMES_PER_DECISION
 from gameplay.live import inputs
 from gameplay.live.bout import LiveBout
 from gameplay.models import Event, Match
@@ -42,13 +43,29 @@ def test_live_input_frames_are_checked():
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_decision_point_plays_the_held_input_and_the_late_agents_last_action():
+def test_a_bout_with_a_person_holds_each_choice_for_the_live_window_and_agents_alone_for_the_turn_based_one():
+    """A person's key shows from the next decision point on, so a live bout with a person has a shorter window than
+    agents' turn-based bouts (and GameBench's reproduction), which keep frames_per_decision."""
+    assert LIVE_FRAMES_PER_DECISION < 15
+    live = _boxing([PERSON, RANDOM])
+    assert live.options["frames_per_decision"] == LIVE_FRAMES_PER_DECISION
+    assert state_of(live).frames_per_decision() == LIVE_FRAMES_PER_DECISION
+    assert _boxing([PERSON, RANDOM], live_frames_per_decision=6).options["frames_per_decision"] == 6
+    assert _boxing([RANDOM, RANDOM]).options["frames_per_decision"] == 15  # agents alone: turn-based
+    assert _boxing([RANDOM, RANDOM], frames_per_decision=30).options["frames_per_decision"] == 30
+    assert _boxing([PERSON, RANDOM], live=False).options["frames_per_decision"] == 15  # a person, step by step
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_decision_point_plays_the_held_input_and_the_late_agents_last_action(monkeypatch):
+    monkeypatch.setattr(services, "schedule_agent_turns", lambda *args, **kwargs: None)
     match = _boxing([RANDOM, PERSON])  # the agent was never asked: it is late
     inputs.hold(inputs.match_key(match), 1, "leftfire", 41)
     bout = LiveBout(match.pk, inputs.match_key(match), "lease")
     local = state_of(match)
     records, used = bout.play_decision([1], local)
-    assert [(r.seat, r.action_id) for r in records] == [(0, "noop"), (1, "leftfire")]
+    # the person's choice goes in first (the runner's own), then the late agent's last action
+    assert [(r.seat, r.action_id) for r in records] == [(1, "leftfire"), (0, "noop")]
     assert used == {1: 41}
     events = Event.objects.filter(match=match, kind=Event.Kind.ACTION).order_by("seq")
     payloads = {e.seat: e.payload for e in reversed(events)}  # the first of each seat (its agent then moved on)
@@ -106,7 +123,7 @@ async def test_a_person_s_socket_starts_the_clock_and_receives_frames_reflecting
             break
         await asyncio.sleep(0.1)
     events = await _events(match_id)
-    assert len(events) == 2 * 16
+    assert len(events) == 2 * 240 // LIVE_FRAMES_PER_DECISION  # the live window, not frames_per_decision
     assert any(seat == 0 and p["action_id"] == "rightfire" and p["live_input_seq"] == 7 for seat, p in events)
     await comm.disconnect()
 
@@ -195,7 +212,7 @@ async def test_a_whole_bout_on_the_clock_streams_every_frame_including_the_last_
     async def jump(seconds):
         now[0] += seconds
 
-    match = await database_sync_to_async(_boxing)([PERSON, RANDOM], max_frames=60, frames_per_decision=15)
+    match = await database_sync_to_async(_boxing)([PERSON, RANDOM], max_frames=60, live_frames_per_decision=15)
     key = inputs.match_key(match)
     lease = await database_sync_to_async(inputs.take_lease)(key)
     bout = LiveBout(match.pk, key, lease, clock=lambda: now[0], sleep=jump, start_delay=0)

@@ -101,8 +101,10 @@ def run(snapshot: bytes, white: int, black: int, frames: int, *, keep_screens: b
 
 
 def pack_screen(screen: bytes) -> str:
-    """A frame as compact text for JSON (zlib, then base64): about 1-2 KB instead of 33,600 bytes."""
-    return base64.b64encode(zlib.compress(screen, 6)).decode("ascii")
+    """A frame as compact text for JSON (zlib, then base64): about 1-2 KB instead of 33,600 bytes. zlib's fastest
+    level: every stored state and observation packs the screen (a live bout commits a dozen states a second), and
+    level 6 took 1.1 ms a frame where level 1 takes 0.17 ms for 1,061 bytes instead of 600."""
+    return base64.b64encode(zlib.compress(screen, 1)).decode("ascii")
 
 
 def pack_bytes(data: bytes) -> str:

@@ -43,6 +43,8 @@ def _emulator():
 
 SEATS = ("White", "Black")
 DECISION_FRAME_CHOICES = (1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 30, 60)
+# The window of a bout run live with a person (README "Live play": why 5).
+LIVE_FRAMES_PER_DECISION = 5
 # A bout without a knockout lasts 7,139-7,141 frames; the cap leaves room for any ROM timing.
 LONGEST_BOUT_FRAMES = 8000
 PLAYING, OVER = "playing", "over"
@@ -237,6 +239,7 @@ class BoxingState(State):
 
     # --- persistence -----------------------------------------------------------------------------
     PAYLOAD_FIELDS = ("frame", "decision", "pending", "last", "status")
+    COMPACT_LOG = True  # a live bout logs about 2,900 actions and commits a dozen times a second (State.COMPACT_LOG)
 
     def _payload(self) -> dict:
         return {**super()._payload(), "console": _emulator().pack_bytes(self.snapshot),
@@ -283,6 +286,10 @@ class BoxingGame(Game):
         options=(
             OptionSpec("frames_per_decision", 15, "Frames each pair of choices is held (15 = a quarter second).",
                        type=int, choices=DECISION_FRAME_CHOICES, label="Frames per decision"),
+            OptionSpec("live_frames_per_decision", LIVE_FRAMES_PER_DECISION, "Frames each pair of choices is held "
+                       "when the bout runs live with a person (5 = a twelfth of a second: a key shows within about "
+                       "that). Replaces the frames per decision of such a bout.", type=int,
+                       choices=DECISION_FRAME_CHOICES, label="Frames per decision, live"),
             OptionSpec("live", True, "With a person in the bout, run it at full speed: the key a person holds at "
                        "each decision point is their choice, and a late agent keeps its last action. Off: every "
                        "decision point waits for both players (turn-based, for slow agents).", type=bool,
@@ -313,6 +320,12 @@ class BoxingGame(Game):
 
     def live_play(self) -> bool:
         return bool(self.options["live"])
+
+    def options_for_live_play(self) -> dict[str, Any]:
+        """Live with a person, a key held shows from the next decision point on: on average half a window later.
+        The turn-based window (15 frames, a quarter second, chosen for agents' thinking time) would make that 125 ms
+        before any other delay, so a live bout holds each choice ``live_frames_per_decision`` frames instead."""
+        return {**self.options, "frames_per_decision": self.options["live_frames_per_decision"]}
 
     def observation_image(self, observation: Observation, *, coords: bool = False) -> bytes | None:
         """The screen as the observation holds it (the whole ring is in view of both boxers)."""

@@ -35,9 +35,9 @@ RULES = Rules(
         ),
         "timing": (
             "The bout is 2:00 of game time (about 7,140 frames). Choices are made only at decision points, every "
-            "k frames (15 unless the match sets otherwise, a quarter of a second). A player who does not choose "
-            "in time keeps doing what they did at the previous decision point. In a live match the game runs at "
-            "full speed and the key you hold at each decision point is your choice."
+            "k frames (15 unless the match sets otherwise, a quarter of a second; 5 in a live bout with a person). "
+            "A player who does not choose in time keeps doing what they did at the previous decision point. In a "
+            "live match the game runs at full speed and the key you hold at each decision point is your choice."
         ),
     },
 )
