@@ -42,4 +42,3 @@ def with_live_options(game, seats_are_agents: Sequence[bool]) -> Any:
     if options == dict(game.options):
         return game
     return type(game)(options, num_seats=game.num_seats)
-

@@ -6,6 +6,12 @@ At each decision point the runner submits, through the match service like any mo
 service after every completed decision point. The runner keeps its own copy of the state, replays each committed
 decision point on it with ``keep_frames`` on, and sends the frames it played to the match's sockets, paced at the
 game's frame rate (``Game.frames_per_second``). The service stays the only writer; the copy only draws.
+
+A key counts from the next decision point on, so what a person feels is half a window plus the work between the
+decision point and its first frame (issue 39, point 5): a live bout with a person has a short window
+(``Game.options_for_live_play``), and that work is kept small and steady here: people's choices go in first, with
+no read of the state before them (``play_decision``), and the work runs on threads of its own
+(``live_bout_threads``), never queued behind a socket's drawing.
 """
 
 from __future__ import annotations
