@@ -92,14 +92,18 @@ DECODED_RECORDS_KEPT = 20_000
 
 
 def records_from_json(rows: Sequence[Sequence]) -> list[ActionRecord]:
-    """``[ActionRecord.from_json(row) for row in rows]``, each record built once per distinct row."""
+    """``[ActionRecord.from_json(row) for row in rows]``, each record without text built once per distinct row (a
+    text, e.g. a dialogue game's message, is rarely repeated and may be long: such a record is built anew)."""
     decoded = _DECODED
     if len(decoded) > DECODED_RECORDS_KEPT:
         decoded.clear()
     records = []
     for row in rows:
+        if row[2] is not None:
+            records.append(ActionRecord.from_json(row))
+            continue
+        key = (row[0], row[1])
         try:
-            key = (row[0], row[1], row[2])
             record = decoded.get(key)
         except TypeError:  # an unhashable value: nothing to share
             records.append(ActionRecord.from_json(row))
