@@ -235,8 +235,9 @@ class MatchConsumer(QuietWhenClosed, AsyncWebsocketConsumer):
             try:
                 async with self.busy:
                     html = await off_loop(self._take_changes)()
-            except Exception:  # the next change, or the catch-up, tries again
+            except Exception:  # the catch-up (keep_up) brings the page up to date from the log
                 logger.exception("drawing a change of match %s failed", self.socket.seat.match_id)
+                self.changes.clear()
                 continue
             await self._send(html)
 

@@ -159,3 +159,66 @@ def test_a_move_frame_sends_no_chat_and_a_chat_line_only_itself(match):
         html = partner.match_changed({"type": "match.changed", "version": 1, "seq": second.seq})
     assert len(counted(queries)) == 2, counted(queries)  # what changed, the new chat line
     assert "second line" in html and "hello there" not in html and 'id="board"' not in html
+
+
+# --- where every seat acts at once (Pit; issue 39, point 6) ---------------------------------------------------------
+# Pit: the service's queries but the agents' check, with one more for an overtaken view (which own and which earlier
+# actions the log holds, one query), then what changed since the socket last drew.
+OVERTAKEN_MOVER_QUERIES = MOVER_QUERIES + 1 + 1
+
+
+@pytest.fixture
+def pit_match():
+    return services.create_match("pit", [HUMAN, HUMAN, HUMAN], seed=369, schedule_agents=False)
+
+
+def pit_messages(match: Match):
+    layer = get_channel_layer()
+    channel = async_to_sync(layer.new_channel)()
+    async_to_sync(layer.group_add)(match_group_name(match.pk), channel)
+    return lambda: async_to_sync(asyncio.wait_for)(layer.receive(channel), 5)
+
+
+def test_messages_that_queued_up_are_drawn_once_from_the_messages(pit_match):
+    """Two moves by others while this socket was busy: it draws the newest state once, with no query, the same
+    page as read back from the database (both moves in its move list)."""
+    next_message = pit_messages(pit_match)
+    _, second, third = open_sockets(pit_match)
+    services.submit_action(pit_match.pk, 0, "offer:3:wheat", expected_version=0)
+    services.submit_action(pit_match.pk, 1, "offer:2:barley", expected_version=0)  # on its page of version 0
+    messages = [next_message(), next_message()]
+    with CaptureQueriesContext(connection) as queries:
+        html = third.changes_arrived(messages)
+    assert len(counted(queries)) == PARTNER_QUERIES, counted(queries)
+    assert 'data-version="2"' in html and third.shows(messages[1]["seq"])
+    assert html == third.refresh(board=True)
+    assert third.changes_arrived(messages) is None  # shown already: nothing to draw
+    # Not one run after the socket's view (it missed the first): read from the log, as any socket that missed one.
+    with CaptureQueriesContext(connection) as queries:
+        html = second.changes_arrived(messages[1:])
+    assert len(counted(queries)) == CATCH_UP_QUERIES, counted(queries)
+    assert html == second.refresh(board=True)
+
+
+def test_a_move_that_lands_after_a_move_this_socket_has_not_drawn_is_drawn_from_what_was_committed(pit_match):
+    """The mover's page was overtaken by another seat's move (its message not drawn yet): the committed match holds
+    both moves, so the socket draws it without reading the match back, the page the database gives."""
+    next_message = pit_messages(pit_match)
+    first, _, _ = open_sockets(pit_match)
+    services.submit_action(pit_match.pk, 1, "offer:2:barley", expected_version=0)
+    frame = json.dumps({"kind": "action", "action_id": "offer:3:wheat", "version": 0})
+    with CaptureQueriesContext(connection) as queries:
+        html = first.receive(frame)
+    assert len(counted(queries)) == OVERTAKEN_MOVER_QUERIES, counted(queries)
+    assert 'data-version="2"' in html and "Nothing was changed" not in html
+    assert html == first.refresh(board=True)
+    assert first.shows(next_message()["seq"])  # the other seat's move is on the page already: its message is free
+
+
+def test_a_chat_line_in_between_is_read_from_the_log(match):
+    """Not only moves landed since the socket last drew (here a chat line): it reads what changed, and shows the
+    line with the move."""
+    mover, _ = open_sockets(match)
+    services.post_message(match.pk, 1, "your move")
+    html = mover.receive(json.dumps({"kind": "action", "action_id": first_legal(match.pk, 0), "version": 0}))
+    assert 'data-version="1"' in html and "your move" in html
