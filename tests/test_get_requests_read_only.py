@@ -96,7 +96,7 @@ def world(client):
     invite_token = seat_claims.create_claims(invited, host_seat=0)[1].token
     return {
         "public": public, "hive": live_hive, "tournament": tournament, "participant_token": token,
-        "invite_token": invite_token,
+        "invite_token": invite_token, "invited": invited,
         "anonymous": client, "participant": participant, "staff": staff,
     }
 
@@ -135,7 +135,7 @@ def test_no_get_request_writes_and_every_route_is_requested(world):
         "/games/santorini/new/", "/ratings/", "/tournaments/", "/studies/", "/s/gnomes-seeds003/",
         "/s/gnomes-seeds003/consent/", "/s/gnomes-seeds003/declined/",
         f"/tournaments/{world['tournament'].pk}/progress/", f"/matches/{public.pk}/events/2/transcript/",
-        f"/invite/{world['invite_token']}/",
+        f"/invite/{world['invite_token']}/", f"/open-games/{world['invited'].pk}/join/",
     ]
     # Every participant page, whatever step the participant is at (a wrong step redirects to the right one).
     mine = f"/s/gnomes-seeds003/p/{world['participant_token']}/"

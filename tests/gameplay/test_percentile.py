@@ -16,5 +16,5 @@ def test_nearest_rank_gives_a_measured_value():
 def test_no_samples():
     with pytest.raises(ValueError):
         percentile([], 95)
-    assert percentiles([]) == {"count": 0, "p50": None, "p95": None, "p99": None, "max": None}
+    assert percentiles([]) == {"count": 0, "p50": None, "p90": None, "p95": None, "p99": None, "max": None}
     assert percentiles([10.04, 20.0])["p50"] == 10.0

@@ -194,6 +194,11 @@ def ten_points_then_still(state, seat):
 
 
 def boxing(ending_id, options, policy, winners, reason):
+    # Turn-based (live off): the match then keeps the bout's own decision window, and its last decision point is
+    # played through the match service like any move. Live, a bout with people is played by the clock
+    # (gameplay/live) at its live window (Game.options_for_live_play).
+    options = {"live": False, **options}
+
     def build():
         before, _ = boxing_before_the_end(tuple(sorted(options.items())), policy)
         return BoxingGame(options).state_from_json(before)
