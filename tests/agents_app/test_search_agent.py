@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import replace
 
 import pytest
@@ -10,7 +11,7 @@ import pytest
 from agents_app import selectors
 from agents_app.agents.registry import create_agent
 from agents_app.agents.search.levels import LEVELS
-from agents_app.agents.search.mcts import Budget, search
+from agents_app.agents.search.mcts import Budget, moves_of, search
 from agents_app.services import turn_view
 from gameplay.engines import registry as engines
 from gameplay.engines.api import Action, EngineError, Game, GameSpec, Observation, Rules, State
@@ -36,14 +37,58 @@ def test_the_same_seed_gives_the_same_search():
         state.apply_action(seat, state.legal_actions(seat)[0].id)
     seat = state.current_seats()[0]
     root = state.sample_information_state(seat, random.Random(9))
-    budget = Budget(simulations=40, seconds=60)  # no time limit in reach: the count decides, as at levels 1-4
+    # No time limit in reach: the count decides, as at levels 1-4.
+    budget = Budget(simulations=40, seconds=60, stop_when_settled=False)
     first, second = (search(root, seat, budget, random.Random(9), resample=False) for _ in range(2))
     assert (first.move, first.visits, first.simulations) == (second.move, second.visits, 40)
 
 
+def positions(game_id: str, count: int, seed: int):
+    """``count`` positions of ``game_id`` reached by random play, with a seat to move in each."""
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        state = engines.create_game(game_id).new_initial_state(rng.randrange(10**6))
+        for _ in range(rng.randrange(0, 40)):
+            if state.is_terminal():
+                break
+            seat = rng.choice(state.current_seats())
+            if not state.legal_actions(seat):
+                break
+            state.apply_action(seat, rng.choice(state.legal_actions(seat)).id)
+        if not state.is_terminal() and state.current_seats() and state.legal_actions(state.current_seats()[0]):
+            found.append((state, state.current_seats()[0]))
+    return found
+
+
+@pytest.mark.parametrize("game_id", ["santorini", "air_land_sea", "pit", "are_you_the_traitor"])
+def test_a_settled_search_stops_early_with_the_move_the_whole_count_plays(game_id):
+    saved = 0
+    for k, (state, seat) in enumerate(positions(game_id, 6, seed=11)):
+        spec = state.game.spec
+        root = state.sample_information_state(seat, random.Random(k))
+        resample = not spec.perfect_information or spec.has_chance
+        full, early = (search(root, seat, Budget(simulations=120, seconds=60, stop_when_settled=settle),
+                              random.Random(k), resample=resample) for settle in (False, True))
+        assert early.move == full.move
+        assert full.simulations == 120 and early.simulations <= 120
+        if early.simulations < 120:
+            ranked = sorted(early.visits.values(), reverse=True) + [0, 0]
+            assert early.settled
+            if early.simulations == 0:  # the only move
+                assert len(moves_of(root, seat)) == 1
+            else:
+                assert ranked[0] - ranked[1] > 120 - early.simulations
+        saved += 120 - early.simulations
+    assert saved > 0  # it does stop early somewhere
+
+
 def test_the_agent_notes_its_level_and_search():
     decision = decide("search-2", NimGame({"pile": 9}).new_initial_state(1), 0, seed=4)
-    assert decision.note.startswith("level 2: 20 simulations in ")
+    assert re.fullmatch(r"level 2: \d+ simulations in \d+ ms.*, value \d\.\d\d", decision.note), decision.note
+    simulations = int(decision.note.split()[2])
+    if simulations < 20:  # Nim's winning take stands out: the search may stop before its count, and says why
+        assert "(settled: the simulations left could not change the move)" in decision.note
 
 
 def test_a_level_stops_at_its_time_limit():

@@ -49,7 +49,12 @@ class SearchAgent(Agent):
         result = search(root, view.seat, LEVELS[self.level], random.Random(view.seed), resample=resample)
         action_id, text = result.move
         budget = LEVELS[self.level]
-        stopped = " (stopped by its time limit)" if result.simulations < budget.simulations else ""
+        if result.simulations >= budget.simulations:
+            stopped = ""
+        elif result.settled:
+            stopped = " (settled: the simulations left could not change the move)"
+        else:
+            stopped = " (stopped by its time limit)"
         note = (f"level {self.level}: {result.simulations} simulations in {result.seconds * 1000:.0f} ms{stopped}, "
                 f"value {result.value:.2f}")
         return Decision(action_id=action_id, text=text, note=note)

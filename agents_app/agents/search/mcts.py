@@ -37,6 +37,7 @@ class Budget:
     simulations: int
     seconds: float
     rollout_moves: int = 200
+    stop_when_settled: bool = True  # stop once the simulations left cannot change the move (the same move, sooner)
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,7 @@ class SearchResult:
     seconds: float
     visits: dict  # the searching seat's moves at the root -> visits
     value: float  # the chosen move's mean score for the seat
+    settled: bool = False  # stopped before its count because the simulations left could not change the move
 
 
 def moves_of(world, seat: int) -> list[Move]:
@@ -85,6 +87,15 @@ def _outcome(world, rng: random.Random, budget: Budget, evaluates: bool) -> list
     return world.scores() if world.is_terminal() else world.evaluation()
 
 
+def _settled(tree: Node, seat: int, left: int) -> bool:
+    """Whether the most visited of the seat's moves at the root stays the most visited whatever the ``left``
+    simulations do: each adds one visit to one of them, so a lead of more than ``left`` visits cannot be caught."""
+    visits = sorted((stats.visits for stats in tree.move_stats(seat).values()), reverse=True)
+    if not visits:
+        return False
+    return visits[0] - (visits[1] if len(visits) > 1 else 0) > left
+
+
 def search(root, seat: int, budget: Budget, rng: random.Random, *, resample: bool,
            now=time.perf_counter) -> SearchResult:
     """Search for ``seat``'s move from ``root`` (a sampled state, never a match's own). ``resample``: draw a new
@@ -97,7 +108,8 @@ def search(root, seat: int, budget: Budget, rng: random.Random, *, resample: boo
     if not root_moves:
         raise ValueError("the seat has no move to search")
     simulations = 0
-    while simulations < budget.simulations and (simulations == 0 or now() - started < budget.seconds):
+    settled = budget.stop_when_settled and len(root_moves) == 1  # the only move: nothing to search
+    while not settled and simulations < budget.simulations and (simulations == 0 or now() - started < budget.seconds):
         world = root.sample_information_state(seat, rng) if resample else root.clone()
         node, path = tree, []
         expanded = False
@@ -119,6 +131,8 @@ def search(root, seat: int, budget: Budget, rng: random.Random, *, resample: boo
         for visited, joint_key in path:
             visited.update(joint_key, rewards)
         simulations += 1
+        # Stopping here plays the move the whole count would have played (its time limit aside), sooner.
+        settled = budget.stop_when_settled and _settled(tree, seat, budget.simulations - simulations)
     move = tree.most_visited(seat, root_moves)
     stats = tree.move_stats(seat)
     return SearchResult(
@@ -127,4 +141,5 @@ def search(root, seat: int, budget: Budget, rng: random.Random, *, resample: boo
         seconds=now() - started,
         visits={m: s.visits for m, s in stats.items()},
         value=stats[move].mean() if move in stats else 0.0,
+        settled=settled,
     )
