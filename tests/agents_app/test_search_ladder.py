@@ -60,3 +60,16 @@ def test_agreement_command_prints_a_row_per_game_and_level():
     assert [line.split()[:2] for line in lines[2:]] == [["santorini", "1"], ["santorini", "2"]]
     with pytest.raises(CommandError, match="--levels must name levels"):
         call_command("search_agreement", games="santorini", levels="9", stdout=io.StringIO())
+
+
+def test_ladder_without_random_sets_the_levels_head_to_head():
+    jobs = ladder_jobs("pit", [2, 3], per_pair=2, seed=0, seats=3, with_random=False)
+    assert [names for _, names, _ in jobs] == [("search-2", "search-3", "search-2"),
+                                               ("search-3", "search-2", "search-3")]
+    out = io.StringIO()
+    call_command("search_ladder", game="santorini", levels="1,2", per_pair=2, bootstrap=20, without_random=True,
+                 stdout=out)
+    text = out.getvalue()
+    assert "santorini: 2 matches of 2 seats (2 per pair)" in text and "\nrandom" not in text
+    with pytest.raises(CommandError, match="needs two players"):
+        call_command("search_ladder", game="santorini", levels="1", without_random=True, stdout=io.StringIO())

@@ -32,6 +32,8 @@ class Command(BaseCommand):
         parser.add_argument("--jobs", type=int, default=1)
         parser.add_argument("--bootstrap", type=int, default=2000)
         parser.add_argument("--json", default="", help="also write the rating report to this file")
+        parser.add_argument("--without-random", action="store_true",
+                            help="the levels only (e.g. --levels 2,3: those two head to head)")
 
     def handle(self, *args, **opts):
         game_id = opts["game"]
@@ -47,7 +49,10 @@ class Command(BaseCommand):
             raise CommandError("--levels takes numbers, e.g. 1,2,3") from None
         if not levels or any(level not in LEVELS for level in levels):
             raise CommandError(f"--levels must name levels among {sorted(LEVELS)}")
-        jobs = ladder_jobs(game_id, levels, opts["per_pair"], opts["seed"], seats)
+        with_random = not opts["without_random"]
+        if len(levels) + with_random < 2:
+            raise CommandError("a round robin needs two players: name two levels, or keep random")
+        jobs = ladder_jobs(game_id, levels, opts["per_pair"], opts["seed"], seats, with_random)
         self.stdout.write(f"{game_id}: {len(jobs)} matches of {seats} seats ({opts['per_pair']} per pair), "
                           f"{opts['jobs']} job(s)")
         results = play_all(jobs, opts["jobs"])
@@ -57,7 +62,7 @@ class Command(BaseCommand):
         scope = report.scopes[game_id]
         by_agent = {r.agent: r for r in scope.ratings}
         self.stdout.write(f"{'player':10} {'rating':>8} {'90% interval':>20} {'avg score':>10} {'matches':>8}")
-        order = ["random", *(level_name(level) for level in levels)]
+        order = [*(["random"] if with_random else []), *(level_name(level) for level in levels)]
         for name in order:
             r = by_agent.get(name)
             if r is None:
