@@ -20,7 +20,8 @@ draws.py            draw_by_agreement             action: a move declines a draw
                                                   offered by. Offering/answering: gameplay.writes.match_endings.
 rounds.py           round_sequence                page: the chain of rounds and the next round's link.
                                                   Next round: follow_ups.start_next_round.
-live.py             realtime                      page: the live stage (frames, held inputs). The clock:
+live.py             realtime                      page: the live stage (frames, held inputs). action: the
+                                                  sockets read the match, not the commit. The clock:
                                                   gameplay.live.
 concurrent.py       concurrent_actions            action: a view overtaken only by other seats' actions counts.
 verdicts.py         dialogue (judged)             action: the judge is asked once it commits. page: "the judge"
@@ -42,7 +43,8 @@ The hook contract (``base.Capability``; every hook does nothing by default):
   ``admits_stale_view(act)`` (any engaged capability may let an action chosen on an older view through),
   ``refusal(act) -> str | None`` (the first reason refuses the action: nothing changes), then the engine applies
   it; ``after_action(act)`` may change the match's fields and the event's payload before they are saved;
-  ``after_save(act)`` schedules work for after the commit (``transaction.on_commit``).
+  ``after_save(act)`` schedules work for after the commit (``transaction.on_commit``);
+  ``sends_committed_action(act)``: whether the sockets get the committed action or are told to read the match.
 - Drawing a seat's page (``base.PageContext``): ``page_fields(page) -> dict`` gives the ``selectors.SeatView``
   fields the capability fills; a capability that does not apply leaves them at their defaults (off, empty).
   Fields are each capability's own, but a capability may refine a field of the page's core (verdicts:
@@ -98,6 +100,9 @@ class Engaged(tuple):
     def after_save(self, act: ActionContext) -> None:
         for capability in self:
             capability.after_save(act)
+
+    def sends_committed_action(self, act: ActionContext) -> bool:
+        return all(c.sends_committed_action(act) for c in self)
 
 
 def engaged(act: ActionContext) -> Engaged:

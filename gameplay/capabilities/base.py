@@ -101,6 +101,11 @@ class Capability:
     def after_save(self, act: ActionContext) -> None:
         """The match and its events are saved, the transaction still open: schedule work for after the commit."""
 
+    def sends_committed_action(self, act: ActionContext) -> bool:
+        """Whether the match's sockets are sent the committed action (so that each draws its page from it) rather
+        than told to read the match."""
+        return True
+
     # --- drawing a seat's page (selectors.seat_view) -------------------------------------------------------------
 
     def page_fields(self, page: PageContext) -> dict[str, Any]:

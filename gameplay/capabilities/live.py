@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .base import Capability, PageContext
+from .base import ActionContext, Capability, PageContext
 
 
 class Live(Capability):
@@ -23,6 +23,12 @@ class Live(Capability):
 
     def page_fields(self, page: PageContext) -> dict[str, Any]:
         return {"live": plays_live(page.game, page.seats)}
+
+    def sends_committed_action(self, act: ActionContext) -> bool:
+        # A realtime game commits a dozen times a second while its sockets redraw a few times
+        # (gameplay.web.live_socket): the committed state (its log grows all bout) would be copied to them for
+        # nothing, so they read the match.
+        return False
 
 
 def plays_live(game, seats) -> bool:

@@ -193,9 +193,7 @@ def apply_action(
         hooks.after_save(act)
         recent = move_list.rows_for(state.game, match.pk)  # the sockets draw the list from the message
     change = CommittedAction.of(match, action_event.seq, last_event.seq, seat_index, payload, recent)
-    # A realtime game commits a dozen times a second while its sockets redraw a few times (gameplay.web.live_socket):
-    # the committed state (its log grows all bout) would be copied to them for nothing, so they read the match.
-    notify_match_changed(match, seq=last_event.seq, change=None if state.game.spec.realtime else change)
+    notify_match_changed(match, seq=last_event.seq, change=change if hooks.sends_committed_action(act) else None)
     if schedule_agents:
         schedule_agent_turns(match, state)
     return Applied(match, change)

@@ -12,6 +12,7 @@ from gameplay import capabilities
 from gameplay.capabilities import CAPABILITIES
 from gameplay.engines.api import GameSpec
 from gameplay.engines.registry import GAMES
+from gameplay.reads import selectors
 from gameplay.writes import services
 from gameplay.writes.services import ActionRejected
 
@@ -56,3 +57,16 @@ def test_a_timeout_in_a_game_without_a_turn_timer_is_refused():
         services.apply_action(match.pk, 0, "anything", expected_version=0, timeout=True)
     match.refresh_from_db()
     assert match.version == 0
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("game_id,sent", [("santorini", True), ("atari_boxing", False)])
+def test_sockets_get_the_committed_action_unless_a_capability_says_read_the_match(monkeypatch, game_id, sent):
+    # A live bout commits a dozen times a second: its sockets read the match when they redraw (the live capability).
+    told = []
+    monkeypatch.setattr(services, "notify_match_changed", lambda match, seq, change: told.append(change))
+    match = services.create_match(game_id, [HUMAN, HUMAN], seed=3, schedule_agents=False)
+    state = selectors.state_of(match)
+    seat = state.current_seats()[0]
+    services.apply_action(match.pk, seat, state.legal_actions(seat)[0].id, expected_version=0)
+    assert len(told) == 1 and (told[0] is not None) == sent
