@@ -109,12 +109,26 @@
         || document.querySelector(BOARD_PRESSABLE) || document.getElementById("board");
       if (target) target.focus({ preventScroll: true });
     }
+    dropTakenInvites();
     // A study round's Continue area listens for this (hx-trigger="round-changed from:body") until its
     // Continue form is there.
     if (document.getElementById("study-continue") && !document.getElementById("study-continue-form")) {
       document.body.dispatchEvent(new CustomEvent("round-changed"));
     }
   });
+
+  // The host's invite links (match.html) go as their seats are taken: a seat the presence list shows as anything
+  // but "has not joined yet" has been opened by the person who accepted its link, which no one else can use now.
+  // The box goes with its last link.
+  function dropTakenInvites() {
+    const box = document.getElementById("invites");
+    if (!box) return;
+    document.querySelectorAll('#presence li[data-seat]:not([data-state="not-yet"])').forEach(function (person) {
+      const invite = document.getElementById("invite-" + person.dataset.seat);
+      if (invite) invite.remove();
+    });
+    if (!box.querySelector("li[id^='invite-']")) box.remove();
+  }
 
   document.addEventListener("htmx:wsAfterSend", function (event) {
     const form = event.target;

@@ -53,11 +53,14 @@ def test_a_partner_closing_the_page_is_shown_gone_within_15_s(chromium, server_u
         wait_until_live(host)
         host.wait_for_selector('#presence li[data-seat="1"][data-state="not-yet"]')
         assert "Player 2 has not joined yet" in host.locator("#presence").inner_text()
+        assert host.locator("aside.invites li").count() == 1
         guest.goto(host.get_by_label("Invite link for Player 2").input_value())
         guest.get_by_role("button", name="Join as Player 2").click()
         wait_until_live(guest)
         host.wait_for_selector('#presence li[data-seat="1"][data-state="here"]', timeout=15_000)
         assert "Player 1 is connected" in guest.locator("#presence").inner_text()
+        # The link is used up: the host's page drops it, and with its only link the invite box.
+        host.wait_for_selector("aside.invites", state="detached", timeout=5_000)
         guest_ctx.close()
         closed = time.monotonic()
         host.wait_for_selector('#presence li[data-seat="1"][data-state="gone"]', timeout=15_000)
