@@ -20,18 +20,24 @@ def pytest_collection_modifyitems(items):
 # Per module, not per session: while Playwright's sync API is open its event loop counts as running on this
 # thread, and Django then refuses database work done outside a test function (module-scoped fixtures of
 # later, non-browser modules failed with SynchronousOnlyOperation).
-@pytest.fixture(scope="module")
-def chromium():
+@pytest.fixture(scope="session")
+def chromium_path() -> str:
+    """Debian's Chromium: a test that needs it is skipped without it, except in CI, where it fails."""
     if not os.path.exists(CHROMIUM):
         message = f"Chromium not found at {CHROMIUM} (apt-get install chromium)"
         if os.environ.get("CI") == "true":
             pytest.fail(message)  # CI must never pass by skipping the browser journeys
         pytest.skip(message)
+    return CHROMIUM
+
+
+@pytest.fixture(scope="module")
+def chromium(chromium_path):
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
         browser = p.chromium.launch(
-            executable_path=CHROMIUM,
+            executable_path=chromium_path,
             headless=True,
             args=[
                 "--no-sandbox",

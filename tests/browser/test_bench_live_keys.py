@@ -4,20 +4,14 @@ from __future__ import annotations
 
 import io
 import json
-import os
 
-import pytest
 from django.core.management import call_command
 
-from tests.browser.conftest import CHROMIUM
 
-
-def test_bench_live_keys_reports_the_pages_key_to_frame_figures(server_url):
-    if not os.path.exists(CHROMIUM) and os.environ.get("CI") != "true":
-        pytest.skip(f"Chromium not found at {CHROMIUM}")
+def test_bench_live_keys_reports_the_pages_key_to_frame_figures(server_url, chromium_path):
     out = io.StringIO()
     call_command("bench_live_keys", "--url", server_url, "--bouts", "1", "--seconds", "4", "--early", "2",
-                 "--chromium", CHROMIUM, "--json", stdout=out)
+                 "--chromium", chromium_path, "--json", stdout=out)
     result = json.loads(out.getvalue())
     (bout,) = result["bouts"]
     assert "/play/" in bout["url"]
