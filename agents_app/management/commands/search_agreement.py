@@ -12,6 +12,7 @@ from django.core.management.base import BaseCommand, CommandError
 from agents_app.agents.search.levels import LEVELS
 from agents_app.evaluations.search_agreement import level_agreement
 from agents_app.evaluations.search_bench import searchable_games
+from agents_app.management.search_options import parse_levels
 from gameplay.engines.registry import game_class
 
 
@@ -31,12 +32,7 @@ class Command(BaseCommand):
         unknown = [g for g in games if g not in searchable_games()]
         if unknown:
             raise CommandError(f"not searchable: {', '.join(unknown)}")
-        try:
-            levels = sorted({int(level) for level in opts["levels"].split(",") if level})
-        except ValueError:
-            raise CommandError("--levels takes numbers, e.g. 1,2,3") from None
-        if not levels or any(level not in LEVELS for level in levels):
-            raise CommandError(f"--levels must name levels among {sorted(LEVELS)}")
+        levels = parse_levels(opts["levels"])
         self.stdout.write(f"reference: {opts['reference']} simulations; {opts['positions']} positions per game "
                           f"reached by random play, seed {opts['seed']}")
         self.stdout.write(f"{'game':22} {'level':>5} {'sims':>6} {'agrees':>7} {'mean regret':>12} {'worst':>7}")

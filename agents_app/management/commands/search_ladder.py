@@ -16,6 +16,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from agents_app.agents.search.levels import LEVELS, level_name
 from agents_app.evaluations.search_bench import ladder_jobs, play_all, searchable_games
+from agents_app.management.search_options import parse_levels
 from gameplay.engines.registry import game_class
 from rating_app.ratings import MatchResult, RatingConfig, rate
 
@@ -43,12 +44,7 @@ class Command(BaseCommand):
         seats = opts["seats"] or spec.min_seats
         if not spec.min_seats <= seats <= spec.max_seats:
             raise CommandError(f"{game_id} is played by {spec.min_seats} to {spec.max_seats}")
-        try:
-            levels = sorted({int(level) for level in opts["levels"].split(",") if level})
-        except ValueError:
-            raise CommandError("--levels takes numbers, e.g. 1,2,3") from None
-        if not levels or any(level not in LEVELS for level in levels):
-            raise CommandError(f"--levels must name levels among {sorted(LEVELS)}")
+        levels = parse_levels(opts["levels"])
         with_random = not opts["without_random"]
         if len(levels) + with_random < 2:
             raise CommandError("a round robin needs two players: name two levels, or keep random")
