@@ -39,7 +39,7 @@ from agents_app.agents.gnomes.messages import (
 )
 from agents_app.agents.llm.client import PLACEHOLDER_KEY, ChatCaller, make_openai_client
 from agents_app.agents.llm.settings import LLMAgentSettings
-from tests.agents_app.gnomes.test_intents import load_intent_set
+from tests.agents_app.gnomes.intent_set_support import load_intent_set
 from tests.support.openai_server import ScriptedReply, TokenLogprob, scripted_openai_server
 
 SECRET = "sk-test-very-secret-0123456789"
