@@ -9,7 +9,7 @@ import pytest
 
 from gameplay.engines.santorini import SantoriniGame
 from tests.engines.evaluation_support import greedy
-from tests.engines.test_santorini import position
+from tests.engines.santorini_support import position
 
 
 def test_kept_legal_actions_match_a_state_rebuilt_from_json():

@@ -1,7 +1,7 @@
 """Issue 13, "Why" point 9: "public rating URLs with new ?since= values each insert a row".
 
 Anyone could grow the rating tables by inventing filter values. A GET of the leaderboard reads the latest
-stored run; only staff's POST (tested in test_leaderboard_views) asks for a new one.
+stored run; only staff's POST (tested in test_leaderboard_compute_button) asks for a new one.
 """
 
 from __future__ import annotations

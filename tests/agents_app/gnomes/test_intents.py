@@ -2,24 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
 from agents_app.agents.gnomes.flags import Flag
 from agents_app.agents.gnomes.intents import IntentParser, RuleBasedParser, combine
-
-ROOT = Path(__file__).resolve().parents[3]
-INTENT_SET = ROOT / "fixtures" / "gnomes" / "intents.jsonl"
-
-
-def load_intent_set(path=None) -> tuple[dict, list[tuple[str, Flag]]]:
-    lines = (path or INTENT_SET).read_text(encoding="utf-8").splitlines()
-    header = json.loads(lines[0])
-    rows = [json.loads(line) for line in lines[1:] if line.strip()]
-    return header, [(row["text"], Flag(row["flag"])) for row in rows]
+from tests.agents_app.gnomes.intent_set_support import INTENT_SET, load_intent_set
 
 
 @pytest.fixture(scope="module")

@@ -13,13 +13,13 @@ import pytest
 from gameplay.engines.atari_boxing import BoxingGame
 from gameplay.engines.hive import HiveGame
 from tests.engines.hive_helpers import position as hive_position
+from tests.engines.santorini_support import STUCK_A, THREE_TO_THREE
+from tests.engines.santorini_support import position as santorini_position
 from tests.engines.test_air_land_sea import act as als_act
 from tests.engines.test_air_land_sea import position as als_position
 from tests.engines.test_atari_boxing import scripted_vs_still
 from tests.engines.test_gnomes import ROUND1_PATH, new_state, play
 from tests.engines.test_hive_rules import BLACK_WIN_MOVES, DRAW_MOVES, WIN_MOVES
-from tests.engines.test_santorini import STUCK_A, THREE_TO_THREE
-from tests.engines.test_santorini import position as santorini_position
 from tests.engines.test_sea_battle import play_turn
 from tests.engines.test_sea_battle import position as sea_position
 
@@ -36,7 +36,7 @@ CLIMB = """
 0. 0. 0. 0. 0.
 0a 0b 0. 0. 0B
 """
-# Seat 0's move to d2 and build on c1 close seat 1's last way out (tests/engines/test_santorini.py).
+# Seat 0's move to d2 and build on c1 close seat 1's last way out (tests/engines/test_santorini_rules.py).
 LAST_WAY_OUT = """
 0. 0. 0. 0. 0B
 0. 0. 0. 0. 0.

@@ -8,12 +8,12 @@ from __future__ import annotations
 import pytest
 
 from gameplay.engines.arctic_scavengers.cards import people
+from tests.engines.codenames_support import ASSASSIN_CELL, BLUE_CELL, KEY
+from tests.engines.codenames_support import clue as codenames_clue
+from tests.engines.codenames_support import guess as codenames_guess
+from tests.engines.codenames_support import position as codenames_position
 from tests.engines.test_arctic_scavengers import new_state as arctic_state
 from tests.engines.test_arctic_scavengers import set_hand, to_skirmish_round
-from tests.engines.test_codenames import ASSASSIN_CELL, BLUE_CELL, KEY
-from tests.engines.test_codenames import clue as codenames_clue
-from tests.engines.test_codenames import guess as codenames_guess
-from tests.engines.test_codenames import position as codenames_position
 from tests.engines.test_pit import state_with as pit_state
 
 from .support import Ending, check_every_seat_reads, end_by, ending_ids, moves_to_the_end

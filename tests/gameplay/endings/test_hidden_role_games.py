@@ -11,10 +11,10 @@ from functools import cache
 import pytest
 
 from gameplay.engines.two_rooms_and_a_boom.cards import BOMBER, GAMBLER, PRESIDENT, RED, team_of
-from tests.engines.test_are_you_the_traitor import FIVE
-from tests.engines.test_are_you_the_traitor import state_with as traitor_state
 from tests.engines.test_two_rooms_and_a_boom import new_state as two_rooms_state
 from tests.engines.test_two_rooms_and_a_boom import play_random as two_rooms_random
+from tests.engines.traitor_support import FIVE
+from tests.engines.traitor_support import state_with as traitor_state
 from tests.engines.who_is_spy_support import describe_round, spy_and_villagers, to_speaker
 from tests.engines.who_is_spy_support import new_state as spy_state
 from tests.engines.who_is_spy_support import vote as spy_vote
