@@ -73,3 +73,16 @@ def test_ladder_without_random_sets_the_levels_head_to_head():
     assert "santorini: 2 matches of 2 seats (2 per pair)" in text and "\nrandom" not in text
     with pytest.raises(CommandError, match="needs two players"):
         call_command("search_ladder", game="santorini", levels="1", without_random=True, stdout=io.StringIO())
+
+
+def test_ladder_json_holds_the_report_and_every_match(tmp_path):
+    import json
+
+    path = tmp_path / "ladder.json"
+    call_command("search_ladder", game="santorini", levels="1", per_pair=2, bootstrap=20, json=str(path),
+                 stdout=io.StringIO())
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert "santorini" in data["scopes"]
+    assert [m["agents"] for m in data["matches"]] == [["random", "search-1"], ["search-1", "random"]]
+    assert [m["seed"] for m in data["matches"]] == [0, 1]
+    assert all(len(m["scores"]) == 2 and abs(sum(m["scores"]) - 1) < 1e-9 for m in data["matches"])

@@ -32,7 +32,7 @@ class Command(BaseCommand):
         parser.add_argument("--seed", type=int, default=0)
         parser.add_argument("--jobs", type=int, default=1)
         parser.add_argument("--bootstrap", type=int, default=2000)
-        parser.add_argument("--json", default="", help="also write the rating report to this file")
+        parser.add_argument("--json", default="", help="also write the rating report and the matches to this file")
         parser.add_argument("--without-random", action="store_true",
                             help="the levels only (e.g. --levels 2,3: those two head to head)")
 
@@ -72,5 +72,10 @@ class Command(BaseCommand):
         self.stdout.write(f"strictly increasing by level: {'yes' if increasing else 'no'}; "
                           f"adjacent pairs with 90% intervals apart: {', '.join(apart) or 'none'}")
         if opts["json"]:
+            # The matches too, so that the round robin can be rated again (other settings) without replaying it.
+            data = {**report.to_json(), "matches": [
+                {"agents": list(m.agents), "scores": list(m.scores),
+                 "teams": list(m.teams) if m.teams else None, "seed": seed}
+                for m, (_, _, seed) in zip(matches, jobs, strict=True)]}
             with open(opts["json"], "w", encoding="utf-8") as handle:
-                json.dump(report.to_json(), handle, indent=2)
+                json.dump(data, handle, indent=2)
