@@ -1,4 +1,4 @@
-"""Options shared by the search measurement commands (``search_ladder``, ``search_agreement``)."""
+"""Options of the search measurement commands (``search_ladder``)."""
 
 from __future__ import annotations
 

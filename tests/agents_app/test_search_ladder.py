@@ -38,30 +38,6 @@ def test_ladder_refuses_a_seat_count_the_game_does_not_allow():
 
 
 
-def test_agreement_compares_each_level_with_a_larger_reference_search():
-    from agents_app.evaluations.search_agreement import level_agreement, random_positions
-
-    places = random_positions("santorini", 2, 3, seed=4)
-    assert len(places) == 3
-    assert all(len(state.legal_action_ids(seat)) > 1 for state, seat in places)
-    rows = level_agreement("santorini", 2, [1, 3], positions=3, reference=300, seed=4)
-    assert [row.level for row in rows] == [1, 3]
-    # Level 3 runs the reference's own count from its own seed: a different search, but the same budget, so it is
-    # the nearest to the reference; level 1 (two simulations) can hardly know better.
-    assert all(0.0 <= row.agree <= 1.0 and 0.0 <= row.regret <= row.worst for row in rows)
-    assert rows[1].regret <= rows[0].regret
-
-
-def test_agreement_command_prints_a_row_per_game_and_level():
-    out = io.StringIO()
-    call_command("search_agreement", games="santorini", levels="1,2", positions=2, reference=40, stdout=out)
-    lines = out.getvalue().splitlines()
-    assert lines[0].startswith("reference: 40 simulations; 2 positions per game")
-    assert [line.split()[:2] for line in lines[2:]] == [["santorini", "1"], ["santorini", "2"]]
-    with pytest.raises(CommandError, match="--levels must name levels"):
-        call_command("search_agreement", games="santorini", levels="9", stdout=io.StringIO())
-
-
 def test_ladder_without_random_sets_the_levels_head_to_head():
     jobs = ladder_jobs("pit", [2, 3], per_pair=2, seed=0, seats=3, with_random=False)
     assert [names for _, names, _ in jobs] == [("search-2", "search-3", "search-2"),

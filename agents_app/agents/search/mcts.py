@@ -46,7 +46,6 @@ class SearchResult:
     simulations: int
     seconds: float
     visits: dict  # the searching seat's moves at the root -> visits
-    values: dict  # the searching seat's visited moves at the root -> mean score
     value: float  # the chosen move's mean score for the seat
     settled: bool = False  # stopped before its count because the simulations left could not change the move
 
@@ -141,7 +140,6 @@ def search(root, seat: int, budget: Budget, rng: random.Random, *, resample: boo
         simulations=simulations,
         seconds=now() - started,
         visits={m: s.visits for m, s in stats.items()},
-        values={m: s.mean() for m, s in stats.items() if s.visits},
         value=stats[move].mean() if move in stats else 0.0,
         settled=settled,
     )
