@@ -85,7 +85,8 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, t
 # --- phase 2 of .ci/test: only the tests the services can change -----------------------------------------------
 # Phase 2 runs again against PostgreSQL and Redis (TEST_PHASE=services). A test that touches neither the database nor
 # the channel layer or cache behaves the same on both backends: running it twice proves nothing and costs minutes.
-SERVICE_FIXTURES = frozenset({"transactional_db", "live_server", "django_db_serialized_rollback"})
+SERVICE_FIXTURES = frozenset({"transactional_db", "live_server", "django_db_serialized_rollback",
+                              "django_capture_on_commit_callbacks"})  # also when a shared fixture asks for it
 SERVICE_WORDS = ("channel_layer", "WebsocketCommunicator", "cache.", "select_for_update", "connection.vendor",
                  "on_commit")
 
