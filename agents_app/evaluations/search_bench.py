@@ -137,12 +137,17 @@ def versus_random(game_id: str, matches: int, level: int, seats: int, seed: int,
 Job = tuple[str, tuple[str, ...], int]  # game id, agent names by seat, seed
 
 
+def ladder_players(levels: Sequence[int], with_random: bool = True) -> list[str]:
+    """The round robin's players, weakest first: random play (unless ``with_random`` is false), then the levels."""
+    return [*(["random"] if with_random else []), *(level_name(level) for level in levels)]
+
+
 def ladder_jobs(game_id: str, levels: Sequence[int], per_pair: int, seed: int, seats: int = 2,
                 with_random: bool = True) -> list[Job]:
     """A round robin of random play (unless ``with_random`` is false) and the levels: ``per_pair`` matches per pair
     of players, one seed per match. The pair's two players take the seats in turn (A, B, A, ...), the first seat
     going to each in turn, so that with more than two seats every match still sets one against the other."""
-    players = [*(["random"] if with_random else []), *(level_name(level) for level in levels)]
+    players = ladder_players(levels, with_random)
     jobs = []
     k = 0
     for i, first in enumerate(players):

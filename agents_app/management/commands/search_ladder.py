@@ -14,9 +14,8 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from agents_app.agents.search.levels import LEVELS, level_name
-from agents_app.evaluations.search_bench import ladder_jobs, play_all, searchable_games
-from agents_app.management.search_options import parse_levels
+from agents_app.agents.search.levels import LEVELS
+from agents_app.evaluations.search_bench import ladder_jobs, ladder_players, play_all, searchable_games
 from gameplay.engines.registry import game_class
 from rating_app.ratings import MatchResult, RatingConfig, rate
 
@@ -44,7 +43,12 @@ class Command(BaseCommand):
         seats = opts["seats"] or spec.min_seats
         if not spec.min_seats <= seats <= spec.max_seats:
             raise CommandError(f"{game_id} is played by {spec.min_seats} to {spec.max_seats}")
-        levels = parse_levels(opts["levels"])
+        try:
+            levels = sorted({int(level) for level in opts["levels"].split(",") if level})
+        except ValueError:
+            raise CommandError("--levels takes numbers, e.g. 1,2,3") from None
+        if not levels or any(level not in LEVELS for level in levels):
+            raise CommandError(f"--levels must name levels among {sorted(LEVELS)}")
         with_random = not opts["without_random"]
         if len(levels) + with_random < 2:
             raise CommandError("a round robin needs two players: name two levels, or keep random")
@@ -58,7 +62,7 @@ class Command(BaseCommand):
         scope = report.scopes[game_id]
         by_agent = {r.agent: r for r in scope.ratings}
         self.stdout.write(f"{'player':10} {'rating':>8} {'90% interval':>20} {'avg score':>10} {'matches':>8}")
-        order = [*(["random"] if with_random else []), *(level_name(level) for level in levels)]
+        order = ladder_players(levels, with_random)
         for name in order:
             r = by_agent.get(name)
             if r is None:
