@@ -4,6 +4,7 @@ own ratings (rating_app.ratings). Matches run in this process or in ``jobs`` pro
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 import statistics
@@ -143,17 +144,21 @@ def ladder_players(levels: Sequence[int], with_random: bool = True) -> list[str]
 
 
 def ladder_jobs(game_id: str, levels: Sequence[int], per_pair: int, seed: int, seats: int = 2,
-                with_random: bool = True) -> list[Job]:
-    """A round robin of random play (unless ``with_random`` is false) and the levels: ``per_pair`` matches per pair
-    of players, one seed per match. The pair's two players take the seats in turn (A, B, A, ...), the first seat
-    going to each in turn, so that with more than two seats every match still sets one against the other."""
+                with_random: bool = True, table: int = 2) -> list[Job]:
+    """A round robin of random play (unless ``with_random`` is false) and the levels, one seed per match:
+    ``per_pair`` matches for every group of ``table`` players (2: every pair; in a game of more seats, 3 or more
+    puts that many different players at each table, so that one match compares more of them). The group's players
+    take the seats in turn (A, B, A, ... or A, B, C, A, ...), the first seat going to each in turn, so that every
+    match sets the group's players against each other and each sits first equally often."""
     players = ladder_players(levels, with_random)
+    if not 2 <= table <= min(len(players), seats):
+        raise ValueError(f"a table of {table} players needs 2 to {min(len(players), seats)}")
     jobs = []
     k = 0
-    for i, first in enumerate(players):
-        for second in players[i + 1:]:
-            for m in range(per_pair):
-                pair = (first, second) if m % 2 == 0 else (second, first)
-                jobs.append((game_id, tuple(pair[s % 2] for s in range(seats)), seed + k))
-                k += 1
+    for group in itertools.combinations(players, table):
+        for m in range(per_pair):
+            turn = m % table
+            order = group[turn:] + group[:turn]
+            jobs.append((game_id, tuple(order[s % table] for s in range(seats)), seed + k))
+            k += 1
     return jobs

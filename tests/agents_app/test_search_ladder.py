@@ -62,3 +62,18 @@ def test_ladder_json_holds_the_report_and_every_match(tmp_path):
     assert [m["agents"] for m in data["matches"]] == [["random", "search-1"], ["search-1", "random"]]
     assert [m["seed"] for m in data["matches"]] == [0, 1]
     assert all(len(m["scores"]) == 2 and abs(sum(m["scores"]) - 1) < 1e-9 for m in data["matches"])
+
+
+def test_a_table_of_three_seats_three_different_players_each_first_in_turn():
+    jobs = ladder_jobs("pit", [1, 2], per_pair=3, seed=0, seats=3, table=3)
+    # random, search-1, search-2: one group of three, each player first once, in turn
+    assert [names for _, names, _ in jobs] == [("random", "search-1", "search-2"),
+                                               ("search-1", "search-2", "random"),
+                                               ("search-2", "random", "search-1")]
+    four = ladder_jobs("are_you_the_traitor", [1, 2, 3], per_pair=4, seed=0, seats=4, table=3)
+    assert len(four) == 4 * 4  # four groups of three among four players
+    assert all(len(set(names)) == 3 and names[3] == names[0] for _, names, _ in four)  # A, B, C, A
+    with pytest.raises(ValueError, match="2 to 3"):
+        ladder_jobs("pit", [1, 2, 3], per_pair=1, seed=0, seats=3, table=4)
+    with pytest.raises(CommandError, match="--table"):
+        call_command("search_ladder", game="santorini", levels="1,2", table=3, stdout=io.StringIO())

@@ -3,9 +3,10 @@
 
     .venv/bin/python manage.py search_ladder --game santorini --per-pair 30 --levels 1,2,3 --jobs 2
 
-In a game of more than two seats the pair of players shares the table (A, B, A, ...) and, as in the platform's
-ratings, every two seats of different players (and, where the game plays in teams, of different teams at the end)
-make one comparison.
+In a game of more than two seats the pair of players shares the table (A, B, A, ...), or with ``--table 3`` (or
+more) every group of three players does (A, B, C, ...): one match then compares three players, not two. As in the
+platform's ratings, every two seats of different players (and, where the game plays in teams, of different teams
+at the end) make one comparison.
 """
 
 from __future__ import annotations
@@ -26,7 +27,10 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--game", required=True)
         parser.add_argument("--levels", default=",".join(str(level) for level in sorted(LEVELS)))
-        parser.add_argument("--per-pair", type=int, default=20, help="matches per pair of players")
+        parser.add_argument("--per-pair", type=int, default=20,
+                            help="matches per pair of players (per group, with --table above 2)")
+        parser.add_argument("--table", type=int, default=2,
+                            help="different players at each table, in a game of more seats (default 2: the pairs)")
         parser.add_argument("--seats", type=int, default=0, help="seats per match (default: the game's fewest)")
         parser.add_argument("--seed", type=int, default=0)
         parser.add_argument("--jobs", type=int, default=1)
@@ -52,8 +56,13 @@ class Command(BaseCommand):
         with_random = not opts["without_random"]
         if len(levels) + with_random < 2:
             raise CommandError("a round robin needs two players: name two levels, or keep random")
-        jobs = ladder_jobs(game_id, levels, opts["per_pair"], opts["seed"], seats, with_random)
-        self.stdout.write(f"{game_id}: {len(jobs)} matches of {seats} seats ({opts['per_pair']} per pair), "
+        table = opts["table"]
+        try:
+            jobs = ladder_jobs(game_id, levels, opts["per_pair"], opts["seed"], seats, with_random, table)
+        except ValueError as error:
+            raise CommandError(f"--table: {error} here") from None
+        group = "pair" if table == 2 else f"group of {table}"
+        self.stdout.write(f"{game_id}: {len(jobs)} matches of {seats} seats ({opts['per_pair']} per {group}), "
                           f"{opts['jobs']} job(s)")
         results = play_all(jobs, opts["jobs"])
         matches = [MatchResult(game_id, names, tuple(r.scores), tuple(r.teams))
