@@ -51,7 +51,8 @@ The hook contract (``base.Capability``; every hook does nothing by default):
   ``to_move_label``).
 
 A new capability: a module here with a ``Capability`` subclass, added to ``CAPABILITIES``, its row above, its
-flag on ``GameSpec`` with its hooks' defaults, and its conformance check (tests/engines/conformance.py).
+flag on ``GameSpec`` with its hooks' defaults (gameplay/engines/optional_hooks.py), and its conformance check
+(tests/engines/conformance_capabilities.py).
 This package imports nothing from selectors or services (they import it), so pages and writes share it without
 an import circle; the one hook that needs a module above them (verdicts: gameplay.writes.announce) imports it late.
 """
