@@ -1,5 +1,6 @@
-"""The scripted OpenAI-compatible "models" of the study-bot acceptance runs (tests/studies/test_study_bots.py):
-they read the prompt the LLM agent sends, as a model would, and answer with seeded choices."""
+"""The scripted OpenAI-compatible "models" of the study-bot acceptance runs (tests/studies/test_study_bots_gnomes.py,
+test_study_bots_santorini.py): they read the prompt the LLM agent sends, as a model would, and answer with seeded
+choices."""
 
 from __future__ import annotations
 

@@ -27,8 +27,8 @@ from gameplay.studies.models import Condition, ParticipantRound
 from gameplay.writes import services
 from gameplay.writes.services import SeatController
 from tests.studies.factories import make_participant, make_study
+from tests.studies.study_bots_support import read_csv
 from tests.studies.test_exports import parse
-from tests.studies.test_study_bots import read_csv
 from tests.support.live_server import ROOT, daphne_server, migrate, server_env
 
 P = {"kind": "participant"}

@@ -12,7 +12,7 @@ import threading
 
 import pytest
 
-from tests.studies.test_study_bots import load_preset_with_its_llm, manage, read_csv
+from tests.studies.study_bots_support import load_preset_with_its_llm, manage, read_csv
 from tests.support.live_server import daphne_server, migrate, server_env
 from tests.support.openai_server import ScriptedReply, scripted_openai_server
 
