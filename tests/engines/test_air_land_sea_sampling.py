@@ -12,8 +12,8 @@ from gameplay.engines.air_land_sea import AirLandSeaGame
 from gameplay.engines.air_land_sea.cards import ALL_IDS
 from gameplay.engines.api import HIDDEN_ACTION
 
+from .air_land_sea_support import act, position
 from .information_sets import check_sample, check_sampling_game
-from .test_air_land_sea import act, position
 
 # Blue (0) holds A1 L2 and has A3 face down in Air and A2 face up in Sea; its A5, destroyed face down, lies at the
 # bottom of the deck. Red (1) holds S4 (seen face up earlier, back in hand by Redeploy) and two cards Blue has not

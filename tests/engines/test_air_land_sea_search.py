@@ -13,7 +13,7 @@ from gameplay.engines.air_land_sea import AirLandSeaGame
 from gameplay.engines.air_land_sea.evaluation import battle_chance
 from tests.engines.evaluation_support import greedy as greedy_on
 
-from .test_air_land_sea import act, position
+from .air_land_sea_support import act, position
 
 
 def mirrored(state):

@@ -14,8 +14,8 @@ import pytest
 from gameplay.engines.arctic_scavengers import ArcticGame, sampling
 from gameplay.engines.arctic_scavengers.knowledge import CONTESTED_KINDS
 
+from .arctic_support import act, new_state, pass_round, to_skirmish_round
 from .information_sets import check_sample, play_on
-from .test_arctic_scavengers import act, new_state, pass_round, to_skirmish_round
 
 
 def samples(state, seat, count=30):

@@ -11,7 +11,7 @@ import time
 import pytest
 
 from gameplay.engines.arctic_scavengers import ArcticGame
-from tests.engines.test_arctic_scavengers import act, new_state, pass_round, set_hand, to_skirmish_round
+from tests.engines.arctic_support import act, new_state, pass_round, set_hand, to_skirmish_round
 
 PER_SEAT = ("decks", "discards", "hands", "kept", "skirmishes_won", "held_known", "junk_known", "last_public")
 

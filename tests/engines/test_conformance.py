@@ -29,7 +29,8 @@ def playouts_of(game_id: str) -> int:
 # Options added to every preset of a game so 200 random playouts stay quick: random Hive games
 # mostly run to the turn cap, so cap them at 100 turns (the default 500-turn cap is exercised in
 # tests/engines/test_hive_conformance.py). Random Gnomes walks rarely find the treasure either; 80 moves
-# still cross most of the maze (the default cap of 200 is exercised in tests/engines/test_gnomes.py).
+# still cross most of the maze (the default cap of 200 is exercised in
+# tests/engines/test_gnomes_observations_and_chat.py).
 # A Boxing bout runs 476 decision points of 15 frames; 20 decision points of 5 frames keep each playout short (full
 # bouts, knockouts and the clock are exercised in tests/engines/test_atari_boxing.py).
 # Sea Battle: 6 turns of 6 orders each; random fleets rarely sink each other that soon (whole battles, to a sinking, are

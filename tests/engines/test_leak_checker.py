@@ -1,9 +1,9 @@
 """The conformance checker itself: it must fail on leaky, forgetful or mis-declared engines.
 
-A tiny throwaway hidden-information game ("word duel") is defined here: each
-seat is dealt a secret word by chance, then seats alternate guessing the other's
-word, passing, re-dealing their own word (a mid-game chance event) or, every
-third action, saying something (a text-only step).
+The leaky and forgetful engines here are variants of the word duel
+(tests/engines/word_duel_support.py), a tiny throwaway hidden-information game:
+each seat is dealt a secret word by chance, then seats alternate guessing the
+other's word, passing, re-dealing their own word or saying something.
 
 A second one ("face down") checks the labels of actions: a seat plays the secret
 word in its hand face down and draws a new one. Worded "Play the apple face down"
@@ -18,19 +18,7 @@ import json
 
 import pytest
 
-from gameplay.engines.api import (
-    Action,
-    ActionLabels,
-    Game,
-    GameSpec,
-    IllegalActionError,
-    MeasureSpec,
-    Observation,
-    OptionSpec,
-    Rules,
-    State,
-    TextAction,
-)
+from gameplay.engines.api import ActionLabels, IllegalActionError, MeasureSpec, Observation, OptionSpec
 from tests.support.face_down import LeakyLabelsGame, PerSeatLabelsGame, PerSeatLabelsState
 
 from .conformance import (
@@ -40,98 +28,7 @@ from .conformance import (
     check_spec,
     random_playout,
 )
-
-WORDS = ("apple", "river", "tiger", "cloud", "maple", "stone")
-MAX_ACTIONS = 9
-
-
-class DuelState(State):
-    def __init__(self, game: Game, seed: int):
-        super().__init__(game, seed)
-        self.words = [self.rng().choice(WORDS) for _ in range(2)]
-        self.count = 0
-        self.winner_seat: int | None = None
-        self.said: list[str] = []
-
-    def current_seats(self):
-        return [] if self.is_terminal() else [self.count % 2]
-
-    def _talk_turn(self) -> bool:
-        return self.count % 3 == 2
-
-    def legal_actions(self, seat):
-        if seat not in self.current_seats() or self._talk_turn():
-            return []
-        # Labels name a guess by its place in WORDS: a label spelling the word would carry a secret value
-        # (the word a seat holds) and the substring leak check cannot tell a guess from a reveal.
-        guesses = [Action(f"guess:{w}", f"Guess word #{i + 1}") for i, w in enumerate(WORDS)]
-        return guesses + [Action("pass", "Pass"), Action("redeal", "Draw a new word")]
-
-    def rule_topics(self, seat, action_id):
-        return ("guessing",)
-
-    def text_actions(self, seat):
-        if seat in self.current_seats() and self._talk_turn():
-            return [TextAction("say", "Say something", hint="any words", max_length=40)]
-        return []
-
-    def validate_text(self, seat, action_id, text):
-        return text.strip()
-
-    def _apply(self, seat, action_id, text):
-        if action_id == "redeal":
-            self.words[seat] = self.rng().choice(WORDS)
-        elif action_id.startswith("guess:") and action_id[6:] == self.words[1 - seat]:
-            self.winner_seat = seat
-        elif action_id == "say":
-            self.said.append(text)
-        self.count += 1
-
-    def is_terminal(self):
-        return self.winner_seat is not None or self.count >= MAX_ACTIONS
-
-    def scores(self):
-        if self.winner_seat is None:
-            return [0.5, 0.5]
-        return [1.0 if s == self.winner_seat else 0.0 for s in range(2)]
-
-    def end_reason(self):
-        if not self.is_terminal():
-            return None
-        if self.winner_seat is None:
-            return f"The {MAX_ACTIONS}-action limit was reached without a right guess."
-        return f"{self.game.seat_name(self.winner_seat)} guessed the other word."
-
-    def secrets(self):
-        # Once the game is over the words may be revealed.
-        return {} if self.is_terminal() else {s: [self.words[s]] for s in range(2)}
-
-    def observation(self, seat):
-        data = {"you": seat, "count": self.count, "said": list(self.said)}
-        if seat is not None:
-            data["your_word"] = self.words[seat]
-        text = f"You hold {data['your_word']}." if seat is not None else "Spectating."
-        return Observation(seat, data, text)
-
-    def _payload(self):
-        return {"words": list(self.words), "count": self.count, "winner": self.winner_seat,
-                "said": list(self.said)}
-
-    def _load_payload(self, payload):
-        self.words = list(payload["words"])
-        self.count = payload["count"]
-        self.winner_seat = payload["winner"]
-        self.said = list(payload["said"])
-
-
-class DuelGame(Game):
-    spec = GameSpec(id="word_duel", name="Word duel", description="test only", min_seats=2,
-                    max_seats=2, perfect_information=False, has_chance=True)
-    state_class = DuelState
-    rules = Rules("Guess the other seat's secret word.", {"guessing": "Guess, pass, draw a new word, or talk."})
-
-    def max_actions(self):
-        return MAX_ACTIONS
+from .word_duel_support import DuelGame, DuelState, duel_with
 
 
 class LeakyDuelState(DuelState):
@@ -211,9 +108,9 @@ def test_playouts_fail_on_leaky_game_and_pass_on_correct_one():
 
 def test_an_end_reason_is_required_at_the_end_and_refused_before():
     with pytest.raises(AssertionError, match="gives no end_reason"):
-        random_playout(_duel_with(state_methods={"end_reason": lambda self: None})(), seed=1)
+        random_playout(duel_with(state_methods={"end_reason": lambda self: None})(), seed=1)
     with pytest.raises(AssertionError, match="end_reason before the end"):
-        random_playout(_duel_with(state_methods={"end_reason": lambda self: "Over."})(), seed=1)
+        random_playout(duel_with(state_methods={"end_reason": lambda self: "Over."})(), seed=1)
 
 
 def test_playouts_fail_when_payload_forgets_state():
@@ -299,13 +196,6 @@ def test_label_check_uses_the_secrets_before_and_after_the_action():
 
 # --- declared capabilities: a mis-declared engine fails ------------------------------------------------------
 
-
-def _duel_with(spec_changes: dict | None = None, state_methods: dict | None = None, game_methods: dict | None = None):
-    state_cls = type("VariantDuelState", (DuelState,), dict(state_methods or {}))
-    attrs = {"spec": dataclasses.replace(DuelGame.spec, **(spec_changes or {})), "state_class": state_cls}
-    return type("VariantDuelGame", (DuelGame,), {**attrs, **(game_methods or {})})
-
-
 MEASURES = (MeasureSpec("guesses", "Actions so far."), MeasureSpec("won", "This seat won.", kind="bool"))
 
 
@@ -314,40 +204,40 @@ def _good_measures(self, seat):
 
 
 def test_declared_measures_pass_and_wrong_names_or_kinds_fail():
-    check_playouts(_duel_with({"measures": MEASURES}, {"measures": _good_measures}), n_playouts=20)
+    check_playouts(duel_with({"measures": MEASURES}, {"measures": _good_measures}), n_playouts=20)
     with pytest.raises(AssertionError, match="the spec declares"):
-        random_playout(_duel_with({"measures": MEASURES})(), seed=1)  # declared, but the default returns {}
+        random_playout(duel_with({"measures": MEASURES})(), seed=1)  # declared, but the default returns {}
     wrong_kind = {"measures": lambda self, seat: {"guesses": str(self.count), "won": False}}
     with pytest.raises(AssertionError, match="must be a number"):
-        random_playout(_duel_with({"measures": MEASURES}, wrong_kind)(), seed=1)
+        random_playout(duel_with({"measures": MEASURES}, wrong_kind)(), seed=1)
     number_for_bool = {"measures": lambda self, seat: {"guesses": self.count, "won": 0}}
     with pytest.raises(AssertionError, match="must be a bool"):
-        random_playout(_duel_with({"measures": MEASURES}, number_for_bool)(), seed=1)
+        random_playout(duel_with({"measures": MEASURES}, number_for_bool)(), seed=1)
 
 
 def test_undeclared_or_missing_pictures_fail():
     png = b"\x89PNG\r\n\x1a\n..."
     drawn = {"observation_image": lambda self, observation, *, coords=False: png}
     with pytest.raises(AssertionError, match="does not declare has_image"):
-        random_playout(_duel_with(game_methods=drawn)(), seed=1)
+        random_playout(duel_with(game_methods=drawn)(), seed=1)
     with pytest.raises(AssertionError, match="must be PNG bytes"):
-        random_playout(_duel_with({"has_image": True})(), seed=1)
-    random_playout(_duel_with({"has_image": True}, game_methods=drawn)(), seed=1)
+        random_playout(duel_with({"has_image": True})(), seed=1)
+    random_playout(duel_with({"has_image": True}, game_methods=drawn)(), seed=1)
     # Asked for cell labels, a picture is still a PNG (a game without labels to draw ignores the request).
     unlabelled = {"observation_image": lambda self, observation, *, coords=False: None if coords else png}
     with pytest.raises(AssertionError, match=r"coords=True\) of seat .* must be PNG bytes"):
-        random_playout(_duel_with({"has_image": True}, game_methods=unlabelled)(), seed=1)
+        random_playout(duel_with({"has_image": True}, game_methods=unlabelled)(), seed=1)
 
 
 def test_chat_rounds_and_spec_consistency():
     with pytest.raises(AssertionError, match="chat_enabled"):
-        check_spec(_duel_with(game_methods={"chat_enabled": lambda self: True})())
+        check_spec(duel_with(game_methods={"chat_enabled": lambda self: True})())
     with pytest.raises(AssertionError, match="chat_in_state needs has_chat"):
-        check_spec(_duel_with({"chat_in_state": True})())
+        check_spec(duel_with({"chat_in_state": True})())
     with pytest.raises(AssertionError, match="does not declare round_sequence"):
-        check_spec(_duel_with(game_methods={"next_round_options": lambda self: {}})())
+        check_spec(duel_with(game_methods={"next_round_options": lambda self: {}})())
     with pytest.raises(AssertionError, match="not valid options"):
-        check_spec(_duel_with({"round_sequence": True},
+        check_spec(duel_with({"round_sequence": True},
                               game_methods={"next_round_options": lambda self: {"no_such_option": 1}})())
 
 
@@ -356,8 +246,8 @@ def test_chat_rounds_and_spec_consistency():
 def test_an_option_without_a_readable_label_fails(label, problem):
     option = OptionSpec("max_guesses", 5, "Guesses before a draw.", int, bounds=(1, 9), label=label)
     with pytest.raises(AssertionError, match=problem):
-        check_spec(_duel_with({"options": (option,)})())
-    check_spec(_duel_with({"options": (dataclasses.replace(option, label="Guesses before a draw"),)})())
+        check_spec(duel_with({"options": (option,)})())
+    check_spec(duel_with({"options": (dataclasses.replace(option, label="Guesses before a draw"),)})())
 
 
 def _store_chat(self, seat, text):
@@ -366,11 +256,11 @@ def _store_chat(self, seat, text):
 
 def test_chat_in_state_must_store_and_undeclared_storage_fails():
     chat = {"has_chat": True, "chat_in_state": True}
-    random_playout(_duel_with(chat, {"record_message": _store_chat})(), seed=1)
+    random_playout(duel_with(chat, {"record_message": _store_chat})(), seed=1)
     with pytest.raises(AssertionError, match="did not store"):
-        random_playout(_duel_with(chat)(), seed=1)  # declared, but the default stores nothing
+        random_playout(duel_with(chat)(), seed=1)  # declared, but the default stores nothing
     with pytest.raises(AssertionError, match="does not declare chat_in_state"):
-        random_playout(_duel_with({"has_chat": True}, {"record_message": _store_chat})(), seed=1)
+        random_playout(duel_with({"has_chat": True}, {"record_message": _store_chat})(), seed=1)
 
 
 def _parse_guess(self, text):
@@ -381,13 +271,13 @@ def _parse_guess(self, text):
 
 def test_typed_moves_must_round_trip_and_refuse_garbage():
     typed = {"typed_moves": "guesses"}
-    finals = check_playouts(_duel_with(typed, {"parse_move": _parse_guess}), n_playouts=20,
+    finals = check_playouts(duel_with(typed, {"parse_move": _parse_guess}), n_playouts=20,
                             text_of=lambda state, action: action.id if action.id.startswith("guess:") else None)
     assert len(finals) == 20
     with pytest.raises(AssertionError, match="refused the legal move"):  # declared; the default parses nothing
-        random_playout(_duel_with(typed)(), seed=1)
+        random_playout(duel_with(typed)(), seed=1)
     lenient = {"parse_move": lambda self, text: "pass"}
     with pytest.raises(AssertionError, match="parse_move"):
-        random_playout(_duel_with(typed, lenient)(), seed=1)
+        random_playout(duel_with(typed, lenient)(), seed=1)
     with pytest.raises(AssertionError, match="declares no typed_moves"):
-        random_playout(_duel_with(state_methods={"parse_move": _parse_guess})(), seed=1)
+        random_playout(duel_with(state_methods={"parse_move": _parse_guess})(), seed=1)

@@ -14,7 +14,7 @@ from gameplay.engines.pit import PitGame, sampling
 from gameplay.engines.pit.cards import size
 
 from .information_sets import check_sample, play_on
-from .test_pit import GAMEBENCH, state_with
+from .pit_support import GAMEBENCH, state_with
 
 
 def samples(state, seat, count=40):

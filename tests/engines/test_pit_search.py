@@ -11,7 +11,7 @@ import time
 import pytest
 
 from gameplay.engines.pit import PitGame
-from tests.engines.test_pit import GAMEBENCH, state_with
+from tests.engines.pit_support import GAMEBENCH, state_with
 
 MIXED = ["wheat"] * 3 + ["barley"] * 3 + ["corn"] * 3
 

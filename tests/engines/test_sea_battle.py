@@ -14,17 +14,10 @@ from gameplay.engines.sea_battle import SeaBattleGame, SeaBattleState
 from gameplay.engines.sea_battle.board import ORDER_IDS, Ship
 
 from .conformance import check_observation_leaks, check_playouts, check_round_trip
+from .sea_battle_support import position
 
 # Harmless filler: a far-off ship that stays and fires into open water.
 FAR = {"R": ("R3", 0, 20, 18, "N"), "B": ("B3", 1, 20, 4, "N")}
-
-
-def position(ships: list[tuple], rocks: tuple = (), **options) -> SeaBattleState:
-    """A state with exactly these ships (id, team, x, y, heading[, damage]) and interior rocks."""
-    state = SeaBattleGame(options).new_initial_state(0)
-    state.ships = [Ship(*s) for s in ships]
-    state.rocks = sorted(rocks)
-    return state
 
 
 def play_turn(state: SeaBattleState, orders: dict[str, str], default: str = "stay_L") -> None:

@@ -11,7 +11,7 @@ import pytest
 from gameplay.engines.sea_battle import SeaBattleGame
 from gameplay.engines.sea_battle.board import ORDER_IDS
 
-from .test_sea_battle import position
+from .sea_battle_support import position
 
 
 def mirrored(state):
