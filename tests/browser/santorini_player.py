@@ -1,6 +1,9 @@
-"""Plays Santorini through the page, the way a person does: clicks on highlighted squares."""
+"""Starts a Santorini match from the new-match form and plays it through the page, the way a person does: clicks on
+highlighted squares."""
 
 from __future__ import annotations
+
+import re
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
@@ -72,3 +75,13 @@ def wait_until_playable(page, timeout: int = 30_000) -> None:
 def result_text(page) -> str | None:
     result = page.locator("#result")
     return result.inner_text() if result.count() else None
+
+
+def start_match(page, server_url: str, seat_1: str) -> None:
+    page.goto(server_url + "/")
+    page.get_by_role("link", name="New Santorini match").click()
+    page.get_by_label("Player 2").select_option(seat_1)
+    page.get_by_role("button", name="Start match").click()
+    page.wait_for_url(re.compile(r"/play/[\w-]+/$"))
+    page.wait_for_selector("#board .santorini .cell")
+    wait_until_live(page)  # the websocket delivered a live board

@@ -15,20 +15,13 @@ from pathlib import Path
 
 import pytest
 
+from tests.browser.journey_support import manage, serious_violations
 from tests.browser.santorini_player import wait_until_live
-from tests.browser.test_study_journeys import manage
 from tests.support.live_server import daphne_server, migrate, server_env
 from tests.support.presets import GNOMES_LLM_AGENT
 
 ROOT = Path(__file__).resolve().parents[2]
-AXE = (ROOT / "tests" / "support" / "vendor" / "axe.min.js").read_text(encoding="utf-8")
 GNOMES_PRESET = ROOT / "fixtures" / "studies" / "gnomes_seeds003.json"
-SERIOUS = ("serious", "critical")
-RUN_AXE = """async () => {
-  const result = await axe.run(document, {resultTypes: ['violations']});
-  return result.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
-    nodes: v.nodes.slice(0, 4).map(n => n.target.join(' ') + ' :: ' + n.failureSummary)}));
-}"""
 
 
 # The study's comprehension check and a question of every kind after its Likert items (issue 38, point 6).
@@ -70,11 +63,6 @@ def axe_page(chromium):
     page.set_default_timeout(15_000)
     yield page
     context.close()
-
-
-def serious_violations(page) -> list[dict]:
-    page.add_script_tag(content=AXE)
-    return [v for v in page.evaluate(RUN_AXE) if v["impact"] in SERIOUS]
 
 
 def check(page, label: str, found: dict) -> None:

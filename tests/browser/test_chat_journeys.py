@@ -4,8 +4,7 @@ back to the board."""
 
 from __future__ import annotations
 
-from tests.browser.santorini_player import wait_until_live
-from tests.browser.test_santorini_journeys import start_match
+from tests.browser.santorini_player import start_match, wait_until_live
 
 NEWEST_IN_VIEW = """() => {
   const log = document.getElementById('chat-log');

@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 
 from .conftest import ARTIFACTS
+from .journey_support import serious_violations
 from .new_match import phone, wait_version
-from .test_accessibility import serious_violations
 
 SEED = 42
 

@@ -17,9 +17,8 @@ from pathlib import Path
 import pytest
 
 from tests.browser.conftest import ARTIFACTS
-from tests.browser.santorini_player import click_something, wait_for_board_change, wait_until_live
-from tests.browser.test_santorini_journeys import start_match
-from tests.browser.test_study_journeys import manage
+from tests.browser.journey_support import manage
+from tests.browser.santorini_player import click_something, start_match, wait_for_board_change, wait_until_live
 from tests.support.live_server import daphne_server, migrate, server_env
 
 ROOT = Path(__file__).resolve().parents[2]

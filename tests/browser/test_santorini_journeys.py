@@ -10,8 +10,8 @@ from tests.browser.santorini_player import (
     click_climbing,
     click_something,
     result_text,
+    start_match,
     wait_for_board_change,
-    wait_until_live,
     wait_until_playable,
 )
 
@@ -21,16 +21,6 @@ TITLE_FOLLOWS_TURN = """() => document.title.startsWith('(Your turn) ') ===
 # Why a game of the published rules ended, as the status line adds it after who won (SantoriniState.end_reason).
 ENDING = (r"(Player [12]'s worker [ABab] moved up from level 2 onto level 3 on [A-E][1-5]\.|"
           r"Player [12] had no legal move: both workers were blocked in\.)")
-
-
-def start_match(page, server_url: str, seat_1: str) -> None:
-    page.goto(server_url + "/")
-    page.get_by_role("link", name="New Santorini match").click()
-    page.get_by_label("Player 2").select_option(seat_1)
-    page.get_by_role("button", name="Start match").click()
-    page.wait_for_url(re.compile(r"/play/[\w-]+/$"))
-    page.wait_for_selector("#board .santorini .cell")
-    wait_until_live(page)  # the websocket delivered a live board
 
 
 def test_person_beats_or_loses_to_random_agent_on_a_phone(phone_page, server_url):

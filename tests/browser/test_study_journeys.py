@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 import time
 from collections import Counter
 from pathlib import Path
@@ -26,8 +24,9 @@ import pytest
 from gameplay.engines.gnomes.layouts import default_layouts
 from gameplay.engines.gnomes.maze import ACTIONS, Maze, neighbour
 from tests.browser.conftest import ARTIFACTS
+from tests.browser.gnomes_player import my_next_move, token_on, turn_on
+from tests.browser.journey_support import manage
 from tests.browser.santorini_player import click_something, wait_for_board_change
-from tests.browser.test_gnomes_journeys import my_next_move, token_on, turn_on
 from tests.support.live_server import daphne_server, migrate, server_env
 from tests.support.openai_server import ScriptedReply, scripted_openai_server
 from tests.support.presets import GNOMES_LLM_AGENT
@@ -45,10 +44,6 @@ def first_listed_action(body) -> ScriptedReply:
     found = _LISTED.findall(text)
     return ScriptedReply.text({"action": found[-1]} if found else {"explain": "moves"})
 SIDE_A = Maze(9, default_layouts().walls[0])  # the participant's side (seat 0) in the preset
-
-
-def manage(env: dict, *args: str) -> None:
-    subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env, check=True, capture_output=True)
 
 
 @pytest.fixture(scope="module")

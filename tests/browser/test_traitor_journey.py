@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from .conftest import ARTIFACTS
+from .journey_support import serious_violations
 from .new_match import phone, wait_version
 
 SEED = 1
@@ -204,8 +205,6 @@ def test_one_person_plays_by_keyboard_against_three_random_agents(chromium, serv
     """Player 1 against three random agents, keyboard only (type and Enter to speak, Space and Enter to pick and
     confirm a Stop, Enter on the Magic Ring step), until the two-round game ends; axe-core finds no serious or
     critical violation on the talk, resolution and end boards."""
-    from tests.browser.test_accessibility import serious_violations
-
     context = chromium.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
                                    bypass_csp=True)  # bypass_csp only to inject axe, as test_accessibility does
     page = context.new_page()

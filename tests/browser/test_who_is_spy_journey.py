@@ -18,7 +18,7 @@ import sys
 
 from tests.agents_app.table_model import TableModel
 from tests.browser.conftest import ARTIFACTS
-from tests.browser.test_accessibility import serious_violations
+from tests.browser.journey_support import serious_violations
 from tests.support.live_server import ROOT, daphne_server, migrate, server_env
 from tests.support.openai_server import ScriptedReply, scripted_openai_server
 
