@@ -77,3 +77,24 @@ def test_a_table_of_three_seats_three_different_players_each_first_in_turn():
         ladder_jobs("pit", [1, 2, 3], per_pair=1, seed=0, seats=3, table=4)
     with pytest.raises(CommandError, match="--table"):
         call_command("search_ladder", game="santorini", levels="1,2", table=3, stdout=io.StringIO())
+
+
+def test_saved_runs_are_rated_together_and_a_run_rates_as_it_printed(tmp_path):
+    first, second = tmp_path / "a.json", tmp_path / "b.json"
+    played = io.StringIO()
+    call_command("search_ladder", game="santorini", levels="1", per_pair=2, bootstrap=50, json=str(first),
+                 stdout=played)
+    call_command("search_ladder", game="santorini", levels="1", per_pair=2, bootstrap=50, seed=100, json=str(second),
+                 stdout=io.StringIO())
+    again = io.StringIO()
+    call_command("search_ladder", game="santorini", rate=[str(first)], bootstrap=50, stdout=again)
+    # the same matches and bootstrap seed: the same table, line for line, under a different first line
+    assert again.getvalue().splitlines()[1:] == played.getvalue().splitlines()[1:]
+    both = io.StringIO()
+    call_command("search_ladder", game="santorini", rate=[str(first), str(second)], bootstrap=50, stdout=both)
+    assert "santorini: 4 saved matches from 2 file(s)" in both.getvalue()
+    assert [line.split()[-1] for line in both.getvalue().splitlines()[2:4]] == ["4", "4"]  # matches per player
+    with pytest.raises(CommandError, match="share match seeds"):
+        call_command("search_ladder", game="santorini", rate=[str(first), str(first)], stdout=io.StringIO())
+    with pytest.raises(CommandError, match="no saved matches of pit"):
+        call_command("search_ladder", game="pit", rate=[str(first)], stdout=io.StringIO())

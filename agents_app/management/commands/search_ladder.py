@@ -12,6 +12,7 @@ at the end) make one comparison.
 from __future__ import annotations
 
 import json
+from collections import Counter
 
 from django.core.management.base import BaseCommand, CommandError
 
@@ -38,11 +39,30 @@ class Command(BaseCommand):
         parser.add_argument("--json", default="", help="also write the rating report and the matches to this file")
         parser.add_argument("--without-random", action="store_true",
                             help="the levels only (e.g. --levels 2,3: those two head to head)")
+        parser.add_argument("--rate", nargs="+", default=[], metavar="FILE",
+                            help="play nothing: rate the matches saved by earlier runs' --json, together")
 
     def handle(self, *args, **opts):
         game_id = opts["game"]
         if game_id not in searchable_games():
             raise CommandError(f"{game_id} is not searchable; searchable: {', '.join(searchable_games())}")
+        if opts["rate"]:
+            matches, seeds = self._saved(game_id, opts["rate"])
+            self.stdout.write(f"{game_id}: {len(matches)} saved matches from {len(opts['rate'])} file(s)")
+        else:
+            matches, seeds = self._played(game_id, opts)
+        report = rate(matches, RatingConfig(bootstrap=opts["bootstrap"], seed=opts["seed"]))
+        self._print(report.scopes[game_id], matches)
+        if opts["json"]:
+            # The matches too, so that the round robin can be rated again (other settings) without replaying it.
+            data = {**report.to_json(), "matches": [
+                {"agents": list(m.agents), "scores": list(m.scores),
+                 "teams": list(m.teams) if m.teams else None, "seed": seed}
+                for m, seed in zip(matches, seeds, strict=True)]}
+            with open(opts["json"], "w", encoding="utf-8") as handle:
+                json.dump(data, handle, indent=2)
+
+    def _played(self, game_id: str, opts) -> tuple[list[MatchResult], list[int]]:
         spec = game_class(game_id).spec
         seats = opts["seats"] or spec.min_seats
         if not spec.min_seats <= seats <= spec.max_seats:
@@ -67,11 +87,35 @@ class Command(BaseCommand):
         results = play_all(jobs, opts["jobs"])
         matches = [MatchResult(game_id, names, tuple(r.scores), tuple(r.teams))
                    for (_, names, _), r in zip(jobs, results, strict=True)]
-        report = rate(matches, RatingConfig(bootstrap=opts["bootstrap"], seed=opts["seed"]))
-        scope = report.scopes[game_id]
+        return matches, [seed for _, _, seed in jobs]
+
+    def _saved(self, game_id: str, paths: list[str]) -> tuple[list[MatchResult], list[int]]:
+        """The matches saved by earlier runs' --json (runs split over processes, say), each seed once: a match
+        counted twice would narrow the intervals with no new evidence."""
+        matches, seeds = [], []
+        for path in paths:
+            try:
+                with open(path, encoding="utf-8") as handle:
+                    data = json.load(handle)
+            except (OSError, ValueError) as error:
+                raise CommandError(f"{path}: {error}") from None
+            if game_id not in data.get("scopes", {}) or "matches" not in data:
+                raise CommandError(f"{path} holds no saved matches of {game_id}")
+            for saved in data["matches"]:
+                teams = tuple(saved["teams"]) if saved["teams"] else None
+                matches.append(MatchResult(game_id, tuple(saved["agents"]), tuple(saved["scores"]), teams))
+                seeds.append(saved["seed"])
+        repeated = sorted(seed for seed, count in Counter(seeds).items() if count > 1)
+        if repeated:
+            raise CommandError(f"the files share match seeds ({', '.join(map(str, repeated[:5]))}, ...): "
+                               "the same matches would count twice; give the runs different --seed")
+        return matches, seeds
+
+    def _print(self, scope, matches: list[MatchResult]) -> None:
         by_agent = {r.agent: r for r in scope.ratings}
         self.stdout.write(f"{'player':10} {'rating':>8} {'90% interval':>20} {'avg score':>10} {'matches':>8}")
-        order = ladder_players(levels, with_random)
+        names = {name for m in matches for name in m.agents}
+        order = [name for name in ladder_players(sorted(LEVELS)) if name in names]
         for name in order:
             r = by_agent.get(name)
             if r is None:
@@ -84,11 +128,3 @@ class Command(BaseCommand):
         apart = [f"{a.agent}<{b.agent}" for a, b in zip(rated, rated[1:], strict=False) if a.high < b.low]
         self.stdout.write(f"strictly increasing by level: {'yes' if increasing else 'no'}; "
                           f"adjacent pairs with 90% intervals apart: {', '.join(apart) or 'none'}")
-        if opts["json"]:
-            # The matches too, so that the round robin can be rated again (other settings) without replaying it.
-            data = {**report.to_json(), "matches": [
-                {"agents": list(m.agents), "scores": list(m.scores),
-                 "teams": list(m.teams) if m.teams else None, "seed": seed}
-                for m, (_, _, seed) in zip(matches, jobs, strict=True)]}
-            with open(opts["json"], "w", encoding="utf-8") as handle:
-                json.dump(data, handle, indent=2)
