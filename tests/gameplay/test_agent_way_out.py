@@ -22,7 +22,7 @@ from gameplay.studies.models import Participant
 from gameplay.web.rendering import seat_fragments
 from gameplay.writes import services
 from gameplay.writes.services import AGENT_SILENT_REASON, SeatController, ServiceError
-from tests.studies.test_journey import agent_condition, consent, make_study, participant_url
+from tests.studies.journey_support import agent_condition, consent, make_study, participant_url
 
 pytestmark = pytest.mark.django_db
 

@@ -16,7 +16,7 @@ from django.urls import reverse
 from gameplay.models import Match, SeatClaim
 from gameplay.studies.models import Participant
 from gameplay.web import rate_limits
-from tests.studies.test_journey import eager_celery, make_study  # noqa: F401 (eager_celery is an autouse fixture)
+from tests.studies.journey_support import eager_celery, make_study  # noqa: F401 (eager_celery is an autouse fixture)
 
 pytestmark = pytest.mark.django_db
 ADDRESSES = (f"198.51.100.{n}" for n in itertools.count(1))  # one address per client: limits are per address

@@ -12,6 +12,7 @@ from django.test import Client
 
 from gameplay.models import Event, Match, SeatClaim
 from tests.gameplay.ws_support import ORIGIN, TIMEOUT, open_socket
+from tests.studies.journey_support import make_study, participant_url, started
 from tests.support.db_writes import writes_during
 
 pytestmark = pytest.mark.django_db
@@ -170,9 +171,6 @@ async def test_a_study_rounds_seat_opens_only_in_its_participants_browser(layer)
     """Issue 37, point 4: a study round's seat link was a bearer link (its page and socket opened in any browser).
     The seat is held by the participant's browser (bound by the study session), which its round page hands the
     seat's cookie."""
-    from tests.studies.test_journey import make_study, participant_url
-    from tests.studies.test_participant_access import started
-
     def set_up():
         mine = Client()
         me = started(mine, make_study())

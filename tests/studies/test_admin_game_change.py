@@ -15,7 +15,7 @@ from django.test import Client
 
 from gameplay.engines.registry import game_class
 from gameplay.studies.models import Study
-from tests.studies.test_admin import ADD, errors_near
+from tests.studies.admin_support import ADD, errors_near
 
 pytestmark = pytest.mark.django_db
 

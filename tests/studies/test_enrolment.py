@@ -13,7 +13,8 @@ from django.urls import reverse
 from gameplay.studies import services, validation
 from gameplay.studies.forms import EntryParams
 from gameplay.studies.models import Participant, Study
-from tests.studies.test_journey import (  # noqa: F401 (eager_celery is an autouse fixture)
+from tests.studies.admin_support import ADD, errors_near, study_post
+from tests.studies.journey_support import (  # noqa: F401 (eager_celery is an autouse fixture)
     PROLIFIC,
     agent_condition,
     consent,
@@ -141,8 +142,6 @@ class TestDeclines:
 
 class TestAdminForm:
     def test_the_enrolment_rules_are_edited_and_checked_in_the_admin(self, admin_client):
-        from tests.studies.test_admin import ADD, errors_near, study_post
-
         data = study_post(require_pid="on")
         data.pop("read_url_ids")
         html = admin_client.post(ADD, data).content.decode()

@@ -26,9 +26,9 @@ from gameplay.studies.measures import participant_code
 from gameplay.studies.models import Condition, ParticipantRound
 from gameplay.writes import services
 from gameplay.writes.services import SeatController
+from tests.studies.exports_support import parse
 from tests.studies.factories import make_participant, make_study
 from tests.studies.study_bots_support import read_csv
-from tests.studies.test_exports import parse
 from tests.support.live_server import ROOT, daphne_server, migrate, server_env
 
 P = {"kind": "participant"}

@@ -3,7 +3,6 @@ dashboard's counts, and no participant or seat token anywhere in any file."""
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 import zipfile
@@ -18,16 +17,11 @@ from gameplay.engines.registry import create_game
 from gameplay.models import Event, Seat
 from gameplay.studies import dashboard, exports, measures, participant_measures, words
 from gameplay.studies.models import Condition, Participant, ParticipantRound, Study, SurveyAnswer
+from tests.studies.exports_support import parse
 from tests.studies.factories import TURN_CAP, build_study, make_participant, make_study, play_round, route
 
 pytestmark = pytest.mark.django_db
 Step = Participant.Step
-
-
-def parse(data: bytes) -> tuple[list[str], list[dict]]:
-    reader = csv.DictReader(io.StringIO(data.decode("utf-8"), newline=""))
-    rows = list(reader)
-    return reader.fieldnames, rows
 
 
 @pytest.fixture

@@ -14,13 +14,13 @@ from gameplay.engines.api import Action, Game, GameSpec, Observation, OptionSpec
 from gameplay.engines.registry import GAMES
 from gameplay.models import Match
 from gameplay.studies.models import PairingTicket, ParticipantRound
-from tests.studies.test_journey import (  # noqa: F401
+from tests.studies.journey_support import (  # noqa: F401
     consent,
     eager_celery,
     make_study,
     participant_url,
 )
-from tests.studies.test_pairing import age_ticket
+from tests.studies.pairing_support import age_ticket
 
 pytestmark = pytest.mark.django_db
 

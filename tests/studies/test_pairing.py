@@ -11,7 +11,7 @@ from django.utils import timezone
 from gameplay.models import Match
 from gameplay.studies import pairing
 from gameplay.studies.models import PairingTicket, Participant, ParticipantRound, Study
-from tests.studies.test_journey import (  # noqa: F401 (eager_celery is an autouse fixture)
+from tests.studies.journey_support import (  # noqa: F401 (eager_celery is an autouse fixture)
     consent,
     eager_celery,
     make_study,
@@ -19,31 +19,9 @@ from tests.studies.test_journey import (  # noqa: F401 (eager_celery is an autou
     people_condition,
     play_out,
 )
+from tests.studies.pairing_support import HUMAN, age_ticket, arrive
 
 pytestmark = pytest.mark.django_db
-
-HUMAN = [people_condition("human", chat=True)]
-
-
-def arrive(study, pid: str) -> tuple[Client, Participant]:
-    """Consent and finish the instructions: that POST joins the waiting room of round 1 (and pairs at once if
-    it can); then open the waiting page, which only reads."""
-    client = Client()
-    participant = consent(client, study, PROLIFIC_PID=pid)
-    response = client.post(participant_url("instructions", participant))
-    assert response["Location"] in (
-        participant_url("wait", participant, n=1),
-        participant_url("round", participant, n=1),
-    )
-    assert client.get(response["Location"]).status_code in (200, 302)
-    return client, participant
-
-
-def age_ticket(participant: Participant, seconds: int) -> None:
-    """Pretend the participant has been waiting ``seconds`` already (instead of sleeping through it)."""
-    PairingTicket.objects.filter(participant=participant).update(
-        created_at=timezone.now() - timedelta(seconds=seconds)
-    )
 
 
 class TestPairing:

@@ -12,7 +12,7 @@ from django.utils import timezone
 from gameplay.studies import measures
 from gameplay.studies.models import PairingTicket, ParticipantRound, Study
 from gameplay.studies.presets import PresetError, load_preset
-from tests.studies.test_journey import (  # noqa: F401 (eager_celery is an autouse fixture)
+from tests.studies.journey_support import (  # noqa: F401 (eager_celery is an autouse fixture)
     agent_condition,
     consent,
     eager_celery,
@@ -21,7 +21,7 @@ from tests.studies.test_journey import (  # noqa: F401 (eager_celery is an autou
     people_condition,
     play_out,
 )
-from tests.studies.test_pairing import HUMAN, age_ticket, arrive
+from tests.studies.pairing_support import HUMAN, age_ticket, arrive
 
 pytestmark = pytest.mark.django_db
 HX = {"HTTP_HX_REQUEST": "true"}

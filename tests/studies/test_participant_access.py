@@ -16,24 +16,16 @@ from gameplay.reads.selectors import state_of
 from gameplay.studies import selectors
 from gameplay.studies.models import Participant
 from gameplay.writes import services as match_services
-from tests.studies.test_journey import (  # noqa: F401 (eager_celery is an autouse fixture)
+from tests.studies.journey_support import (  # noqa: F401 (eager_celery is an autouse fixture)
     PROLIFIC,
     consent,
     eager_celery,
     make_study,
     participant_url,
+    started,
 )
 
 pytestmark = pytest.mark.django_db
-
-
-def started(client: Client, study, **params) -> Participant:
-    """A participant who agreed and is in round 1 (its match created)."""
-    participant = consent(client, study, **params)
-    client.post(participant_url("instructions", participant))
-    client.get(participant_url("round", participant, n=1))
-    participant.refresh_from_db()
-    return participant
 
 
 class TestBinding:

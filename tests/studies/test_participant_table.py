@@ -12,8 +12,8 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from gameplay.studies.participant_table import participant_rows
+from tests.studies.admin_support import user_client
 from tests.studies.factories import make_participant, make_study, play_round
-from tests.studies.test_research_access import user_client
 
 pytestmark = pytest.mark.django_db
 

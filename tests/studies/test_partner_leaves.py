@@ -15,13 +15,13 @@ from django.conf import settings
 from gameplay.models import Event, Match
 from gameplay.studies.models import ParticipantRound, Study
 from gameplay.web import presence
-from tests.studies.test_journey import (  # noqa: F401 (eager_celery is an autouse fixture)
+from tests.studies.journey_support import (  # noqa: F401 (eager_celery is an autouse fixture)
     eager_celery,
     make_study,
     participant_url,
     people_condition,
 )
-from tests.studies.test_pairing import arrive
+from tests.studies.pairing_support import arrive
 
 pytestmark = pytest.mark.django_db
 

@@ -21,9 +21,9 @@ from gameplay.studies.bots.journey import Journey, page_kind
 from gameplay.studies.models import ComprehensionAnswer, Participant, ParticipantRound, Study, SurveyAnswer
 from gameplay.studies.validation import study_errors
 from tests.studies import factories
-from tests.studies.test_admin import ADD, admin_client, errors_near, study_post  # noqa: F401 (a fixture)
-from tests.studies.test_journey import consent, eager_celery, make_study, participant_url  # noqa: F401
-from tests.studies.test_validation import condition, study
+from tests.studies.admin_support import ADD, admin_client, errors_near, study_post  # noqa: F401 (a fixture)
+from tests.studies.journey_support import consent, eager_celery, make_study, participant_url  # noqa: F401
+from tests.studies.validation_support import condition, study
 from tests.support.presets import STUDIES
 
 pytestmark = pytest.mark.django_db

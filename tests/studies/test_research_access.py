@@ -7,13 +7,13 @@ import io
 import zipfile
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import NoReverseMatch, reverse
 from django.utils.html import escape
 
 from gameplay.engines.registry import create_game
 from gameplay.studies import exports, researcher_urls
+from tests.studies.admin_support import user_client
 from tests.studies.factories import make_participant, make_study, play_round
 
 pytestmark = pytest.mark.django_db
@@ -33,13 +33,6 @@ def study():
     p = make_participant(study, "A-Mute", step="survey")
     play_round([p], 0, agent="gnomes-mute", duration_s=30)
     return study
-
-
-def user_client(username: str = "someone", **flags) -> Client:
-    user = get_user_model().objects.create_user(username, password="pw", **flags)
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def participant_client(study) -> Client:

@@ -20,7 +20,7 @@ from gameplay.studies.models import Condition, ParticipantRound, Study
 from gameplay.web.rendering import seat_fragments
 from gameplay.writes import services as match_services
 from tests.studies.factories import make_participant
-from tests.studies.test_journey import participant_url
+from tests.studies.journey_support import participant_url
 
 pytestmark = pytest.mark.django_db
 

@@ -12,21 +12,9 @@ from gameplay.studies.models import Study
 from gameplay.studies.presets import PresetError, load_preset, read_preset
 from gameplay.studies.questionnaire_validation import likert_errors
 from gameplay.studies.validation import condition_errors, study_errors
+from tests.studies.validation_support import LIKERT, ME, OTHER, RANDOM, condition, study
 
 pytestmark = pytest.mark.django_db
-
-ME, OTHER = {"kind": "participant"}, {"kind": "participant"}
-RANDOM = {"kind": "agent", "agent": "random"}
-LIKERT = [{"key": "fun", "prompt": "Fun?", "low": "No", "high": "Yes"}]
-
-
-def study(**fields) -> dict:
-    return {"game_id": "santorini", "rounds": [{}, {}], "likert_items": LIKERT, "likert_scale": 5,
-            "pairing_timeout_action": "agent", "pairing_fallback_agent": "random", **fields}
-
-
-def condition(key="c", seats=(ME, RANDOM), options=None) -> dict:
-    return {"key": key, "seats": list(seats), "options": options or {}}
 
 
 def test_a_valid_study_has_no_errors():
