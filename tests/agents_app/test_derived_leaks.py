@@ -14,18 +14,16 @@ in a hidden-information game differs between the twins.
 
 from __future__ import annotations
 
-import copy
-
 import pytest
 
 from agents_app.models import AgentCall
 from agents_app.tasks import play_agent_turns
-from gameplay.engines.registry import create_game
 from gameplay.models import Match
 from gameplay.writes import services
 from gameplay.writes.services import SeatController
 from tests.agents_app.llm.test_rap import ScriptedWorld
 from tests.agents_app.llm_match_support import eager_celery, llm_config  # noqa: F401 (eager_celery: a fixture)
+from tests.agents_app.twins_support import codenames_twins, spy_twins
 from tests.support.openai_server import scripted_openai_server
 
 pytestmark = pytest.mark.django_db
@@ -44,12 +42,6 @@ def looks_the_same(one, other, seat: int) -> None:
     assert one.current_seats() == other.current_seats()
 
 
-def twin_of(state, change) -> object:
-    data = copy.deepcopy(state.to_json())
-    change(data["payload"])
-    return state.game.state_from_json(data)
-
-
 def prompts_of(game_id: str, options: dict, num_seats: int, state, seat: int, server) -> list:
     """Everything the RAP agent at ``seat`` asks the model for its decision in a match standing at ``state``."""
     name = f"rap-everything-{seat}"
@@ -64,57 +56,6 @@ def prompts_of(game_id: str, options: dict, num_seats: int, state, seat: int, se
     calls = AgentCall.objects.filter(match=match).order_by("version", "seq")
     assert calls.exists(), "the agent asked the model nothing"
     return [(call.purpose, call.request_messages) for call in calls]
-
-
-def codenames_twins():
-    """An Operative to guess, and a twin whose key swaps one of its team's agents with the assassin."""
-    game = create_game("codenames", num_seats=4)
-    state = game.new_initial_state(11)
-    spymaster = state.current_seats()[0]
-    clue = next(t for t in state.text_actions(spymaster))
-    for word in ("harbor", "quantum", "velvet", "orbit"):
-        try:
-            state.apply_action(spymaster, clue.id, f"{word},2")
-            break
-        except Exception:
-            continue
-    operative = state.current_seats()[0]
-    key = state.to_json()["payload"]["key"]
-    revealed = state.to_json()["payload"]["revealed"]
-    hidden = [i for i, shown in enumerate(revealed) if not shown]
-    assassin = next(i for i in hidden if key[i] == next(k for k in key if key.count(k) == 1))
-    own = next(i for i in hidden if key[i] != key[assassin])
-
-    def swap(payload):
-        payload["key"][assassin], payload["key"][own] = payload["key"][own], payload["key"][assassin]
-
-    return game, state, twin_of(state, swap), operative
-
-
-def spy_twins():
-    """The last voter of a vote, and a twin in which the spy is another of the players it may vote for."""
-    import random
-
-    from gameplay.management.commands.bench_play import random_move
-
-    game = create_game("who_is_spy", num_seats=4)
-    state = game.new_initial_state(5)
-    rng = random.Random(5)
-    while True:  # describe, and vote until one vote is left to cast
-        seat = state.current_seats()[0]
-        if state.to_json()["payload"]["phase"] == "vote" and len(state.current_seats()) == 1:
-            break
-        random_move(state, seat, rng)
-    voter = state.current_seats()[0]
-    payload = state.to_json()["payload"]
-    spy = payload["spies"][0]
-    villager = next(s for s in range(4) if s not in payload["spies"] and s != voter)
-
-    def move_the_spy(p):
-        p["words"][spy], p["words"][villager] = p["words"][villager], p["words"][spy]
-        p["spies"] = [villager if s == spy else s for s in p["spies"]]
-
-    return game, state, twin_of(state, move_the_spy), voter
 
 
 @pytest.mark.parametrize("twins", [codenames_twins, spy_twins], ids=["codenames-operative", "who-is-spy-last-voter"])

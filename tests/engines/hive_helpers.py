@@ -1,4 +1,5 @@
-"""Shared helpers for the Hive engine tests: build positions from UHP moves and read legal moves."""
+"""Shared helpers for the Hive engine tests: build positions from UHP moves and read legal moves; known positions,
+and the moves of games that end with a queen surrounded."""
 
 from __future__ import annotations
 
@@ -48,3 +49,20 @@ POCKET = [
 ]
 POCKET_CELL = (-1, 0)
 POCKET_DOOR = (-1, 1)
+
+# Games that end by a surrounded queen: White surrounds Black's (WIN_MOVES), Black White's on its last move
+# (BLACK_WIN_MOVES), and one move surrounds both (DRAW_MOVES).
+WIN_MOVES = [
+    "wS1", "bG1 wS1\\", "wA1 wS1/", "bQ bG1-", "wA2 -wS1", "bG2 bG1\\", "wQ /wA2", "bB1 bQ-",
+    "wA3 wA1-", "bG3 bQ\\", "wA3 wA1\\", "bA1 bG2\\",
+]
+# A seeded random game (seed 78 of a search) that Black wins on its 11th turn, the last move surrounding White's queen.
+BLACK_WIN_MOVES = [
+    "wB1", "bA1 wB1-", "wB2 /wB1", "bS1 bA1\\", "wG1 \\wB1", "bS2 bS1/", "wQ /wG1", "bQ /bS1", "wS1 -wG1",
+    "bA2 bS2-", "wS2 -wS1", "bG1 bS1\\", "wA1 \\wS2", "bG2 \\bS2", "wA2 wG1/", "bA3 bA2/", "wG2 /wS2", "bA3 -wA1",
+    "wG3 wS2\\", "bA3 \\bA2", "wA2 -bG2", "bA3 wG3\\",
+]
+DRAW_MOVES = [
+    "wG1", "bB1 /wG1", "wQ wG1-", "bQ bB1\\", "wQ wG1\\", "bB2 /bQ", "wG2 wQ-", "bA1 /bB1",
+    "wS1 \\wG2", "bA2 bQ\\", "wA1 \\wS1", "bS1 /bA1",
+]

@@ -1,4 +1,5 @@
-"""Shared helpers of the Sea Battle engine tests: a state with exactly the ships and rocks a test places."""
+"""Shared helpers of the Sea Battle engine tests: a state with exactly the ships and rocks a test places, and a turn
+played with the orders a test gives."""
 
 from __future__ import annotations
 
@@ -12,3 +13,12 @@ def position(ships: list[tuple], rocks: tuple = (), **options) -> SeaBattleState
     state.ships = [Ship(*s) for s in ships]
     state.rocks = sorted(rocks)
     return state
+
+
+def play_turn(state: SeaBattleState, orders: dict[str, str], default: str = "stay_L") -> None:
+    """Give every live ship its order (``default`` for ships not named), fleet by fleet, resolving the turn."""
+    turn = state.turn
+    for seat in (0, 1):
+        while seat in state.current_seats() and state.turn == turn:
+            ship = state.next_ship(seat)
+            state.apply_action(seat, orders.get(ship.id, default))

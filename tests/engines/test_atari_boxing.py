@@ -10,12 +10,12 @@ import pytest
 from ale_py import ALEInterface as SinglePlayerALE
 from ale_py import roms
 
-from agents_app.agents.boxer import boxer_action
 from gameplay.engines.api import IllegalActionError
 from gameplay.engines.atari_boxing import BoxingGame, emulator
 from gameplay.engines.atari_boxing.actions import JOYSTICK
 from gameplay.engines.atari_boxing.ram import Ringside, bcd, clock_seconds, score
 
+from .atari_boxing_support import scripted_vs_still
 from .conformance import check_observation_leaks, check_round_trip
 
 
@@ -29,14 +29,6 @@ def play(state, policy, rng=None):
 
 def random_policy(rng):
     return lambda state, seat: rng.choice(state.legal_actions(seat)).id
-
-
-def scripted_vs_still(state, seat):
-    if seat == 1:
-        return "noop"
-    observation = state.observation(seat)
-    me, them = observation.data["boxers"]
-    return boxer_action(me, them)
 
 
 def test_fact1_the_ale_py_wheel_bundles_the_boxing_rom():

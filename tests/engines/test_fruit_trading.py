@@ -13,12 +13,9 @@ from gameplay.engines.fruit_trading.offers import legal_offers, offer_id, parse_
 from gameplay.engines.fruit_trading.views import basket_sentence, values_sentence
 from gameplay.engines.registry import create_game
 from tests.engines.conformance import check_playouts
+from tests.engines.fruit_trading_support import new_state
 
 BOB, SUZY = 0, 1  # the fixed scenario: seat 0 holds scenario A (OpenSpiel's Bob), seat 1 scenario B (Suzy)
-
-
-def new_state(seed: int = 1, **options):
-    return FruitTradingGame(options).new_initial_state(seed)
 
 
 def dump(state) -> str:

@@ -8,7 +8,18 @@ from gameplay.engines.api import IllegalActionError
 from gameplay.engines.hive import HiveGame, load_game_string
 from gameplay.engines.hive.moves import climb_ok
 
-from .hive_helpers import LINE, POCKET, POCKET_CELL, POCKET_DOOR, placements, position, targets
+from .hive_helpers import (
+    BLACK_WIN_MOVES,
+    DRAW_MOVES,
+    LINE,
+    POCKET,
+    POCKET_CELL,
+    POCKET_DOOR,
+    WIN_MOVES,
+    placements,
+    position,
+    targets,
+)
 
 # A real random game (found by search) where Black, to move, has no placement and no movement.
 PASS_GAME = (
@@ -23,20 +34,6 @@ PASS_GAME = (
     "bS2 -bG3;wA2 \\bA1;bA1 /bB1;wB1 bG2;bG1 wB1-;wA1 /bA2;bA1 bA2/;wA2 bA2\\;bA1 /bA3;"
     "wG2 bA2/;bA1 bB2\\;wA2 wB1\\;bA1 /bB1;wA3 /wB2"
 )
-WIN_MOVES = [
-    "wS1", "bG1 wS1\\", "wA1 wS1/", "bQ bG1-", "wA2 -wS1", "bG2 bG1\\", "wQ /wA2", "bB1 bQ-",
-    "wA3 wA1-", "bG3 bQ\\", "wA3 wA1\\", "bA1 bG2\\",
-]
-# A seeded random game (seed 78 of a search) that Black wins on its 11th turn, the last move surrounding White's queen.
-BLACK_WIN_MOVES = [
-    "wB1", "bA1 wB1-", "wB2 /wB1", "bS1 bA1\\", "wG1 \\wB1", "bS2 bS1/", "wQ /wG1", "bQ /bS1", "wS1 -wG1",
-    "bA2 bS2-", "wS2 -wS1", "bG1 bS1\\", "wA1 \\wS2", "bG2 \\bS2", "wA2 wG1/", "bA3 bA2/", "wG2 /wS2", "bA3 -wA1",
-    "wG3 wS2\\", "bA3 \\bA2", "wA2 -bG2", "bA3 wG3\\",
-]
-DRAW_MOVES = [
-    "wG1", "bB1 /wG1", "wQ wG1-", "bQ bB1\\", "wQ wG1\\", "bB2 /bQ", "wG2 wQ-", "bA1 /bB1",
-    "wS1 \\wG2", "bA2 bQ\\", "wA1 \\wS1", "bS1 /bA1",
-]
 
 
 def ids(state) -> list[str]:

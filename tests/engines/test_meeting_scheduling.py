@@ -16,12 +16,9 @@ from gameplay.engines.meeting_scheduling.text import ooo_phrase, prefs_phrase
 from gameplay.engines.registry import create_game
 
 from .conformance import check_observation_leaks, check_playouts
+from .meeting_scheduling_support import fixed
 
 BOB, SUZY = 0, 1
-
-
-def fixed(**options):
-    return MeetingGame({"scenario": "fixed", **options}).new_initial_state(3)
 
 
 def ids(state, seat):

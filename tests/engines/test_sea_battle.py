@@ -14,19 +14,10 @@ from gameplay.engines.sea_battle import SeaBattleGame, SeaBattleState
 from gameplay.engines.sea_battle.board import ORDER_IDS, Ship
 
 from .conformance import check_observation_leaks, check_playouts, check_round_trip
-from .sea_battle_support import position
+from .sea_battle_support import play_turn, position
 
 # Harmless filler: a far-off ship that stays and fires into open water.
 FAR = {"R": ("R3", 0, 20, 18, "N"), "B": ("B3", 1, 20, 4, "N")}
-
-
-def play_turn(state: SeaBattleState, orders: dict[str, str], default: str = "stay_L") -> None:
-    """Give every live ship its order (``default`` for ships not named), fleet by fleet, resolving the turn."""
-    turn = state.turn
-    for seat in (0, 1):
-        while seat in state.current_seats() and state.turn == turn:
-            ship = state.next_ship(seat)
-            state.apply_action(seat, orders.get(ship.id, default))
 
 
 def ship(state: SeaBattleState, ship_id: str) -> Ship:

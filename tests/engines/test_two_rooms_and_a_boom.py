@@ -15,10 +15,7 @@ from gameplay.engines.two_rooms_and_a_boom.cards import BLUE, BOMBER, GAMBLER, P
 from gameplay.engines.two_rooms_and_a_boom.text import card_fact, colour_fact
 
 from .conformance import check_playouts
-
-
-def new_state(seats, seed=0, options=None):
-    return TwoRoomsGame(options or {}, seats).new_initial_state(seed)
+from .two_rooms_support import new_state, play_random
 
 
 def act(state, seat, action_id, text=None):
@@ -43,13 +40,6 @@ def finish_talk(state):
     """Every seat still to talk this round says it is done."""
     while state.phase == "talk":
         state.apply_action(state.current_seats()[0], "done")
-
-
-def play_random(state, rng, until=lambda s: s.is_terminal()):
-    while not until(state):
-        seat = state.current_seats()[0]
-        state.apply_action(seat, rng.choice(state.legal_actions(seat)).id)
-    return state
 
 
 def arrange(state, together):

@@ -16,33 +16,13 @@ from gameplay.models import Event, Match
 from gameplay.reads.selectors import seat_view, state_of
 from gameplay.writes import follow_ups, services
 from gameplay.writes.services import SeatController
+from tests.gameplay.gnomes_play_support import HUMAN, SIDE_WALLS, drawn_walls, move, two_humans
 from tests.gameplay.ws_support import ORIGIN, TIMEOUT, close_all, connect, receive_until
-
-HUMAN = SeatController("human")
-SIDE_WALLS = default_layouts().walls
 
 
 def treasure_of(round_number: int):
     spec = default_layouts().round(round_number)
     return spec.treasure, spec.seen_by
-WALL_LINE = re.compile(r'<line x1="([\d.]+)" y1="([\d.]+)" x2="([\d.]+)" y2="([\d.]+)" class="wall"/>')
-
-
-def two_humans(**options) -> Match:
-    return services.create_match("gnomes", [HUMAN, HUMAN], seed=5, options=options)
-
-
-def move(match: Match, seat: int, action: str) -> Match:
-    match.refresh_from_db()
-    return services.submit_action(match.pk, seat, action, expected_version=match.version)
-
-
-def drawn_walls(html: str) -> set[str]:
-    """Wall names back from the SVG's wall segments (a right edge is vertical, a bottom edge horizontal)."""
-    names = set()
-    for x1, y1, x2, _y2 in (tuple(int(float(v)) for v in m) for m in WALL_LINE.findall(html)):
-        names.add(f"{x1 - 1},{y1}:right" if x1 == x2 else f"{x1},{y1 - 1}:down")
-    return names
 
 
 @pytest.mark.django_db

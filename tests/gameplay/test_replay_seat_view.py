@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from gameplay.writes import services
-from tests.gameplay.test_gnomes_play import SIDE_WALLS, drawn_walls, move, two_humans
+from tests.gameplay.gnomes_play_support import SIDE_WALLS, drawn_walls, move, two_humans
 
 pytestmark = pytest.mark.django_db
 

@@ -30,9 +30,9 @@ from gameplay.management.commands.bench_play import random_move
 from gameplay.models import Match
 from gameplay.writes import services
 from gameplay.writes.services import SeatController
-from tests.agents_app.test_derived_leaks import codenames_twins, spy_twins
+from tests.agents_app.twins_support import codenames_twins, spy_twins
 from tests.engines.conformance import check_playouts
-from tests.engines.test_conformance import CASES, FAST_PLAYOUTS
+from tests.engines.conformance_support import CASES, FAST_PLAYOUTS
 from tests.support.hidden_role_game import HiddenRoleGame, LeakyHiddenRoleGame, voting_twins
 from tests.support.seen_checks import (
     agent_prompts,

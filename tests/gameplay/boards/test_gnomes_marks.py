@@ -4,7 +4,7 @@ the presenter's layout), from what the viewer's seat view says and no more."""
 from __future__ import annotations
 
 from gameplay.boards.gnomes import GnomesBoard
-from tests.engines.test_gnomes import new_state, play
+from tests.engines.gnomes_support import new_state, play
 
 BOARD = GnomesBoard()
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from gameplay.boards.sea_battle import SeaBattleBoard
 from gameplay.engines.sea_battle import SeaBattleGame
-from tests.engines.test_sea_battle import position
+from tests.engines.sea_battle_support import position
 
 BOARD = SeaBattleBoard()
 

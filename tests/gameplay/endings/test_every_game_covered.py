@@ -7,10 +7,11 @@ from collections import Counter
 
 from gameplay.engines.registry import GAMES
 
-from . import test_board_games, test_card_games, test_dialogue_games, test_hidden_role_games, test_platform_endings
+from . import board_games_support, card_games_support, dialogue_games_support, hidden_role_games_support
+from .timeout_endings_support import TIMEOUT_ENDINGS
 
-ENDINGS = (test_board_games.ENDINGS + test_card_games.ENDINGS + test_dialogue_games.ENDINGS
-           + test_hidden_role_games.ENDINGS)
+ENDINGS = (board_games_support.ENDINGS + card_games_support.ENDINGS + dialogue_games_support.ENDINGS
+           + hidden_role_games_support.ENDINGS)
 
 
 def test_every_registered_game_ends_in_at_least_two_ways():
@@ -20,6 +21,6 @@ def test_every_registered_game_ends_in_at_least_two_ways():
 
 
 def test_each_way_has_its_own_id_named_after_its_game():
-    ids = [e.id for e in ENDINGS + test_platform_endings.TIMEOUT_ENDINGS]
+    ids = [e.id for e in ENDINGS + TIMEOUT_ENDINGS]
     assert len(ids) == len(set(ids))
     assert all(e.id.startswith(f"{e.game}-") for e in ENDINGS)

@@ -5,7 +5,6 @@ have one (elsewhere it is refused and never offered); a person's time running ou
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import timedelta
 from html import unescape
 
@@ -20,12 +19,9 @@ from gameplay.studies.services import PARTNER_LEFT_REASON
 from gameplay.writes import match_endings, services
 from gameplay.writes.match_endings import ABORTED_BY_PLAYER
 from gameplay.writes.services import AGENT_SILENT_REASON, SeatController, ServiceError
-from tests.engines.who_is_spy_support import spy_and_villagers
 
 from .support import (
     HUMAN,
-    TIMEOUT,
-    Ending,
     board_html,
     board_results,
     check_every_seat_reads,
@@ -37,7 +33,7 @@ from .support import (
     top_seats,
     viewers,
 )
-from .test_hidden_role_games import NOBODY, ONE_ROUND, described, everyone_tied, traitor
+from .timeout_endings_support import TIMEOUT_ENDINGS
 
 pytestmark = pytest.mark.django_db
 
@@ -176,46 +172,6 @@ def test_a_draw_is_agreed_where_the_rules_have_one_and_refused_elsewhere(game_id
 
 
 # --- a person's time runs out (GameSpec.turn_timer) --------------------------------------------------------------
-
-TIMED = {"vote_seconds": 30, "describe_seconds": 30}
-
-
-def timed_spy_ending(ending_id, build, ballots, winners, reason):
-    """Who is Spy with its timers on: the others vote, then the last voter's time runs out (it abstains) and that
-    ends the game."""
-    def final():
-        table = ballots(build())
-        *voting, last = sorted(table)
-        return (*((v, f"vote:{table[v]}") for v in voting), (TIMEOUT, last))
-
-    return Ending(ending_id, "who_is_spy", build, final, winners, reason)
-
-
-def timed_traitor_ending(ending_id, reason):
-    """Are You the Traitor?'s last round: everyone else keeps their ring or goes on in the Magic Ring step, then the
-    last seat's time runs out (the sweep moves it on), which ends the round and so the game."""
-    base = traitor(ending_id, NOBODY, (2,), reason, draws=("chest_of_copper", "bag_of_gold", "silver_goblet"),
-                   **ONE_ROUND)
-
-    def final():
-        *before, (seat, action) = base.final()
-        assert action == "keep_ring", action  # the game ends in the Magic Ring step
-        return (*before, (TIMEOUT, seat))
-
-    return replace(base, final=final)
-
-
-TIMEOUT_ENDINGS = [
-    timed_spy_ending("who_is_spy-timeout-decides-the-vote", described(8, spy_seat=2, **TIMED),
-                     lambda s: {0: 2, 1: 2, 2: 0, 3: 2}, lambda s: spy_and_villagers(s)[1],
-                     "Every spy is out: Player 3 was voted out in round 1."),
-    timed_spy_ending("who_is_spy-timeout-in-the-last-round", described(6, [everyone_tied], max_rounds=2,
-                                                                       spy_seat=3, **TIMED),
-                     everyone_tied, lambda s: tuple(s.spies), "The round limit of 2 rounds was reached"),
-    timed_traitor_ending("are_you_the_traitor-timeout-ends-the-last-round",
-                         "The 1-round limit was reached with nobody at the 10-point target; Player 3 finished with "
-                         "the most points (3)."),
-]
 
 
 def test_the_turn_timer_endings_cover_every_timed_game():
