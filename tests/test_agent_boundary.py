@@ -131,7 +131,7 @@ def test_agent_turns_chat_answers_and_verdicts_run_without_a_state_in_agents_app
     from gameplay.models import Match
     from gameplay.writes import services
     from gameplay.writes.services import SeatController
-    from tests.agents_app.llm.test_rap import ScriptedWorld
+    from tests.agents_app.llm.rap_support import ScriptedWorld
     from tests.agents_app.llm_match_support import llm_config
     from tests.support.openai_server import scripted_openai_server
 

@@ -12,11 +12,12 @@ import submodule`` and ``importlib.import_module("literal")`` alike — whether 
 from __future__ import annotations
 
 import ast
-import textwrap
 from collections import deque
 from pathlib import Path
 
 import pytest
+
+from tests.import_graph_support import is_dynamic_import, module_file, write
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -42,15 +43,6 @@ ROOTS = (
 # Not roots, and not clean today: the management commands play_match and bench_play drive agents directly, and
 # the study bots (gameplay.studies.bots, a load-testing harness) build agent views; none is imported by the above.
 FORBIDDEN = ("agents_app", "rating_app")
-
-
-def module_file(root: Path, name: str) -> Path | None:
-    """The source file of a project module (``a.b`` -> a/b.py or a/b/__init__.py), None outside the project."""
-    base = root.joinpath(*name.split("."))
-    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
-        if candidate.is_file():
-            return candidate
-    return None
 
 
 def is_package(path: Path) -> bool:
@@ -84,18 +76,12 @@ def imported_names(root: Path, name: str, path: Path) -> set[str]:
             for alias in node.names:  # "from package import submodule" loads the submodule
                 if alias.name != "*" and module_file(root, f"{base}.{alias.name}") is not None:
                     found.add(f"{base}.{alias.name}")
-        elif isinstance(node, ast.Call) and _is_dynamic_import(node.func) and node.args:
+        elif isinstance(node, ast.Call) and is_dynamic_import(node.func) and node.args:
             first = node.args[0]
             if isinstance(first, ast.Constant) and isinstance(first.value, str):
                 found.add(first.value)
     # Importing a.b.c runs a/__init__.py and a/b/__init__.py first.
     return {".".join(n.split(".")[:i]) for n in found for i in range(1, n.count(".") + 2)}
-
-
-def _is_dynamic_import(func: ast.expr) -> bool:
-    return (isinstance(func, ast.Name) and func.id in ("import_module", "__import__")) or (
-        isinstance(func, ast.Attribute) and func.attr == "import_module"
-    )
 
 
 def reachable(root: Path, start: tuple[str, ...]) -> dict[str, str | None]:
@@ -158,12 +144,6 @@ def test_the_core_does_not_reach_the_studies_app():
 
 
 # --- the check itself fails when someone adds such an import ------------------------------------------------
-
-
-def write(root: Path, relative: str, source: str) -> None:
-    path = root / relative
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(textwrap.dedent(source), encoding="utf-8")
 
 
 @pytest.fixture

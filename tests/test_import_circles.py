@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_boundaries import _is_dynamic_import, module_file, write
+from tests.import_graph_support import is_dynamic_import, module_file, write
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("gameplay", "agents_app", "rating_app")
@@ -63,7 +63,7 @@ def imports_of(root: Path, name: str) -> set[str]:
                 base = node.module or ""
             submodules = {f"{base}.{a.name}" for a in node.names if module_file(root, f"{base}.{a.name}")}
             found.update(submodules or {base})
-        elif isinstance(node, ast.Call) and _is_dynamic_import(node.func) and node.args:
+        elif isinstance(node, ast.Call) and is_dynamic_import(node.func) and node.args:
             first = node.args[0]
             if isinstance(first, ast.Constant) and isinstance(first.value, str):
                 found.add(first.value)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import json
 
 import pytest
@@ -11,6 +10,7 @@ from django.core.management.base import CommandError
 
 from agents_app import services as agent_services
 from agents_app.models import AgentConfig
+from tests.agents_app.check_agent_support import run
 from tests.agents_app.llm_match_support import llm_config
 from tests.support.openai_server import ScriptedReply, scripted_openai_server
 
@@ -29,17 +29,6 @@ def endpoint(*, logprobs: bool):
         return ScriptedReply(content="yes", logprobs=None if logprobs else ())
 
     return reply
-
-
-def run(*args: str) -> tuple[int, str, str]:
-    """The command as manage.py runs it (exit code included), in this process so it sees the test database."""
-    out, err = io.StringIO(), io.StringIO()
-    code = 0
-    try:
-        call_command("check_agent", *args, stdout=out, stderr=err)
-    except CommandError as error:
-        code, err = error.returncode, io.StringIO(err.getvalue() + str(error))
-    return code, out.getvalue(), err.getvalue()
 
 
 def test_a_capable_endpoint_reports_everything_working():

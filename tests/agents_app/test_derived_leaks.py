@@ -21,7 +21,7 @@ from agents_app.tasks import play_agent_turns
 from gameplay.models import Match
 from gameplay.writes import services
 from gameplay.writes.services import SeatController
-from tests.agents_app.llm.test_rap import ScriptedWorld
+from tests.agents_app.llm.rap_support import ScriptedWorld
 from tests.agents_app.llm_match_support import eager_celery, llm_config  # noqa: F401 (eager_celery: a fixture)
 from tests.agents_app.twins_support import codenames_twins, spy_twins
 from tests.support.openai_server import scripted_openai_server

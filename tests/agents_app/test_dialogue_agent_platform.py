@@ -24,7 +24,7 @@ from gameplay.reads.agent_directory import agent_choices, agent_plays
 from gameplay.writes import services
 from gameplay.writes.services import SeatController
 from tests.agents_app.llm_match_support import eager_celery, llm_config  # noqa: F401 (fixture)
-from tests.agents_app.test_prompt_leaks import foreign_secrets
+from tests.agents_app.prompt_leaks_support import foreign_secrets
 from tests.support.openai_server import ScriptedReply, scripted_openai_server
 
 GAME = "fruit_trading"

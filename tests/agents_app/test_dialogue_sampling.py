@@ -5,10 +5,8 @@ parameter is asked without it."""
 
 from __future__ import annotations
 
-import hashlib
 import io
 import json
-import re
 
 import pytest
 from django.core.management import call_command
@@ -18,28 +16,17 @@ from agents_app.agents.llm import LLMAgentSettings
 from agents_app.agents.llm.client import ChatCaller, make_openai_client
 from agents_app.models import SolverRun
 from gameplay.engines import registry
+from tests.agents_app.dialogue_sampling_support import sampling_model
 from tests.agents_app.llm_match_support import llm_config
 from tests.support.openai_server import ScriptedReply, scripted_openai_server
 from tests.support.tiny_dialogue import TinyDialogueGame
 
 pytestmark = pytest.mark.django_db
 
-_MOVES = re.compile(r"^- ([^:\s]+(?::[^:\s]+)*): ", re.MULTILINE)
-
 
 @pytest.fixture(autouse=True)
 def tiny_game(monkeypatch):
     monkeypatch.setitem(registry.GAMES, "tiny_dialogue", TinyDialogueGame)
-
-
-def sampling_model(body) -> ScriptedReply:
-    """A model that samples as a real one does: greedy (a function of the prompt) at temperature 0, a function of
-    the prompt and the seed above it."""
-    text = "\n".join(m.get("content") or "" for m in body["messages"] if m.get("role") == "user")
-    moves = [m for m in _MOVES.findall(text.split("Your legal moves", 1)[-1]) if m != "accept"]
-    sampled = float(body.get("temperature") or 0) > 0
-    digest = hashlib.sha256(f"{text}|{body.get('seed') if sampled else ''}".encode()).hexdigest()
-    return ScriptedReply.text({"move": moves[int(digest, 16) % len(moves)], "message": f"Sample {digest[:8]}."})
 
 
 def _solve(*args: str) -> str:

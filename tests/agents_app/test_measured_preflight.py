@@ -20,8 +20,8 @@ from agents_app.tournaments import services as tournament_services
 from gameplay.models import Match
 from gameplay.studies.models import Study
 from gameplay.studies.presets import PresetError, load_preset
+from tests.agents_app.check_agent_support import run as check
 from tests.agents_app.llm_match_support import is_move_request, legal_reply, llm_config
-from tests.agents_app.test_check_agent import run as check
 from tests.support.openai_server import ScriptedReply, scripted_openai_server
 
 pytestmark = pytest.mark.django_db

@@ -18,6 +18,7 @@ from agents_app.agents.llm import prompts, rap_prompts
 from agents_app.services import turn_view
 from gameplay.engines.registry import GAMES
 from gameplay.management.commands.bench_play import random_move
+from tests.agents_app.prompt_leaks_support import foreign_secrets
 
 PLAYOUTS = 4
 FAST = {"hive": {"max_turns": 30}, "gnomes": {"turn_cap": 40}}
@@ -38,12 +39,6 @@ def prompt_texts(view, dialogue=None) -> list[str]:
         actor = view.next_actors.get(action.id)
         texts.append(str(rap_prompts.predict_messages(view, view.observation.text, action.label, None, actor)))
     return texts
-
-
-def foreign_secrets(state, seat: int) -> list[str]:
-    secrets = {int(k): [str(v) for v in values] for k, values in state.secrets().items()}
-    own = set(secrets.get(seat, ()))
-    return [v for other, values in secrets.items() if other != seat for v in values if v not in own]
 
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))

@@ -16,8 +16,8 @@ from agents_app.agents.gnomes.evaluation import RoundResult, summarise
 from agents_app.agents.intervals import METHOD, cluster_mean_ci95, describe, mean_ci95
 from agents_app.models import SolverRun
 from gameplay.engines import registry
+from tests.agents_app.dialogue_sampling_support import sampling_model
 from tests.agents_app.llm_match_support import llm_config
-from tests.agents_app.test_dialogue_sampling import sampling_model
 from tests.support.openai_server import ScriptedReply, scripted_openai_server
 from tests.support.tiny_dialogue import TinyDialogueGame
 

@@ -19,7 +19,7 @@ import pytest
 from websockets.sync.client import connect as ws_connect
 
 from gameplay.models import Event, Match
-from tests.integration.test_two_daphne import open_new_match_form, socket_cookie, ws_url
+from tests.integration.http_support import open_new_match_form, socket_cookie, ws_url
 from tests.support.celery_worker import own_redis_database, start_worker, stop_worker, worker_database_url
 from tests.support.live_server import daphne_server, server_env
 

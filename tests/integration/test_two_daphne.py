@@ -20,6 +20,7 @@ import pytest
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect as ws_connect
 
+from tests.integration.http_support import open_new_match_form, socket_cookie, ws_url
 from tests.support.live_server import daphne_server, migrate, server_env
 from tests.support.services import services_required
 
@@ -72,21 +73,10 @@ def cells(html: str) -> dict[str, dict[str, str]]:
     return parser.cells
 
 
-def open_new_match_form(base: str, game: str, timeout: float = TIMEOUT):
-    """A browser of its own (cookie jar and opener) that has opened the game's new-match form: (jar, opener, the
-    form's URL, its CSRF token)."""
-    jar = CookieJar()
-    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
-    form_url = f"{base}/games/{game}/new/"
-    with opener.open(form_url, timeout=timeout) as response:
-        page = response.read().decode()
-    return jar, opener, form_url, re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
-
-
 def create_match_over_http(base: str) -> tuple[str, str, str, dict[str, dict[str, str]]]:
     """POST the new-match form to ``base`` and accept its invite in a second browser; returns (seat 0 token,
     seat 1 token, seat 0's page, each seat token's websocket headers: the cookie of the browser holding it)."""
-    jar, opener, form_url, csrf = open_new_match_form(base, "santorini")
+    jar, opener, form_url, csrf = open_new_match_form(base, "santorini", TIMEOUT)
     data = urllib.parse.urlencode(
         {"csrfmiddlewaretoken": csrf, "seat_0": "you", "seat_1": "invite", "seed": "42"}
     ).encode()
@@ -114,17 +104,6 @@ def create_match_over_http(base: str) -> tuple[str, str, str, dict[str, dict[str
     headers = {token: socket_cookie(cookie_jar, token) for token, cookie_jar in
                ((own.group(1), jar), (other.group(1), guest_jar))}
     return own.group(1), other.group(1), page, headers
-
-
-def socket_cookie(jar: CookieJar, token: str) -> dict[str, str]:
-    """The Cookie header a browser sends on the seat's websocket handshake (the cookie scoped to its path)."""
-    held = [f"{c.name}={c.value}" for c in jar if c.path == f"/ws/play/{token}/"]
-    assert len(held) == 1, f"expected one websocket cookie for the seat, got {len(held)}"
-    return {"Cookie": held[0]}
-
-
-def ws_url(base: str, token: str) -> str:
-    return base.replace("http://", "ws://", 1) + f"/ws/play/{token}/"
 
 
 def recv_until(ws, predicate, limit: int = 10) -> str:

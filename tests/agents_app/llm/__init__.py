@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+import random
+
 from agents_app.agents.base import TurnView
 from agents_app.agents.llm import LLMAgent, LLMAgentSettings
+from agents_app.services import turn_view
 from gameplay.engines.api import Action, Observation, Rules, TextAction
 from gameplay.engines.registry import create_game
+
+# What a schema-capable, a JSON-mode-only and a plain endpoint can do (LLMAgentSettings.capabilities).
+SCHEMA_CAPS = {"json_schema": True, "schema_style": "json_schema", "json_mode": True}
+JSON_ONLY_CAPS = {"json_schema": False, "json_mode": True}
+PLAIN_CAPS = {"json_schema": False, "json_mode": False}
 
 
 class SleepRecorder:
@@ -75,3 +83,15 @@ def last_user_text(body: dict) -> str:
     if isinstance(content, list):
         return "\n".join(part.get("text", "") for part in content if part.get("type") == "text")
     return content
+
+
+def hive_midgame_view(moves: int = 24, seed: int = 5) -> TurnView:
+    """A Hive position with many legal moves (the expansions on), as an LLM seat would see it."""
+    game = create_game("hive", {"mosquito": True, "ladybug": True, "pillbug": True})
+    state, rng = game.new_initial_state(seed), random.Random(seed)
+    for _ in range(moves):
+        seat = state.current_seats()[0]
+        state.apply_action(seat, rng.choice(state.legal_actions(seat)).id)
+    seat = state.current_seats()[0]
+    history = tuple(f"Player: {r.action_id}" for r in state.log[-8:])
+    return turn_view(state.seat_view(seat), 1, history=history)

@@ -16,8 +16,7 @@ from agents_app.agents.llm.tokens import estimate_tokens
 from agents_app.services import turn_view
 from gameplay.engines.api import Action, Observation, TextAction
 from gameplay.engines.registry import create_game
-from tests.agents_app.llm import agent_for
-from tests.agents_app.llm.test_constrained_replies import SCHEMA_CAPS, hive_midgame_view
+from tests.agents_app.llm import SCHEMA_CAPS, agent_for, hive_midgame_view
 from tests.support.openai_server import ScriptedReply, scripted_openai_server
 
 

@@ -11,21 +11,21 @@ OpenAI-compatible server (real HTTP, the official openai client).
 from __future__ import annotations
 
 import json
-import random
 import time
 
-from agents_app.agents.base import TurnView
 from agents_app.agents.llm import probe
 from agents_app.agents.llm.fitting import budget
 from agents_app.agents.llm.tokens import estimate_tokens
-from agents_app.services import turn_view
-from gameplay.engines.registry import create_game
-from tests.agents_app.llm import agent_for, santorini_view, settings_for
+from tests.agents_app.llm import (
+    JSON_ONLY_CAPS,
+    PLAIN_CAPS,
+    SCHEMA_CAPS,
+    agent_for,
+    hive_midgame_view,
+    santorini_view,
+    settings_for,
+)
 from tests.support.openai_server import ScriptedReply, scripted_openai_server
-
-SCHEMA_CAPS = {"json_schema": True, "schema_style": "json_schema", "json_mode": True}
-JSON_ONLY_CAPS = {"json_schema": False, "json_mode": True}
-PLAIN_CAPS = {"json_schema": False, "json_mode": False}
 
 
 def obeying(body: dict) -> ScriptedReply:
@@ -96,18 +96,6 @@ def test_the_formats_come_from_a_probe_of_the_endpoint():
         found = probe(settings_for(server), environ={}).capabilities()
         decision = agent_for(server, capabilities=found).decide(santorini_view())
     assert found["json_schema"] and decision.calls[0].details["reply_format"] == "schema"
-
-
-def hive_midgame_view(moves: int = 24, seed: int = 5) -> TurnView:
-    """A Hive position with many legal moves (the expansions on), as an LLM seat would see it."""
-    game = create_game("hive", {"mosquito": True, "ladybug": True, "pillbug": True})
-    state, rng = game.new_initial_state(seed), random.Random(seed)
-    for _ in range(moves):
-        seat = state.current_seats()[0]
-        state.apply_action(seat, rng.choice(state.legal_actions(seat)).id)
-    seat = state.current_seats()[0]
-    history = tuple(f"Player: {r.action_id}" for r in state.log[-8:])
-    return turn_view(state.seat_view(seat), 1, history=history)
 
 
 def test_a_hive_decision_for_a_4096_token_model_fits_its_budget_and_plays_a_legal_move():

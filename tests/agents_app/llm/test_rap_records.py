@@ -10,7 +10,7 @@ import pytest
 from agents_app.services import turn_view
 from gameplay.engines.registry import create_game
 from tests.agents_app.llm import agent_for, last_user_text, three_way_view
-from tests.agents_app.llm.test_rap import ScriptedWorld
+from tests.agents_app.llm.rap_support import ScriptedWorld
 from tests.support.openai_server import scripted_openai_server
 
 
