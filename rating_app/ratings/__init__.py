@@ -13,6 +13,8 @@ LIBRARY_VERSION = "1.2.0"
 # process's every command would otherwise import with the leaderboard's URLs, most of them never rating anything.
 _HOMES = {
     "rate": "bootstrap",
+    "rating_differences": "differences",
+    "RatingDifference": "differences",
     "fit_batch": "ilsr",
     "win_probability": "ilsr",
     "AgentRating": "report",
@@ -40,6 +42,7 @@ __all__ = [
     "AgentRating",
     "MatchResult",
     "RatingConfig",
+    "RatingDifference",
     "RatingInputError",
     "RatingReport",
     "ScopeRating",
@@ -47,5 +50,6 @@ __all__ = [
     "from_seed_records",
     "load_seed_file",
     "rate",
+    "rating_differences",
     "win_probability",
 ]

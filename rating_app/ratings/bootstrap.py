@@ -9,6 +9,7 @@ from __future__ import annotations
 import zlib
 from collections import Counter, defaultdict
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -64,6 +65,32 @@ def rate_scope(
     """One scope's ratings. ``fitted``: fit exactly these agents, absent ones and unlinked groups included (the
     paper method); None: the scope's own agents, and only their largest connected group."""
     games = sorted({m.game for m in matches})
+    fits = scope_fits(scope, matches, weights, config, fitted)
+    return summarise(scope, games, matches, fits.agents, fits.samples, fits.absent, fits.totals, fits.rows,
+                     fits.excluded, fits.components, config)
+
+
+@dataclass(frozen=True)
+class ScopeFits:
+    """A scope's bootstrap before it is summarised: ``samples[b, i]`` is agent ``agents[i]``'s rating in resample b."""
+
+    agents: list[str]
+    samples: np.ndarray
+    absent: np.ndarray
+    totals: np.ndarray
+    rows: np.ndarray
+    excluded: list[dict]
+    components: list
+
+
+def scope_fits(
+    scope: str,
+    matches: Sequence[MatchResult],
+    weights: np.ndarray,
+    config: RatingConfig,
+    fitted: Sequence[str] | None = None,
+) -> ScopeFits:
+    """The resampled fits behind a scope's ratings (``rate_scope`` summarises them; ``differences`` reads them)."""
     all_agents = sorted(fitted) if fitted is not None else sorted({a for m in matches for a in m.agents})
     rows = comparison_matrix(matches, all_agents, config.ties)
     k = len(all_agents)
@@ -82,7 +109,7 @@ def rate_scope(
         k = len(agents)
         totals = rows.sum(axis=0).reshape(k, k)
     samples, absent = bootstrap_fits(scope, rows, weights, k, config)
-    return summarise(scope, games, matches, agents, samples, absent, totals, rows, excluded, components, config)
+    return ScopeFits(agents, samples, absent, totals, rows, excluded, components)
 
 
 def bootstrap_fits(scope: str, rows: np.ndarray, weights: np.ndarray, k: int, config: RatingConfig):

@@ -30,6 +30,7 @@ def test_ladder_rates_a_multi_seat_game():
     text = out.getvalue()
     assert "are_you_the_traitor: 2 matches of 4 seats (2 per pair)" in text
     assert "search-1" in text and "random" in text and "strictly increasing by level:" in text
+    assert "gap between adjacent players (90% interval over the same resamples):\n  search-1 - random: " in text
 
 
 def test_ladder_refuses_a_seat_count_the_game_does_not_allow():

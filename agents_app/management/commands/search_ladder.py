@@ -19,7 +19,7 @@ from django.core.management.base import BaseCommand, CommandError
 from agents_app.agents.search.levels import LEVELS
 from agents_app.evaluations.search_bench import ladder_jobs, ladder_players, play_all, searchable_games
 from gameplay.engines.registry import game_class
-from rating_app.ratings import MatchResult, RatingConfig, rate
+from rating_app.ratings import MatchResult, RatingConfig, rate, rating_differences
 
 
 class Command(BaseCommand):
@@ -51,8 +51,9 @@ class Command(BaseCommand):
             self.stdout.write(f"{game_id}: {len(matches)} saved matches from {len(opts['rate'])} file(s)")
         else:
             matches, seeds = self._played(game_id, opts)
-        report = rate(matches, RatingConfig(bootstrap=opts["bootstrap"], seed=opts["seed"]))
-        self._print(report.scopes[game_id], matches)
+        config = RatingConfig(bootstrap=opts["bootstrap"], seed=opts["seed"])
+        report = rate(matches, config)
+        self._print(report.scopes[game_id], matches, config)
         if opts["json"]:
             # The matches too, so that the round robin can be rated again (other settings) without replaying it.
             data = {**report.to_json(), "matches": [
@@ -111,7 +112,7 @@ class Command(BaseCommand):
                                "the same matches would count twice; give the runs different --seed")
         return matches, seeds
 
-    def _print(self, scope, matches: list[MatchResult]) -> None:
+    def _print(self, scope, matches: list[MatchResult], config: RatingConfig) -> None:
         by_agent = {r.agent: r for r in scope.ratings}
         self.stdout.write(f"{'player':10} {'rating':>8} {'90% interval':>20} {'avg score':>10} {'matches':>8}")
         names = {name for m in matches for name in m.agents}
@@ -128,3 +129,10 @@ class Command(BaseCommand):
         apart = [f"{a.agent}<{b.agent}" for a, b in zip(rated, rated[1:], strict=False) if a.high < b.low]
         self.stdout.write(f"strictly increasing by level: {'yes' if increasing else 'no'}; "
                           f"adjacent pairs with 90% intervals apart: {', '.join(apart) or 'none'}")
+        # Each player's interval carries the shift of the mean that centres the ratings; the gap between two adjacent
+        # players, read from the same resamples, does not (rating_app/ratings/differences.py says why).
+        pairs = [(a.agent, b.agent) for a, b in zip(rated, rated[1:], strict=False)]
+        self.stdout.write("gap between adjacent players (90% interval over the same resamples):")
+        for gap in rating_differences(matches, pairs, config):
+            self.stdout.write(f"  {gap.higher} - {gap.lower}: {gap.difference:+.2f} "
+                              f"[{gap.low:+.2f}, {gap.high:+.2f}]{' above zero' if gap.apart else ''}")
