@@ -66,8 +66,7 @@ def rate_scope(
     paper method); None: the scope's own agents, and only their largest connected group."""
     games = sorted({m.game for m in matches})
     fits = scope_fits(scope, matches, weights, config, fitted)
-    return summarise(scope, games, matches, fits.agents, fits.samples, fits.absent, fits.totals, fits.rows,
-                     fits.excluded, fits.components, config)
+    return summarise(scope, games, matches, fits, config)
 
 
 @dataclass(frozen=True)
@@ -147,8 +146,11 @@ def scope_inputs(matches: Sequence[MatchResult], ties: str, overall: bool):
 
 
 def summarise(
-    scope, games, matches, agents, samples, absent, totals, rows, excluded, components, config
+    scope: str, games: list[str], matches: Sequence[MatchResult], fits: ScopeFits, config: RatingConfig
 ) -> ScopeRating:
+    """A scope's ratings from its resampled fits: each agent's mean, interval and rank range, and the notes that
+    say when a rating rests on the regularisation alone."""
+    agents, samples, absent, totals, rows = fits.agents, fits.samples, fits.absent, fits.totals, fits.rows
     tail = (1.0 - config.interval) / 2 * 100
     means = samples.mean(axis=0)
     low, high = np.percentile(samples, [tail, 100 - tail], axis=0)
@@ -197,8 +199,8 @@ def summarise(
         match_counts=[[counts.get(a, {}).get(b, 0) for b in ranked] for a in ranked],
         n_matches=len(matches),
         n_counted=int((rows.sum(axis=1) > 0).sum()),
-        excluded=excluded,
-        components=components if len(components) > 1 else [],
+        excluded=fits.excluded,
+        components=fits.components if len(fits.components) > 1 else [],
     )
 
 
