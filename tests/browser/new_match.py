@@ -5,18 +5,23 @@ from __future__ import annotations
 import re
 
 
-def start_against_agent(page, server_url: str, game: str, seat_label: str, agent: str, board: str,
-                        choices: dict[str, str] | None = None) -> None:
-    """Open "New <game> match", pick each option's value in ``choices`` (select label -> value), give the seat
-    labelled ``seat_label`` to ``agent``, start, and wait for ``board``."""
+def start_new_match(page, server_url: str, game: str, seats: dict[str, str], board: str,
+                    choices: dict[str, str] | None = None) -> None:
+    """Open "New <game> match", pick each option's value in ``choices`` (select label -> value), give each seat in
+    ``seats`` (its label -> "agent:<name>" or "invite"), start, and wait for ``board``."""
     page.goto(server_url + "/")
     page.get_by_role("link", name=f"New {game} match").click()
-    for label, value in (choices or {}).items():
+    for label, value in {**(choices or {}), **seats}.items():
         page.get_by_label(label).select_option(value)
-    page.get_by_label(seat_label).select_option(f"agent:{agent}")
     page.get_by_role("button", name="Start match").click()
     page.wait_for_url(re.compile(r"/play/[\w-]+/$"))
     page.wait_for_selector(board)
+
+
+def start_against_agent(page, server_url: str, game: str, seat_label: str, agent: str, board: str,
+                        choices: dict[str, str] | None = None) -> None:
+    """``start_new_match`` with the seat labelled ``seat_label`` given to ``agent``."""
+    start_new_match(page, server_url, game, {seat_label: f"agent:{agent}"}, board, choices)
 
 
 def phone(chromium):

@@ -3,9 +3,9 @@ highlighted squares."""
 
 from __future__ import annotations
 
-import re
-
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+from tests.browser.new_match import start_new_match
 
 
 def board_version(page) -> str:
@@ -78,10 +78,5 @@ def result_text(page) -> str | None:
 
 
 def start_match(page, server_url: str, seat_1: str) -> None:
-    page.goto(server_url + "/")
-    page.get_by_role("link", name="New Santorini match").click()
-    page.get_by_label("Player 2").select_option(seat_1)
-    page.get_by_role("button", name="Start match").click()
-    page.wait_for_url(re.compile(r"/play/[\w-]+/$"))
-    page.wait_for_selector("#board .santorini .cell")
+    start_new_match(page, server_url, "Santorini", {"Player 2": seat_1}, "#board .santorini .cell")
     wait_until_live(page)  # the websocket delivered a live board

@@ -14,6 +14,7 @@ from gameplay.engines.gnomes.layouts import default_layouts
 from gameplay.engines.gnomes.maze import ACTIONS, Maze, neighbour
 from tests.browser.conftest import ARTIFACTS
 from tests.browser.gnomes_player import my_next_move, token_on, turn_on
+from tests.browser.new_match import start_new_match
 
 SIDE_WALLS = default_layouts().walls
 
@@ -53,12 +54,7 @@ def joint_plan(start, goal, first_seat: int) -> list[str]:
 
 
 def new_gnomes_match(page, server_url: str, partner: str) -> None:
-    page.goto(server_url + "/")
-    page.get_by_role("link", name="New Gnomes at Night match").click()
-    page.get_by_label("Gnome B").select_option(partner)
-    page.get_by_role("button", name="Start match").click()
-    page.wait_for_url(re.compile(r"/play/[\w-]+/$"))
-    page.wait_for_selector("#board svg.maze")
+    start_new_match(page, server_url, "Gnomes at Night", {"Gnome B": partner}, "#board svg.maze")
 
 
 def test_person_finds_the_round_1_treasure_with_the_mute_agent_using_arrow_buttons(phone_page, server_url):
