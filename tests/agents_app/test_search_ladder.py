@@ -99,3 +99,25 @@ def test_saved_runs_are_rated_together_and_a_run_rates_as_it_printed(tmp_path):
         call_command("search_ladder", game="santorini", rate=[str(first), str(first)], stdout=io.StringIO())
     with pytest.raises(CommandError, match="no saved matches of pit"):
         call_command("search_ladder", game="pit", rate=[str(first)], stdout=io.StringIO())
+
+
+def _saved_run(path, upsets: int, matches: int = 40) -> None:
+    """A saved run of Santorini in which search-1 beats search-2 ``upsets`` times in ``matches``."""
+    import json
+
+    saved = [{"agents": ["search-1", "search-2"] if m % 2 else ["search-2", "search-1"],
+              "scores": ([1.0, 0.0] if m % 2 else [0.0, 1.0]) if m < upsets else ([0.0, 1.0] if m % 2 else [1.0, 0.0]),
+              "teams": None, "seed": m} for m in range(matches)]
+    path.write_text(json.dumps({"scopes": {"santorini": {}}, "matches": saved}), encoding="utf-8")
+
+
+def test_a_pair_the_lower_player_nearly_never_beats_is_named_with_the_way_to_narrow_it(tmp_path):
+    one_sided, balanced = tmp_path / "one.json", tmp_path / "five.json"
+    _saved_run(one_sided, upsets=1)
+    _saved_run(balanced, upsets=5)
+    out = io.StringIO()
+    call_command("search_ladder", game="santorini", rate=[str(one_sided)], bootstrap=200, stdout=out)
+    assert "search-1 beat search-2 in 1 of 40 matches: the resamples that draw none of them" in out.getvalue()
+    out = io.StringIO()
+    call_command("search_ladder", game="santorini", rate=[str(balanced)], bootstrap=200, stdout=out)
+    assert "search-2 - search-1:" in out.getvalue() and " beat " not in out.getvalue()
