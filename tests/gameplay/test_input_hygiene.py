@@ -9,7 +9,8 @@ Text is checked at one boundary, ``gameplay.writes.text_input`` (valid Unicode, 
 bounded length), called wherever text enters: chat, free-text actions and typed moves (the services), URL
 tokens (the selectors), study link parameters (studies.forms). Frames are schema-checked by the consumer before
 any handler runs. Every rejection answers with the error fragment, keeps the socket open and stores nothing.
-tests/gameplay/test_fuzz_inputs.py throws generated frames and URL paths at the same boundaries.
+tests/gameplay/test_fuzz_socket_frames.py, test_fuzz_url_paths.py and test_fuzz_socket_handshakes.py throw
+generated frames, URL paths and handshake tokens at the same boundaries.
 """
 
 from __future__ import annotations

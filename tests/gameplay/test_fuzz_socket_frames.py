@@ -1,19 +1,14 @@
-"""Fuzz (issue 13, "Deliver" point 3): generated websocket frames and URL paths get an answer, never a server
-error, and what is refused changes nothing.
-
-- 1,000 frames per database (2,000 in a CI run, which plays both) over a real WebsocketCommunicator (the whole
-  ASGI stack): random JSON values, wrong types,
-  lone surrogates, NUL and other control characters, huge and deeply nested structures, NaN and ±Infinity,
-  random kinds, truncated JSON, binary frames, and plausible frames built from the live match (its version,
-  its legal actions) so that the accepting paths run too. Every frame must be answered with a text frame (a
-  socket closed with 1011 or an exception fails the test) that daphne could send (valid UTF-8); a frame
-  answered with the error fragment must leave the match's event count, version, state and status unchanged.
-- 500 URL paths through Django's test client: seat, participant, study, match and replay URLs with tokens and
-  parameters made of random bytes (%00, broken UTF-8, surrogate encodings, ...), real tokens with junk around
-  them. No answer is a 5xx and nothing stored changes (the requests are GETs, and POSTs with unknown tokens).
-- Afterwards everything stored is clean text and every page of the fuzzed matches still loads.
-
-Runs in phase 1 (SQLite) and phase 2 (PostgreSQL: .ci/test runs tests/gameplay there). About 40 s here.
+"""Fuzz (issue 13, "Deliver" point 3): generated websocket frames get an answer, never a server error, and what is
+refused changes nothing. 1,000 frames per database (2,000 in a CI run, which plays both) go over a real
+WebsocketCommunicator (the whole ASGI stack) to seat 0 of a Santorini and a Hive match: random JSON values, wrong
+types, lone surrogates, NUL and other control characters, huge and deeply nested structures, NaN and ±Infinity,
+random kinds, truncated JSON, binary frames, and plausible frames built from the live match (its version, its legal
+actions) so that the accepting paths run too. Every frame must be answered with a text frame (a socket closed with
+1011 or an exception fails the test) that daphne could send (valid UTF-8); a frame answered with the error fragment
+must leave the match's event count, version, state and status unchanged. Afterwards everything stored is clean text
+and every seat of the fuzzed matches still loads and connects. Runs in phase 1 (SQLite) and phase 2 (PostgreSQL:
+.ci/test runs tests/gameplay there); the slowest of the fuzz tests (URL paths: test_fuzz_url_paths.py; handshakes:
+test_fuzz_socket_handshakes.py).
 """
 
 from __future__ import annotations
@@ -21,40 +16,30 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import string
-from urllib.parse import quote
 
 import pytest
-from channels.layers import channel_layers
 from channels.testing import WebsocketCommunicator
 from django.conf import settings as django_settings
 from django.test import Client
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gameplay.models import Event, Match, Seat
+from gameplay.models import Event, Match
 from gameplay.project.asgi import application
 from gameplay.reads.selectors import state_of
-from gameplay.studies.models import Participant, ParticipantRound, Study
 from gameplay.writes import services
 from gameplay.writes.text_input import clean_text
+from tests.gameplay.fuzz_support import HEALTH, NASTY, any_char, memory_layer  # noqa: F401 (memory_layer: a fixture)
 from tests.gameplay.ws_support import FLASH_ERROR, HUMAN, ORIGIN, TIMEOUT, SeatCommunicator, is_presence_only
-from tests.studies.factories import make_participant, make_study, play_round
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 FRAMES = 1_000  # in each of the two phases (SQLite, then PostgreSQL): 2,000 in a CI run
-URLS = 500
-HEALTH = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example]
 KINDS = ("action", "chat", "select", "clear", "uhp")  # what the consumer knows (gameplay.web.consumers.KINDS)
+
 
 # --- generated values ----------------------------------------------------------------------------------------
 
-NASTY = [
-    "\x00", "\ud800", "\udbff", "\udc00", "\udfff", "\x1b", "\x07", "\x7f", "\x85", "\x9f", "\r", "\n", "\t",
-    "\u2028", "\ufeff", "\u202e", "\U0001f600", '"', "\\", "<", "&", "'", " ",
-]
-any_char = st.characters(codec=None, exclude_categories=())  # every code point, surrogates included
 texts = st.one_of(
     st.text(any_char, max_size=30),
     st.lists(st.sampled_from(NASTY) | any_char, max_size=16).map("".join),
@@ -225,16 +210,6 @@ class Arena:
             self.run(comm.disconnect())
 
 
-@pytest.fixture
-def memory_layer(settings):
-    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
-    # The schema is under test here, not the per-seat rate limits (test_socket_limits.py): 2,000 frames in ~40 s.
-    settings.MAX_FRAMES_PER_SECOND = settings.MAX_CHAT_PER_MINUTE = 1_000_000
-    channel_layers.backends.clear()
-    yield
-    channel_layers.backends.clear()
-
-
 def _frame_message(arena: Arena, game: str, family: str, value, ascii_only: bool) -> dict:
     if family == "bytes":
         return {"type": "websocket.receive", "bytes": value}
@@ -253,7 +228,7 @@ def _assert_everything_stored_is_clean() -> None:
                 assert clean_text(payload[key], max_length=10_000, multiline=True, strip=False) == payload[key]
 
 
-def test_fuzz_websocket_frames(memory_layer):
+def test_fuzz_websocket_frames(memory_layer):  # noqa: F811
     loop = asyncio.new_event_loop()
     arena = Arena(loop)
     counts = {"refused": 0, "accepted": 0, "changed": 0}
@@ -295,138 +270,3 @@ def test_fuzz_websocket_frames(memory_layer):
     print(f"frames: {counts}")
     assert counts["refused"] + counts["accepted"] >= FRAMES, counts
     assert counts["refused"] >= FRAMES // 2 and counts["changed"] > 0, counts  # both paths were exercised
-
-
-# --- URL paths -----------------------------------------------------------------------------------------------
-
-
-def _segment(raw_bytes: bytes) -> str:
-    return quote(raw_bytes, safe="")
-
-
-junk_bytes = st.one_of(
-    st.binary(max_size=12),
-    st.lists(st.sampled_from([b"\x00", b"\xed\xa0\x80", b"\xff", b"\xc0\x80", b"\x1b", b"/", b"%", b"?", b"a",
-                              b"\xf4\x90\x80\x80", b"\xe2\x80\xae", b".."]), max_size=6).map(b"".join),
-    st.text(any_char, max_size=10).map(lambda t: t.encode("utf-8", "surrogatepass")),
-    st.integers(60, 300).map(lambda n: b"x" * n),
-)
-PLAY_SUFFIXES = ["", "board.png", "observation.json", "board.png?step=%00"]
-PARTICIPANT_SUFFIXES = ["", "instructions/", "round/1/", "round/1/status/", "wait/1/", "wait/1/status/",
-                        "survey/", "complete/", "ended/", "round/99999999999999999999/"]
-QUERY_NAMES = ["PROLIFIC_PID", "STUDY_ID", "SESSION_ID", "condition", "step", "since", "%00", "a"]
-
-
-@st.composite
-def url_requests(draw, world: dict) -> tuple[str, str]:
-    """(method, path): GETs of every kind; POSTs only where the token is not a real one."""
-    junk = _segment(draw(junk_bytes))
-    real_seat = draw(st.sampled_from(world["seat_tokens"]))
-    real_participant = draw(st.sampled_from(world["participant_tokens"]))
-    use_real = draw(st.booleans())
-    seat = draw(st.sampled_from([real_seat, real_seat + junk, junk + real_seat])) if use_real else junk
-    person = draw(st.sampled_from([real_participant, real_participant + junk])) if use_real else junk
-    slug = draw(st.sampled_from([world["slug"], world["slug"], junk, world["slug"] + junk]))
-    if not use_real and draw(st.booleans()):  # writes are only tried with tokens that are not real
-        posts = [f"/play/{seat}/next-round/", f"/s/{slug}/p/{person}/heartbeat/",
-                 f"/s/{slug}/p/{person}/round/1/start/", f"/s/{slug}/p/{person}/survey/"]
-        return "POST", draw(st.sampled_from(posts))
-    number = draw(st.sampled_from([str(world["match_id"]), "0", "99999999999999999999", junk]))
-    path = draw(
-        st.sampled_from([
-            f"/play/{seat}/{draw(st.sampled_from(PLAY_SUFFIXES))}",
-            f"/s/{slug}/p/{person}/{draw(st.sampled_from(PARTICIPANT_SUFFIXES))}",
-            f"/s/{slug}/",
-            f"/s/{slug}/declined/",
-            f"/matches/{number}/",
-            f"/matches/{number}/replay/",
-            f"/matches/{number}/board.png",
-            f"/matches/{number}/transcripts.jsonl",
-            f"/games/{junk}/new/",
-            f"/{junk}/",
-            f"/ws/play/{seat}/",
-        ])
-    )
-    query = "&".join(
-        f"{draw(st.sampled_from(QUERY_NAMES))}={_segment(draw(junk_bytes))}" for _ in range(draw(st.integers(0, 3)))
-    )
-    if query:
-        path += ("&" if "?" in path else "?") + query
-    return "GET", path
-
-
-def _stored() -> tuple:
-    """Everything a request could change: matches, events, seats, participants and their rounds, studies."""
-    return (
-        list(Match.objects.order_by("pk").values_list("pk", "version", "status", "state")),
-        Event.objects.count(),
-        list(Seat.objects.order_by("pk").values_list("pk", "joined_at")),
-        list(Participant.objects.order_by("pk").values_list("pk", "step", "round_index", "last_seen_at")),
-        ParticipantRound.objects.count(),
-        list(Study.objects.order_by("pk").values_list("pk", "declined_count")),
-    )
-
-
-def test_fuzz_url_paths():
-    study = make_study("fuzz")
-    participants = [make_participant(study, "A-Comm"), make_participant(study, "H", step=Participant.Step.SURVEY)]
-    match = play_round(participants[:1], 0, agent="gnomes-comm", outcome="playing",
-                       messages=[(1, 0, "hello\tthere")])
-    world = {
-        "slug": study.slug,
-        "match_id": match.pk,
-        "seat_tokens": list(Seat.objects.values_list("token", flat=True)),
-        "participant_tokens": [p.token for p in participants],
-    }
-    client = Client()
-    before = _stored()
-    statuses: dict[int, int] = {}
-
-    @settings(max_examples=URLS, deadline=None, suppress_health_check=HEALTH)
-    @given(request=url_requests(world))
-    def request_one(request):
-        method, path = request
-        response = client.post(path) if method == "POST" else client.get(path)
-        statuses[response.status_code] = statuses.get(response.status_code, 0) + 1
-        assert response.status_code < 500, (method, path, response.status_code)
-        if response.get("Content-Type", "").startswith("text/") and not response.streaming:
-            response.content.decode("utf-8")  # whatever a page shows, it is valid UTF-8
-        assert _stored() == before, (method, path)
-
-    request_one()
-    print(f"URL answers by status: {dict(sorted(statuses.items()))}")
-    assert sum(statuses.values()) >= URLS and statuses.get(404, 0) > 0 and statuses.get(200, 0) > 0, statuses
-
-
-handshake_tokens = st.one_of(
-    st.text(st.characters(codec=None, exclude_categories=(), exclude_characters="/?#%"), max_size=80),
-    st.lists(st.sampled_from(NASTY), min_size=1, max_size=8).map("".join),  # NUL, lone surrogates, controls
-    st.text(string.printable.replace("/", "").replace("?", "").replace("#", ""), max_size=80),
-    # Percent-encoded bytes: the path is decoded as daphne does (broken UTF-8 becomes U+FFFD), "/" left out.
-    junk_bytes.map(lambda b: _segment(b.replace(b"/", b""))),
-)
-
-
-def test_fuzz_websocket_handshake_tokens(memory_layer):
-    """Handshakes with random tokens are refused cleanly (no exception, no 1011) and mark no seat as joined."""
-    services.create_match("santorini", [HUMAN, HUMAN], seed=1)
-    loop = asyncio.new_event_loop()
-    before = list(Seat.objects.order_by("pk").values_list("pk", "joined_at"))
-
-    async def handshake(token: str) -> tuple[bool, int]:
-        comm = SeatCommunicator(application, f"/ws/play/{token}/", headers=ORIGIN)
-        connected, code = await comm.connect(timeout=TIMEOUT)
-        await comm.disconnect()
-        return connected, code
-
-    @settings(max_examples=300, deadline=None, suppress_health_check=HEALTH)
-    @given(token=handshake_tokens)
-    def refused(token):
-        connected, code = loop.run_until_complete(handshake(token))
-        assert connected is False and code != 1011, (token, code)
-
-    try:
-        refused()
-    finally:
-        loop.close()
-    assert list(Seat.objects.order_by("pk").values_list("pk", "joined_at")) == before
