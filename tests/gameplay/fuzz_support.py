@@ -39,7 +39,7 @@ junk_bytes = st.one_of(
 def memory_layer(settings):
     """The in-memory channel layer, afresh, with the per-seat frame and chat limits out of the way."""
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
-    # The schema is under test here, not the per-seat rate limits (test_socket_limits.py): 2,000 frames in ~40 s.
+    # The schema is under test here, not the per-seat rate limits (test_socket_limits_*.py): 2,000 frames in ~40 s.
     settings.MAX_FRAMES_PER_SECOND = settings.MAX_CHAT_PER_MINUTE = 1_000_000
     channel_layers.backends.clear()
     yield
