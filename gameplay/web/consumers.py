@@ -90,11 +90,6 @@ class MatchConsumer(QuietWhenClosed, AsyncWebsocketConsumer):
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
-        if message["type"] == "match.changed" and self.socket is not None and self.socket.live:
-            # A live match's frames must not queue behind drawing its score line (gameplay.live): the drawing runs
-            # beside them, the newest commit only, a few times a second (gameplay.web.live_socket).
-            self.redraws.changed(message)
-            return
         await handler(message)
 
     async def connect(self):
@@ -103,7 +98,6 @@ class MatchConsumer(QuietWhenClosed, AsyncWebsocketConsumer):
         # Group messages not drawn yet, oldest first: appended here on the event loop, taken in the socket's worker
         # thread (a deque's append and popleft are atomic).
         self.changes: deque[dict] = deque()
-        self.redraws = live_socket.Redraws(self.match_changed)
         token = self.scope["url_route"]["kwargs"].get("token", "")
         cookies = parse_cookie(dict(self.scope.get("headers", ())).get(b"cookie", b"").decode("latin-1"))
         self.client = client = (self.scope.get("client") or ("",))[0] or ""
@@ -182,7 +176,6 @@ class MatchConsumer(QuietWhenClosed, AsyncWebsocketConsumer):
             self.keeper.cancel()
         if self.drawer is not None:
             self.drawer.cancel()
-        self.redraws.cancel()
         heartbeat.leave(self)
         if self.socket is None:
             return
@@ -230,8 +223,12 @@ class MatchConsumer(QuietWhenClosed, AsyncWebsocketConsumer):
 
     async def _draw_changes(self) -> None:
         """Draw the queued changes until none is left: each time, all that came in until the worker thread got to
-        them (``_take_changes``), one at a time with the socket's other work and in order (``busy``)."""
+        them (``_take_changes``), one at a time with the socket's other work and in order (``busy``). In a live
+        match, at most one drawing every LIVE_REDRAW_SECONDS (gameplay.web.live_socket says why): the commits that
+        come in meanwhile wait in the queue and are drawn together, as the newest state."""
+        loop = asyncio.get_running_loop()
         while self.changes:
+            started = loop.time()
             try:
                 async with self.busy:
                     html = await off_loop(self._take_changes)()
@@ -240,6 +237,8 @@ class MatchConsumer(QuietWhenClosed, AsyncWebsocketConsumer):
                 self.changes.clear()
                 continue
             await self._send(html)
+            if self.socket.live:
+                await asyncio.sleep(max(0.0, started + live_socket.LIVE_REDRAW_SECONDS - loop.time()))
 
     def _take_changes(self) -> str | None:
         """In the worker thread: the changes queued until now, drawn (SeatSocket.changes_arrived)."""

@@ -8,22 +8,17 @@ a thread of its own, beside the socket's other work (SeatSocket.on_live touches 
 
 The runner commits a decision point or two every twelfth of a second, and every commit tells every socket of the
 match to redraw its board regions: the score line and the status, which the streamed frames already show (the
-console draws the scores and the clock). Drawn after every commit, they took most of the socket thread; here a
-live socket draws at most one commit every LIVE_REDRAW_SECONDS, the newest one (each drawing shows the match as
-committed, so the ones in between are not missed).
+console draws the scores and the clock). Drawn after every commit, they took most of the socket thread; a live
+socket's queue of changes (``MatchConsumer._draw_changes``) is drawn at most once every LIVE_REDRAW_SECONDS instead,
+the commits that came in meanwhile together (each drawing shows the match as committed, so none is missed).
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
-import logging
-from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import SyncToAsync
-
-logger = logging.getLogger(__name__)
 
 LIVE_REDRAW_SECONDS = 0.5
 
@@ -44,33 +39,3 @@ def is_live_input(text_data) -> bool:
     except ValueError:
         return False
     return isinstance(frame, dict) and frame.get("kind") == "live"
-
-
-class Redraws:
-    """The match.changed messages of one live socket, drawn one at a time, the newest only, at most one every
-    LIVE_REDRAW_SECONDS."""
-
-    def __init__(self, draw: Callable[[dict], Awaitable[None]]):
-        self.draw = draw
-        self.newest: dict | None = None
-        self.task: asyncio.Task | None = None
-
-    def changed(self, event: dict) -> None:
-        self.newest = event
-        if self.task is None or self.task.done():
-            self.task = asyncio.get_running_loop().create_task(self._run())
-
-    async def _run(self) -> None:
-        loop = asyncio.get_running_loop()
-        while self.newest is not None:
-            event, self.newest = self.newest, None
-            started = loop.time()
-            try:
-                await self.draw(event)
-            except Exception:  # the next commit draws the match again
-                logger.exception("redrawing a live socket failed")
-            await asyncio.sleep(max(0.0, started + LIVE_REDRAW_SECONDS - loop.time()))
-
-    def cancel(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
