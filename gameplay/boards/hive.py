@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from gameplay.boards.base import BoardPresenter
-from gameplay.engines.hive.render import BUG_NAMES, NEIGHBOURS, observation_layout
+from gameplay.engines.hive.picture_layout import BUG_NAMES, NEIGHBOURS, observation_layout
 from gameplay.engines.seat_view import SeatView
 
 # Bugs in the order people learn them (the rules page's), for the legend under the board.
@@ -23,7 +23,7 @@ class HiveBoard(BoardPresenter):
 
     def layout(self, view: SeatView) -> dict[str, Any]:
         # Not a geometry of the page's own: the overlay lies on the PNG the engine draws, so it takes the engine's
-        # pure geometry of that picture (render.layout, the same code render_png draws with). A copy here would
+        # pure geometry of that picture (picture_layout.layout, the same code render_png draws with). A copy here would
         # drift from the picture the first time either changed.
         geometry = observation_layout(view.facts)
         return {**geometry, "pieces": drawn_pieces(geometry), "marks": marks(geometry, view.facts),

@@ -1,5 +1,6 @@
-"""The Hive board picture (gameplay/engines/hive/render.py): valid, deterministic PNGs drawn from the
-observation data alone, and a layout that lines up with the picture for the clickable overlay."""
+"""The Hive board picture (gameplay/engines/hive/render.py, drawn on picture_layout.py's geometry): valid,
+deterministic PNGs drawn from the observation data alone, and a layout that lines up with the picture for the
+clickable overlay."""
 
 from __future__ import annotations
 
@@ -12,15 +13,9 @@ import pytest
 from PIL import Image
 
 from gameplay.engines.api import Observation
-from gameplay.engines.hive.render import (
-    NEIGHBOURS,
-    describe,
-    layout,
-    observation_layout,
-    observation_png,
-    render_png,
-    sample_observation,
-)
+from gameplay.engines.hive.picture_layout import NEIGHBOURS, describe, layout, observation_layout
+from gameplay.engines.hive.picture_samples import sample_observation
+from gameplay.engines.hive.render import observation_png, render_png
 
 SAMPLES = ("start", "middle", "end")
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"

@@ -51,7 +51,8 @@ def hive(monkeypatch):
         "HiveGame must implement observation_image (via gameplay.engines.hive.render.observation_png)"
     )
     assert type(presenter_for("hive")).layout is not BoardPresenter.layout, (
-        "Hive's board presenter must draw the overlay's layout (via gameplay.engines.hive.render.observation_layout)"
+        "Hive's board presenter must draw the overlay's layout "
+        "(via gameplay.engines.hive.picture_layout.observation_layout)"
     )
     monkeypatch.setitem(registry.GAMES, HiveGame.spec.id, HiveGame)
     return HiveGame

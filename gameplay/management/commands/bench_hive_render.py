@@ -2,7 +2,7 @@
 
 Prints measured numbers (not a pass/fail test) for drawing a Hive board picture: the median and p95
 of ``render_png`` over a realistic 22-piece observation (taken from random engine play when the Hive
-engine is installed, else the hand-made end position in gameplay.engines.hive.render), plus the
+engine is installed, else the hand-made end position in gameplay.engines.hive.picture_samples), plus the
 layout computation used by the clickable overlay. The target is a median of at most 30 ms.
 """
 
@@ -15,7 +15,9 @@ import time
 from django.core.management.base import BaseCommand, CommandError
 
 from gameplay.bench.measures import percentile
-from gameplay.engines.hive.render import layout, render_png, sample_observation
+from gameplay.engines.hive.picture_layout import layout
+from gameplay.engines.hive.picture_samples import sample_observation
+from gameplay.engines.hive.render import render_png
 
 
 def engine_observation(pieces: int = 22, seed: int = 0, attempts: int = 200) -> dict | None:

@@ -1,12 +1,13 @@
 """Hive's board presenter (gameplay/boards/hive.py) draws each top piece over the engine's PNG as a bug picture: on
-the render module's hand-made positions, every occupied cell gets one drawn piece of the right owner, bug and number
-at the picture's own centre, a stack keeps its height and its "on …" note, the last move and a surrounded queen are
-outlined again over the drawing, and the legend lists the bugs the match plays with."""
+the engine's hand-made positions (picture_samples.py), every occupied cell gets one drawn piece of the right owner,
+bug and number at the picture's own centre, a stack keeps its height and its "on …" note, the last move and a
+surrounded queen are outlined again over the drawing, and the legend lists the bugs the match plays with."""
 
 from __future__ import annotations
 
 from gameplay.boards.hive import drawn_pieces, legend, marks
-from gameplay.engines.hive.render import layout, sample_observation
+from gameplay.engines.hive.picture_layout import layout
+from gameplay.engines.hive.picture_samples import sample_observation
 
 
 def test_every_occupied_cell_is_drawn_once_with_its_top_piece_where_the_png_has_it():
