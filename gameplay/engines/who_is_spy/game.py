@@ -8,7 +8,8 @@ everything per viewer; rules.py explains it to players).
 Chance: the pair (option ``pair_index``, -1 draws it), which word of the pair is the spy word (option ``spy_word``),
 the word-to-seat deal (option ``spy_seat`` fixes the spy's seat), the speaking order of every round and, for every
 voter, the order of its vote options. All of it comes from ``self.rng()`` at the moment it happens and is stored, so
-legal actions never draw. The options and the deal are setup.py's.
+legal actions never draw. The options and the deal are setup.py's; the round machinery (speaking order, vote,
+count, eliminations, the end) is rounds.py's.
 
 Names: the seed found anonymous, shuffled "Player k" names the least biased. The seats themselves are assigned to
 players at random and the words are dealt to seats at random, so the default "Player 1".."Player N" in seat order
@@ -31,6 +32,7 @@ from ..api import (
     State,
     TextAction,
 )
+from .rounds import ABSTAINED, DESCRIBE, OVER, SPIES, VILLAGERS, VOTE, RoundFlow
 from .rules import DESCRIBING, ENDING, INFERRING, RULES, VOTING, WORDS
 from .setup import CONTENT_FREE_TEXT, OPTIONS, checked_setup, deal, seat_name
 from .views import SeatViews
@@ -46,14 +48,12 @@ from .words import (
     normalise,
 )
 
-DESCRIBE, VOTE, OVER = "describe", "vote", "over"
 # The turn timer's actions (options describe_seconds and vote_seconds): offered only while that limit is on, to every
 # seat it times, and applied by the platform for a person whose time runs out. An abstention is stored as ABSTAINED.
-SKIP_DESCRIBE, ABSTAIN, ABSTAINED = "skip_describe", "vote:none", -1
-SPIES, VILLAGERS = "spies", "villagers"
+SKIP_DESCRIBE, ABSTAIN = "skip_describe", "vote:none"
 
 
-class SpyState(SeatViews, State):
+class SpyState(SeatViews, RoundFlow, State):
     game: SpyGame
 
     def __init__(self, game: SpyGame, seed: int):
@@ -93,95 +93,6 @@ class SpyState(SeatViews, State):
     def content_free(self, seat: int) -> bool:
         """Whether ``seat``'s descriptions read as "..." whatever it writes (option content_free)."""
         return seat in self.game.content_free_seats
-
-    # --- round machinery -------------------------------------------------------------------------
-    def _start_round(self, speakers: list[int], candidates: list[int], voters: list[int], runoff: bool) -> None:
-        order = sorted(speakers)
-        self.rng().shuffle(order)  # speaking-order bias: a fresh public order every round
-        n = self.game.num_seats
-        self.rounds.append({"n": len(self.rounds) + 1, "runoff": runoff, "order": order, "next": 0,
-                            "candidates": sorted(candidates), "voters": sorted(voters), "talk": [],
-                            "ballots": [None] * n, "votes": [None] * n, "outcome": None})
-        self.phase = DESCRIBE
-
-    def _advance_speaker(self) -> None:
-        self.round["next"] += 1
-        if self.round["next"] >= len(self.round["order"]):
-            self._begin_vote()
-
-    def _begin_vote(self) -> None:
-        r = self.round
-        # A wrong spy_guess puts its speaker out mid-round; such a seat is no longer a candidate or a voter.
-        r["candidates"] = [c for c in r["candidates"] if self.alive(c)]
-        r["voters"] = [v for v in r["voters"] if self.alive(v)]
-        if not r["candidates"]:  # a run-off whose tied players all guessed wrong: nobody left to vote for
-            r["outcome"] = {"k": "none", "tally": [0] * self.game.num_seats, "leaders": []}
-            self.partial_ties = 0
-            self._next_round(None)
-            return
-        rng = self.rng()
-        for voter in r["voters"]:
-            # Option-order bias: each voter gets its own shuffled list (the order of its legal actions).
-            options = [c for c in r["candidates"] if c != voter]
-            rng.shuffle(options)
-            r["ballots"][voter] = options
-        self.phase = VOTE
-
-    def _count(self) -> None:
-        r = self.round
-        tally = [0] * self.game.num_seats
-        for voter in r["voters"]:
-            if r["votes"][voter] != ABSTAINED:  # an abstention counts for nobody
-                tally[r["votes"][voter]] += 1
-        top = max(tally[c] for c in r["candidates"])
-        leaders = [c for c in r["candidates"] if tally[c] == top]
-        outcome: dict[str, Any] = {"tally": tally, "leaders": leaders}
-        r["outcome"] = outcome
-        if len(leaders) == 1:
-            outcome["k"] = "out"
-            self.partial_ties = 0
-            self._eliminate(leaders[0], "vote")
-            if self.phase != OVER:
-                self._next_round(None)
-        elif set(leaders) == set(self.alive_seats()):
-            outcome["k"] = "all_tied"
-            self.partial_ties = 0
-            self._next_round(None)
-        else:
-            self.partial_ties += 1
-            if self.partial_ties == 1:
-                outcome["k"] = "runoff"
-                self._next_round(leaders)
-            else:
-                outcome["k"] = "reset"
-                self.partial_ties = 0
-                self._next_round(None)
-
-    def _next_round(self, runoff: list[int] | None) -> None:
-        # Every round, tied ones and run-offs included, counts towards the cap; surviving it is a spy win.
-        if len(self.rounds) >= self.game.options["max_rounds"]:
-            self._finish(SPIES, "cap")
-            return
-        alive = self.alive_seats()
-        if runoff is None:
-            self._start_round(alive, alive, alive, runoff=False)
-        else:
-            self._start_round(runoff, runoff, [s for s in alive if s not in runoff], runoff=True)
-
-    def _eliminate(self, seat: int, how: str) -> None:
-        self.out_round[seat] = self.round["n"]
-        self.out_how[seat] = how
-        spies_in = sum(1 for s in self.spies if self.alive(s))
-        villagers_in = len(self.alive_seats()) - spies_in
-        if spies_in == 0:
-            self._finish(VILLAGERS, "out")
-        elif spies_in >= villagers_in:
-            self._finish(SPIES, "out")
-
-    def _finish(self, winners: str, reason: str) -> None:
-        self.phase = OVER
-        self.winners = winners
-        self.ending = reason
 
     # --- the contract --------------------------------------------------------------------------
     def current_seats(self) -> list[int]:
