@@ -27,6 +27,8 @@ ROOTS = (
     "gameplay.reads.selectors",
     "gameplay.web.consumers",
     "gameplay.web.views",
+    "gameplay.web.replay_views",
+    "gameplay.web.board_image_views",
     "gameplay.web.forms",
     "gameplay.signals",
     "gameplay.reads.agent_directory",

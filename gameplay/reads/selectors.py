@@ -361,7 +361,7 @@ def _replay_view(state: State, viewer: int | None) -> EngineSeatView:
 
 def replay_frames(match: Match, viewer: int | None = None) -> list[ReplayFrame]:
     """Step through the event log, rebuilding observations by replaying the engine from the seed: the public
-    ones, or seat ``viewer``'s own (hidden information included: for staff, gameplay.web.views.replay)."""
+    ones, or seat ``viewer``'s own (hidden information included: for staff, gameplay.web.replay_views.replay)."""
     game = game_of(match)
     state = game.new_initial_state(match.seed)
     frames = [ReplayFrame(0, None, _replay_view(state, viewer))]
