@@ -10,7 +10,7 @@ import pytest
 from gameplay.boards import BoardPresenter
 from gameplay.boards import registry as boards
 from gameplay.engines import registry as engines
-from gameplay.reads import selectors
+from gameplay.reads import result_lines, selectors
 from gameplay.reads.selectors import seat_view
 from gameplay.writes import services
 from gameplay.writes.services import SeatController
@@ -62,5 +62,5 @@ def test_the_status_line_says_who_won_and_why(nim):
     match = services.submit_action(match.pk, 0, "take:2", expected_version=match.version)
     names = {0: "Player 1", 1: "Player 2"}
     state = selectors.state_of(match)
-    assert selectors.result_text(match, names, 0, state) == "You won! Player 1 took the last stone."
-    assert selectors.result_text(match, names, 1, state) == "You lost. Player 1 won. Player 1 took the last stone."
+    assert result_lines.result_text(match, names, 0, state) == "You won! Player 1 took the last stone."
+    assert result_lines.result_text(match, names, 1, state) == "You lost. Player 1 won. Player 1 took the last stone."

@@ -4,7 +4,7 @@ the outcome (who agreed to what and what each got), not "You lost" because the o
 import pytest
 
 from gameplay.models import Match
-from gameplay.reads import selectors
+from gameplay.reads import result_lines, selectors
 from gameplay.writes import services
 from tests.gameplay.ws_support import HUMAN
 
@@ -22,6 +22,6 @@ def test_an_agreement_reads_as_each_seats_payoff_for_both_seats_and_the_public()
     assert match.status == Match.Status.FINISHED
     names = {0: "Player 1", 1: "Player 2"}
     state = selectors.state_of(match)
-    lines = {seat: selectors.result_text(match, names, seat, state) for seat in (0, 1, None)}
+    lines = {seat: result_lines.result_text(match, names, seat, state) for seat in (0, 1, None)}
     assert all("Agreement on Thursday" in line for line in lines.values()), lines
     assert not any("won" in line.lower() or "lost" in line.lower() for line in lines.values()), lines

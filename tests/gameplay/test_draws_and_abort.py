@@ -12,7 +12,7 @@ from django.test import Client
 
 from gameplay.engines.registry import create_game
 from gameplay.models import Event, Match
-from gameplay.reads import selectors
+from gameplay.reads import result_lines, selectors
 from gameplay.reads.selectors import state_of
 from gameplay.writes import match_endings, services
 from tests.gameplay.ws_support import HUMAN, RANDOM, TIMEOUT, connect
@@ -61,7 +61,7 @@ def test_an_offer_accepted_ends_the_match_drawn():
     assert draw_events(match) == [(0, {"offered": True}), (1, {"accepted": True})]
     end = Event.objects.get(match=match, kind=Event.Kind.END)
     assert end.payload == {"scores": [0.5, 0.5], "winner": None, "agreed_draw": True}
-    assert selectors.result_text(match, names, 0, state_of(match)) == "Drawn by agreement."
+    assert result_lines.result_text(match, names, 0, state_of(match)) == "Drawn by agreement."
     assert selectors.public_result(match) == "Drawn by agreement."
 
 

@@ -11,7 +11,7 @@ from django.test import Client
 
 from gameplay.engines.registry import create_game
 from gameplay.models import Event, Match
-from gameplay.reads import selectors
+from gameplay.reads import result_lines, selectors
 from gameplay.reads.selectors import state_of
 from gameplay.writes import match_endings, services
 from tests.gameplay.ws_support import HUMAN, RANDOM, TIMEOUT, clickable, connect, new_match
@@ -41,8 +41,8 @@ def test_resigning_ends_the_match_with_the_other_seat_winning():
     assert match.version == version  # not a move
     names = {0: "Player 1", 1: "Player 2"}
     state = state_of(match)
-    assert selectors.result_text(match, names, 0, state) == "You resigned. Player 2 won."
-    assert selectors.result_text(match, names, 1, state) == "Player 1 resigned. You won!"
+    assert result_lines.result_text(match, names, 0, state) == "You resigned. Player 2 won."
+    assert result_lines.result_text(match, names, 1, state) == "Player 1 resigned. You won!"
     assert selectors.public_result(match) == "Player 1 resigned. Player 2 won."
     # Over means over: no more moves, no second resignation.
     with pytest.raises(services.ActionRejected, match="over"):

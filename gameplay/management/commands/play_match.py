@@ -12,7 +12,7 @@ from agents_app.services import preflight
 from agents_app.tasks import play_agent_turns
 from gameplay.engines.registry import GAMES
 from gameplay.models import Match
-from gameplay.reads.selectors import shared_winners
+from gameplay.reads.result_lines import shared_winners
 from gameplay.writes import services
 
 

@@ -160,7 +160,7 @@ def outcome_names(outcome: str, seat: int | None, names: dict[int, str]) -> set[
 
 def own_sentence(state: State) -> bool:
     """Whether each seat's status line is the game's own sentence: a cooperative game (one team) or a dialogue game
-    (each seat its own payoff), as the platform's result line decides (selectors.result_text)."""
+    (each seat its own payoff), as the platform's result line decides (result_lines.result_text)."""
     return state.game.spec.dialogue is not None or len(set(state.game.teams())) == 1
 
 
