@@ -141,7 +141,7 @@ class Event(models.Model):
         ACTION = "action", "Action"
         MESSAGE = "message", "Message"
         END = "end", "End"
-        SEAT = "seat", "Seat taken over"  # an agent took over a person's seat (services.hand_seat_to_agent)
+        SEAT = "seat", "Seat taken over"  # an agent took over a person's seat (absent_players.hand_seat_to_agent)
         DRAW = "draw", "Draw offer"  # a draw offered, accepted, declined or withdrawn (gameplay.writes.match_endings)
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="events")

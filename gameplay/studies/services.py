@@ -24,7 +24,7 @@ from gameplay.studies.forms import EntryParams
 from gameplay.studies.models import Condition, Participant, ParticipantRound, Study
 from gameplay.studies.participant_lock import locked
 from gameplay.studies.round_matches import create_round
-from gameplay.writes import services as match_services
+from gameplay.writes import absent_players
 from gameplay.writes.services import ServiceError
 
 logger = logging.getLogger(__name__)
@@ -253,7 +253,7 @@ def apply_partner_left(participant: Participant, round_index: int) -> Participan
     if study.partner_left_action == Study.PartnerLeft.AGENT and agent:
         try:
             for seat_index in gone:
-                match_services.hand_seat_to_agent(current.match_id, seat_index, agent, LEFT_REASON)
+                absent_players.hand_seat_to_agent(current.match_id, seat_index, agent, LEFT_REASON)
             outcome = ParticipantRound.Departure.PARTNER_LEFT_AGENT
         except ServiceError:
             # E.g. the agent's configuration was deleted since the study was checked: the round must still not
@@ -261,7 +261,7 @@ def apply_partner_left(participant: Participant, round_index: int) -> Participan
             logger.exception("study %s: agent %r could not take over in match %s", study.slug, agent,
                              current.match_id)
     if outcome == ParticipantRound.Departure.PARTNER_LEFT_END:
-        match_services.abort_match(current.match_id, PARTNER_LEFT_REASON)
+        absent_players.abort_match(current.match_id, PARTNER_LEFT_REASON)
     rounds = ParticipantRound.objects.filter(match_id=current.match_id)
     # Leaving is recorded over an earlier "a partner left" (they stayed then); the others keep their first record.
     rounds.filter(seat_index__in=gone).update(departure=ParticipantRound.Departure.LEFT)
@@ -278,5 +278,5 @@ def end_round_without_agent(participant: Participant, round_index: int) -> Parti
     already over is simply left."""
     current = selectors.participant_round(participant, round_index)
     if current is not None and not selectors.round_is_over(current):
-        match_services.end_match_for_silent_agent(current.match_id, current.seat_index)
+        absent_players.end_match_for_silent_agent(current.match_id, current.seat_index)
     return finish_round(participant, round_index)

@@ -24,7 +24,7 @@ from gameplay.web.page_lookups import held_seat, viewable_match
 from gameplay.web.rate_limits import limited_per_client
 from gameplay.web.rendering import view_context
 from gameplay.web.rules_pages import RULES_PAGE, panel_context, rules_context, rules_template
-from gameplay.writes import follow_ups, match_endings, open_seats, seat_claims, services, timeouts
+from gameplay.writes import absent_players, follow_ups, match_endings, open_seats, seat_claims, services, timeouts
 
 
 @require_GET
@@ -188,7 +188,7 @@ def agent_way_out(request, token: str):
     service checks the time again and refuses, changing nothing, when it is too early or the agent answered)."""
     seat = held_seat(request, token)
     try:
-        services.end_match_for_silent_agent(seat.match_id, seat.index)
+        absent_players.end_match_for_silent_agent(seat.match_id, seat.index)
     except services.ServiceError as err:
         context = {"message": str(err), "back_url": reverse("play", kwargs={"token": token})}
         return render(request, "gameplay/agent_way_out_refused.html", context, status=409)

@@ -19,7 +19,7 @@ from agents_app.agents.dialogue.generation import CachedModel, DictCache
 from agents_app.agents.dialogue.tree import TreeOptions
 from gameplay.engines.registry import create_game
 from gameplay.studies.validation import condition_errors
-from gameplay.writes import services
+from gameplay.writes import absent_players, services
 from gameplay.writes.services import SeatController
 from tests.agents_app.llm_match_support import llm_config
 from tests.support.openai_server import scripted_openai_server
@@ -102,7 +102,7 @@ def test_a_match_or_a_seat_with_other_options_is_refused_to_the_guided_agent(tmp
     people = services.create_match(GAME, [SeatController("human"), SeatController("human")], seed=1,
                                    schedule_agents=False)
     with pytest.raises(services.ServiceError, match="openspiel_opening"):
-        services.hand_seat_to_agent(people.pk, 1, "guided", "the person left")
+        absent_players.hand_seat_to_agent(people.pk, 1, "guided", "the person left")
 
 
 @pytest.mark.django_db

@@ -19,7 +19,7 @@ from gameplay.models import Match
 from gameplay.project.celery import app as celery_app
 from gameplay.signals import agent_turn_due
 from gameplay.tasks import requeue_stalled_agent_turns_task
-from gameplay.writes import services
+from gameplay.writes import absent_players, services
 from gameplay.writes.services import SeatController
 from gameplay.writes.watchdog import requeue_stalled_agent_turns, stalled_agent_matches
 
@@ -91,7 +91,7 @@ def test_fresh_turns_human_turns_and_finished_matches_are_left_alone(dead_agents
     human_to_move = aged(services.create_match("santorini", [HUMAN, RANDOM], seed=5), deadline * 10)
     people_only = aged(services.create_match("santorini", [HUMAN, HUMAN], seed=5), deadline * 10)
     aborted = agent_to_move()
-    services.abort_match(aborted.pk, "test")
+    absent_players.abort_match(aborted.pk, "test")
     aged(aborted, deadline * 10)
 
     assert stalled_agent_matches() == []

@@ -20,8 +20,9 @@ from gameplay.reads import selectors
 from gameplay.signals import agent_turn_due
 from gameplay.studies.models import Participant
 from gameplay.web.rendering import seat_fragments
-from gameplay.writes import services
-from gameplay.writes.services import AGENT_SILENT_REASON, SeatController, ServiceError
+from gameplay.writes import absent_players, services
+from gameplay.writes.absent_players import AGENT_SILENT_REASON
+from gameplay.writes.services import SeatController, ServiceError
 from tests.studies.journey_support import agent_condition, consent, make_study, participant_url
 
 pytestmark = pytest.mark.django_db
@@ -148,7 +149,7 @@ def test_the_service_refuses_a_seat_that_may_move(stuck):
     match = services.create_match("santorini", [HUMAN, RANDOM], seed=5)
     waited(match, WAY_OUT_S * 10)
     with pytest.raises(ServiceError, match="No agent is keeping you waiting"):
-        services.end_match_for_silent_agent(match.pk, 0)
+        absent_players.end_match_for_silent_agent(match.pk, 0)
     assert Match.objects.get(pk=match.pk).status == Match.Status.ACTIVE
 
 

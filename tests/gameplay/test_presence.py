@@ -16,7 +16,7 @@ from channels.db import database_sync_to_async
 
 from gameplay.models import Event, Match
 from gameplay.web.consumers import heartbeat
-from gameplay.writes import services
+from gameplay.writes import absent_players
 from tests.gameplay.ws_support import (
     FLASH_ERROR,
     HUMAN,
@@ -121,7 +121,7 @@ async def test_agents_are_not_listed(layer):
 
 @database_sync_to_async
 def take_over(match_id: int, seat: int) -> None:
-    services.hand_seat_to_agent(match_id, seat, "random", "participant left the round")
+    absent_players.hand_seat_to_agent(match_id, seat, "random", "participant left the round")
 
 
 @database_sync_to_async
@@ -157,7 +157,7 @@ async def test_an_agent_takes_over_a_seat_and_the_person_may_no_longer_move(laye
 
 async def test_the_takeover_of_a_finished_match_changes_nothing(layer):
     match_id, tokens = await new_match()
-    await database_sync_to_async(services.abort_match)(match_id, "test")
+    await database_sync_to_async(absent_players.abort_match)(match_id, "test")
     await take_over(match_id, 0)
     assert await seat_events(match_id) == []
 

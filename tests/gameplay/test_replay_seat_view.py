@@ -8,7 +8,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from gameplay.writes import services
+from gameplay.writes import absent_players
 from tests.gameplay.gnomes_play_support import SIDE_WALLS, drawn_walls, move, two_humans
 
 pytestmark = pytest.mark.django_db
@@ -24,7 +24,7 @@ def ended_gnomes_match():
     match = two_humans(round=1)
     move(match, 0, "right")
     move(match, 1, "down")
-    services.abort_match(match.pk, "partner left the round")
+    absent_players.abort_match(match.pk, "partner left the round")
     return match
 
 

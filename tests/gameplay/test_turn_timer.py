@@ -22,7 +22,7 @@ from gameplay.engines.api import Action, Game, GameSpec, Observation, OptionSpec
 from gameplay.models import Event, Match
 from gameplay.reads.selectors import seat_view
 from gameplay.tasks import requeue_stalled_agent_turns_task
-from gameplay.writes import services, timeouts
+from gameplay.writes import absent_players, services, timeouts
 from gameplay.writes.services import ActionRejected, SeatController
 from gameplay.writes.turn_timer import overdue_seats, seat_deadline
 from gameplay.writes.watchdog import apply_overdue_timeouts, matches_with_overdue_turns
@@ -229,7 +229,7 @@ def test_the_watchdog_beat_task_applies_overdue_timeouts():
     due = aged(new_match(), LIMIT + 1)
     fresh = new_match()
     finished = aged(new_match(), LIMIT + 1)
-    services.abort_match(finished.pk, "test")
+    absent_players.abort_match(finished.pk, "test")
     assert [m.pk for m in matches_with_overdue_turns()] == [due.pk]
     assert requeue_stalled_agent_turns_task() == 1
     assert requeue_stalled_agent_turns_task() == 0  # the next sweep: seat 1 has its full time

@@ -24,7 +24,7 @@ from gameplay.studies import exports, words
 from gameplay.studies.exports import defuse
 from gameplay.studies.measures import participant_code
 from gameplay.studies.models import Condition, ParticipantRound
-from gameplay.writes import services
+from gameplay.writes import absent_players, services
 from gameplay.writes.services import SeatController
 from tests.studies.exports_support import parse
 from tests.studies.factories import make_participant, make_study
@@ -236,7 +236,7 @@ def test_rows_name_the_seat_team_kind_audience_and_writer():
         seat_round(match, person, seat)
     clue = write_first_clue(match)
     services.post_message(match.pk, 2, "=the bank, surely")
-    services.hand_seat_to_agent(match.pk, 3, "random", "left")
+    absent_players.hand_seat_to_agent(match.pk, 3, "random", "left")
     services.post_message(match.pk, 3, "Blue listens")
     # The text as the engine accepted it (a clue is kept in capitals), which is what the log holds.
     (logged,) = Event.objects.filter(match=match, kind=Event.Kind.ACTION).values_list("payload__text", flat=True)

@@ -18,6 +18,7 @@ from gameplay.reads import selectors as match_selectors
 from gameplay.studies import pairing
 from gameplay.studies.models import Condition, ParticipantRound, Study
 from gameplay.web.rendering import seat_fragments
+from gameplay.writes import absent_players
 from gameplay.writes import services as match_services
 from tests.studies.factories import make_participant
 from tests.studies.journey_support import participant_url
@@ -91,7 +92,7 @@ def test_a_study_round_shows_whose_turn_it_is_what_just_happened_and_what_may_be
         _, status = page_status(browsers[waiting.pk], waiting)
         assert "Last:" in status and turn_cue(waiting) in status, status
     # The websocket re-renders the same region after every move, in the same study terms, to the end.
-    match_services.abort_match(match.pk, "a test ends it")
+    absent_players.abort_match(match.pk, "a test ends it")
     frame = seat_fragments(seat_view_of(waiting))
     assert "This match has ended without a result (a test ends it)." in status_of(frame)
     assert not [text for text in LEADS_OUT if text in frame]

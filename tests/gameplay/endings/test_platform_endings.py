@@ -16,9 +16,10 @@ from gameplay.engines.registry import GAMES, create_game
 from gameplay.models import Match
 from gameplay.reads import selectors
 from gameplay.studies.services import PARTNER_LEFT_REASON
-from gameplay.writes import match_endings, services
+from gameplay.writes import absent_players, match_endings, services
+from gameplay.writes.absent_players import AGENT_SILENT_REASON
 from gameplay.writes.match_endings import ABORTED_BY_PLAYER
-from gameplay.writes.services import AGENT_SILENT_REASON, SeatController, ServiceError
+from gameplay.writes.services import SeatController, ServiceError
 
 from .support import (
     HUMAN,
@@ -110,7 +111,7 @@ def test_a_partner_who_left_a_study_round_ends_it_without_a_result(game_id):
     """The study's rule when nobody takes over the seat of a person who left (gameplay.studies.services
     .apply_partner_left): the round's match is aborted with that reason, and every seat reads it."""
     match = people(game_id, private=True)
-    services.abort_match(match.pk, PARTNER_LEFT_REASON)
+    absent_players.abort_match(match.pk, PARTNER_LEFT_REASON)
     check_no_result(match, PARTNER_LEFT_REASON)
 
 
@@ -133,10 +134,10 @@ def test_an_agent_that_did_not_answer_ends_the_match_without_a_result(game_id):
     match = services.create_match(game_id, controllers, seed=3, host_seat=None, schedule_agents=False)
     person = kinds.index("human")
     with pytest.raises(ServiceError):
-        services.end_match_for_silent_agent(match.pk, person)  # the agent still has time
+        absent_players.end_match_for_silent_agent(match.pk, person)  # the agent still has time
     waited = timezone.now() - timedelta(seconds=settings.AGENT_WAY_OUT_SECONDS + 1)
     Match.objects.filter(pk=match.pk).update(turn_started_at=waited)
-    services.end_match_for_silent_agent(match.pk, person)
+    absent_players.end_match_for_silent_agent(match.pk, person)
     check_no_result(match, AGENT_SILENT_REASON)
 
 
