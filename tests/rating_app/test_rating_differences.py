@@ -38,6 +38,13 @@ def test_even_agents_are_not_apart_and_the_order_of_the_pair_sets_the_sign():
     assert backwards.difference == pytest.approx(-even.difference)
 
 
+def test_a_pair_the_lower_agent_nearly_never_beats_is_one_sided():
+    matches, config = ladder_like_arctic(), RatingConfig(bootstrap=200, seed=3)
+    one_sided, pinned = rating_differences(matches, [("b", "c"), ("c", "d")], config)
+    assert (one_sided.upsets, one_sided.compared, one_sided.one_sided) == (1, 400, True)  # b beat c once in 400
+    assert (pinned.upsets, pinned.compared, pinned.one_sided) == (28, 395, False)
+
+
 def test_one_game_and_rated_agents_only():
     with pytest.raises(RatingInputError, match="one game"):
         rating_differences(results("g", "a", "b", 1, 1) + results("h", "a", "b", 1, 1), [("a", "b")])

@@ -20,11 +20,6 @@ from agents_app.agents.search.levels import LEVELS
 from agents_app.evaluations.search_bench import ladder_jobs, ladder_players, play_all, searchable_games
 from gameplay.engines.registry import game_class
 from rating_app.ratings import MatchResult, RatingConfig, rate, rating_differences
-from rating_app.ratings.comparisons import comparison_matrix
-
-# Fewer matches than this won by the lower of two adjacent players, and the bootstrap often draws none of them: a
-# resample with no such match leaves the pair's gap to the regularisation alone (e^-5: under 1% of resamples).
-FEW_UPSETS = 5
 
 
 class Command(BaseCommand):
@@ -138,21 +133,12 @@ class Command(BaseCommand):
         # players, read from the same resamples, does not (rating_app/ratings/differences.py says why).
         pairs = [(a.agent, b.agent) for a, b in zip(rated, rated[1:], strict=False)]
         self.stdout.write("gap between adjacent players (90% interval over the same resamples):")
-        for gap in rating_differences(matches, pairs, config):
+        gaps = rating_differences(matches, pairs, config)
+        for gap in gaps:
             self.stdout.write(f"  {gap.higher} - {gap.lower}: {gap.difference:+.2f} "
                               f"[{gap.low:+.2f}, {gap.high:+.2f}]{' above zero' if gap.apart else ''}")
-        for lower, higher in pairs:
-            upsets, met = _upsets(matches, lower, higher, config.ties)
-            if met and upsets < FEW_UPSETS:
-                self.stdout.write(
-                    f"{lower} beat {higher} in {upsets} of {met} matches: the resamples that draw none of them leave "
-                    "that gap to the regularisation and widen every player's interval; more matches of the pair "
-                    f"(--levels ... --without-random, rated with these by --rate) narrow them")
-
-
-def _upsets(matches: list[MatchResult], lower: str, higher: str, ties: str) -> tuple[int, int]:
-    """(matches in which ``lower`` came out ahead of ``higher`` in their counted comparisons, matches in which they
-    were compared at all)."""
-    rows = comparison_matrix(matches, [lower, higher], ties)  # columns: lower>lower, lower>higher, higher>lower, ...
-    met = rows[:, 1] + rows[:, 2] > 0
-    return int((rows[:, 1] > rows[:, 2]).sum()), int(met.sum())
+        for gap in (gap for gap in gaps if gap.one_sided):
+            self.stdout.write(
+                f"{gap.lower} beat {gap.higher} in {gap.upsets} of {gap.compared} matches: the resamples that draw "
+                "none of them leave that gap to the regularisation and widen every player's interval; more matches of "
+                "the pair (--levels ... --without-random, rated with these by --rate) narrow them")
