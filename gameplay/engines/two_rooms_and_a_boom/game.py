@@ -25,7 +25,20 @@ from ..api import (
     OptionSpec,
     State,
 )
-from .cards import BLUE, BOMBER, GAMBLER, PRESIDENT, RED, ROOM_NAMES, ROUNDS, deal, hostage_counts, split_rooms, team_of
+from .cards import (
+    BLUE,
+    BOMBER,
+    GAMBLER,
+    PRESIDENT,
+    RED,
+    ROOM_NAMES,
+    ROUNDS,
+    TEAM_NUMBER,
+    deal,
+    hostage_counts,
+    split_rooms,
+    team_of,
+)
 from .knowledge import note_reveal, note_share
 from .moves import CHOOSE, GAMBLE, OVER, PARLEY, TALK, SeatMoves
 from .rules import HOSTAGES, LEADERS, ROOMS, RULES, SHARING, TEAMS, WINNING
@@ -217,6 +230,15 @@ class TwoRoomsState(SeatViews, SeatMoves, State):
         winners = self.winning_seats()
         return [1.0 / len(winners) if s in winners else 0.0 for s in range(n)]
 
+    def result_teams(self) -> list[int]:
+        """The camps for the ratings and the studies' ``won``, once the game is over (Blue 0, Red 1): during play
+        they are the game's secret, so ``Game.teams()`` stays one team per seat. The Gambler sides with the team it
+        bet on, and wins exactly when that team does; seated alone, a right bet's share (1/4 with four winners)
+        would rank below the winning team's whole result and read as a loss."""
+        if self.phase != OVER:
+            return self.game.teams()
+        return [TEAM_NUMBER[self.guess if card == GAMBLER else team_of(card)] for card in self.cards]
+
     def rule_topics(self, seat: int, action_id: str) -> tuple[str, ...]:
         kind = action_id.split(":")[0]
         if kind in ("nominate_leader", "vote_usurp", "abdicate"):
@@ -330,7 +352,8 @@ class TwoRoomsGame(Game):
         return self.options["talk_budget"] * (ROUNDS + 1 - round_number)
 
     # The teams are hidden until the end, so the platform is not told them: the default (one team per seat) stays.
-    # Each seat's team is in its measures and in the final observation instead.
+    # Each seat's team is in its measures and in the final observation, and State.result_teams gives the camps once
+    # the game is over.
 
     def max_actions(self) -> int:
         talk = self.num_seats * sum(self.budget(r) for r in range(1, ROUNDS + 1))  # every talk action spends budget
