@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.browser.journey_support import manage, serious_violations
+from tests.browser.new_match import start_new_match
 from tests.browser.santorini_player import wait_until_live
 from tests.support.live_server import daphne_server, migrate, server_env
 from tests.support.presets import GNOMES_LLM_AGENT
@@ -76,11 +77,7 @@ def report(found: dict) -> str:
 
 
 def start(page, url: str, game_name: str, seat_label: str, partner: str) -> None:
-    page.goto(url + "/")
-    page.get_by_role("link", name=f"New {game_name} match").click()
-    page.get_by_label(seat_label).select_option(partner)
-    page.get_by_role("button", name="Start match").click()
-    page.wait_for_url(re.compile(r"/play/[\w-]+/$"))
+    start_new_match(page, url, game_name, {seat_label: partner})
     wait_until_live(page)
 
 

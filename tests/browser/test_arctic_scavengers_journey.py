@@ -13,7 +13,7 @@ import time
 
 from gameplay.engines.registry import create_game
 from tests.browser.conftest import ARTIFACTS
-from tests.browser.new_match import start_against_agent
+from tests.browser.new_match import start_against_agent, start_new_match
 from tests.browser.santorini_player import result_text, wait_until_live
 
 CLICKABLE = "#board .arctic-buttons button, #board button.acard.playable, #result"
@@ -124,13 +124,8 @@ def test_two_people_play_a_short_game_through_an_invite_link(chromium, server_ur
     host_ctx, guest_ctx = chromium.new_context(), chromium.new_context()
     host, guest = host_ctx.new_page(), guest_ctx.new_page()
     try:
-        host.goto(server_url + "/")
-        host.get_by_role("link", name="New Arctic Scavengers match").click()
-        host.get_by_label("GameBench: short game").check()
-        host.get_by_label("Contested resources").select_option("1")
-        host.get_by_label("East Tribe").select_option("invite")
-        host.get_by_role("button", name="Start match").click()
-        host.wait_for_selector("#board .arctic")
+        start_new_match(host, server_url, "Arctic Scavengers", {"East Tribe": "invite"}, "#board .arctic",
+                        choices={"GameBench: short game": True, "Contested resources": "1"})
         invite = host.get_by_label("Invite link for East Tribe").input_value()
         guest.goto(invite)
         guest.get_by_role("button", name="Join as East Tribe").click()

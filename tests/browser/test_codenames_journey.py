@@ -13,7 +13,7 @@ import re
 
 from .conftest import ARTIFACTS
 from .journey_support import serious_violations
-from .new_match import phone, wait_version
+from .new_match import phone, start_new_match, wait_version
 
 SEED = 42
 
@@ -85,13 +85,8 @@ def test_four_people_play_codenames_to_a_win(chromium, server_url):
     red_spy, blue_spy, red_op, blue_op = pages
     operatives = (red_op, blue_op)
     try:
-        red_spy.goto(server_url + "/")
-        red_spy.get_by_role("link", name="New Codenames match").click()
-        red_spy.get_by_label("Seed").fill(str(SEED))
-        for n in (2, 3, 4):
-            red_spy.get_by_label(f"Player {n}", exact=True).select_option("invite")
-        red_spy.get_by_role("button", name="Start match").click()
-        red_spy.wait_for_url(re.compile(r"/play/[\w-]+/$"))
+        start_new_match(red_spy, server_url, "Codenames", {f"Player {n}": "invite" for n in (2, 3, 4)},
+                        choices={"Seed": str(SEED)})
         for guest, n in ((blue_spy, 2), (red_op, 3), (blue_op, 4)):
             guest.goto(red_spy.get_by_label(re.compile(rf"^Invite link for Player {n}\b")).input_value())
             guest.get_by_role("button", name=re.compile(rf"^Join as Player {n}\b")).click()

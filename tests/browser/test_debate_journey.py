@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from .conftest import ARTIFACTS
-from .new_match import phone
+from .new_match import phone, start_new_match
 
 FOR_TEXT = "Breakfast matters because 9 in 10 pupils focus better after eating it."
 AGAINST_TEXT = "Plenty of people skip it and feel fine."
@@ -16,13 +16,8 @@ AGAINST_TEXT = "Plenty of people skip it and feel fine."
 def test_two_people_debate_to_the_rules_verdict(chromium, server_url):
     (c1, pro), (c2, con) = phone(chromium), phone(chromium)
     try:
-        pro.goto(server_url + "/")
-        pro.get_by_role("link", name="New Debate match").click()
-        pro.get_by_label("Topic").fill("0")
-        pro.get_by_label("Arguments per side").fill("1")
-        pro.get_by_label("Against", exact=True).select_option("invite")
-        pro.get_by_role("button", name="Start match").click()
-        pro.wait_for_url(re.compile(r"/play/[\w-]+/$"))
+        start_new_match(pro, server_url, "Debate", {"Against": "invite"},
+                        choices={"Topic": "0", "Arguments per side": "1"})
         con.goto(pro.get_by_label("Invite link for Against").input_value())
         con.get_by_role("button", name="Join as Against").click()
         con.wait_for_url(re.compile(r"/play/[\w-]+/$"))

@@ -8,17 +8,13 @@ from __future__ import annotations
 import re
 
 from .conftest import ARTIFACTS
-from .new_match import phone, wait_version
+from .new_match import phone, start_new_match, wait_version
 
 
 def test_two_people_agree_a_swap_built_with_the_offer_builder(chromium, server_url):
     (c1, p1), (c2, p2) = phone(chromium), phone(chromium)
     try:
-        p1.goto(server_url + "/")
-        p1.get_by_role("link", name="New Fruit Trading match").click()
-        p1.get_by_label("Player 2", exact=True).select_option("invite")
-        p1.get_by_role("button", name="Start match").click()
-        p1.wait_for_url(re.compile(r"/play/[\w-]+/$"))
+        start_new_match(p1, server_url, "Fruit Trading", {"Player 2": "invite"})
         p2.goto(p1.get_by_label("Invite link for Player 2").input_value())
         p2.get_by_role("button", name="Join as Player 2").click()
         p2.wait_for_url(re.compile(r"/play/[\w-]+/$"))
