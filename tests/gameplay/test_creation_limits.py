@@ -24,6 +24,13 @@ NEW_SANTORINI = "/games/santorini/new/"
 AGAINST_AN_AGENT = {"seat_0": "you", "seat_1": "agent:random", "seed": "3"}
 
 
+@pytest.fixture(autouse=True)
+def one_minute(monkeypatch):
+    """The limiter counts per clock minute, so posts that straddle a minute's end would start a new count and let
+    one more through: its clock stands still here, 30 s into a minute."""
+    monkeypatch.setattr(rate_limits, "_clock", lambda: 60.0 * 29_000_000 + 30)
+
+
 def visitor(address: str | None = None) -> Client:
     return Client(REMOTE_ADDR=address or next(ADDRESSES))
 
