@@ -81,12 +81,14 @@ def test_a_table_of_three_seats_three_different_players_each_first_in_turn():
 
 
 def test_saved_runs_are_rated_together_and_a_run_rates_as_it_printed(tmp_path):
-    first, second = tmp_path / "a.json", tmp_path / "b.json"
+    first = tmp_path / "a.json"
     played = io.StringIO()
     call_command("search_ladder", game="santorini", levels="1", per_pair=2, bootstrap=50, json=str(first),
                  stdout=played)
+    second = tmp_path / "b.json.gz"  # gzipped, as a kept measurement is
     call_command("search_ladder", game="santorini", levels="1", per_pair=2, bootstrap=50, seed=100, json=str(second),
                  stdout=io.StringIO())
+    assert second.read_bytes()[:2] == b"\x1f\x8b"
     again = io.StringIO()
     call_command("search_ladder", game="santorini", rate=[str(first)], bootstrap=50, stdout=again)
     # the same matches and bootstrap seed: the same table, line for line, under a different first line

@@ -11,6 +11,7 @@ at the end) make one comparison.
 
 from __future__ import annotations
 
+import gzip
 import json
 from collections import Counter
 
@@ -20,6 +21,13 @@ from agents_app.agents.search.levels import LEVELS
 from agents_app.evaluations.search_bench import ladder_jobs, ladder_players, play_all, searchable_games
 from gameplay.engines.registry import game_class
 from rating_app.ratings import MatchResult, RatingConfig, rate, rating_differences
+
+
+def _open(path: str, mode: str):
+    """A run's file as text: gzipped when its name ends .gz (a kept measurement of thousands of matches, compact)."""
+    if path.endswith(".gz"):
+        return gzip.open(path, mode + "t", encoding="utf-8")
+    return open(path, mode, encoding="utf-8")
 
 
 class Command(BaseCommand):
@@ -36,7 +44,8 @@ class Command(BaseCommand):
         parser.add_argument("--seed", type=int, default=0)
         parser.add_argument("--jobs", type=int, default=1)
         parser.add_argument("--bootstrap", type=int, default=2000)
-        parser.add_argument("--json", default="", help="also write the rating report and the matches to this file")
+        parser.add_argument("--json", default="",
+                            help="also write the rating report and the matches to this file (gzipped if it ends .gz)")
         parser.add_argument("--without-random", action="store_true",
                             help="the levels only (e.g. --levels 2,3: those two head to head)")
         parser.add_argument("--rate", nargs="+", default=[], metavar="FILE",
@@ -60,8 +69,8 @@ class Command(BaseCommand):
                 {"agents": list(m.agents), "scores": list(m.scores),
                  "teams": list(m.teams) if m.teams else None, "seed": seed}
                 for m, seed in zip(matches, seeds, strict=True)]}
-            with open(opts["json"], "w", encoding="utf-8") as handle:
-                json.dump(data, handle, indent=2)
+            with _open(opts["json"], "w") as handle:
+                json.dump(data, handle, **({} if opts["json"].endswith(".gz") else {"indent": 2}))
 
     def _played(self, game_id: str, opts) -> tuple[list[MatchResult], list[int]]:
         spec = game_class(game_id).spec
@@ -96,9 +105,9 @@ class Command(BaseCommand):
         matches, seeds = [], []
         for path in paths:
             try:
-                with open(path, encoding="utf-8") as handle:
+                with _open(path, "r") as handle:
                     data = json.load(handle)
-            except (OSError, ValueError) as error:
+            except (OSError, ValueError, EOFError) as error:
                 raise CommandError(f"{path}: {error}") from None
             if game_id not in data.get("scopes", {}) or "matches" not in data:
                 raise CommandError(f"{path} holds no saved matches of {game_id}")
